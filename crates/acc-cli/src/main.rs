@@ -1,0 +1,2 @@
+//! The `acc` command.
+fn main() {}

@@ -1,0 +1,16 @@
+//! acc-engine: the OpenACC mapping engine shared by every front end.
+//!
+//! It owns the meaning of OpenACC: the directive model (text in, typed
+//! constructs with spans out), the checks and their diagnostics, the data
+//! attributes of every variable on every construct, the OpenMP form of the
+//! Clacc mapping, and the offload plan that the runtime executes.
+//!
+//! It must not do I/O and knows nothing of tree-sitter, syn, C compilers or
+//! CUDA drivers: a front end hands it text and facts, it hands back results
+//! and `Vec<Diagnostic>`. Bad user input is data, never a panic.
+
+pub mod diag;
+pub mod span;
+
+pub use diag::{Diagnostic, Severity};
+pub use span::Span;
