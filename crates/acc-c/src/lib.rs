@@ -6,3 +6,63 @@
 //!
 //! It must not decide OpenACC semantics (that is acc-engine's) and does no
 //! I/O beyond running the user's preprocessor when asked.
+
+pub mod consts;
+pub mod preprocess;
+pub mod print;
+pub mod render;
+pub mod sema;
+pub mod syntax;
+pub mod types;
+
+use acc_engine::omp::{OmpForm, OmpOptions};
+use acc_engine::Diagnostic;
+
+pub use print::Mode;
+pub use types::TypeEnv;
+
+/// Everything acc-c computed for one file.
+pub struct Analysis {
+    pub unit: acc_engine::facts::Unit,
+    pub attrs: acc_engine::attrs::Analysis,
+    pub forms: Vec<OmpForm>,
+    /// Sorted by position.
+    pub diags: Vec<Diagnostic>,
+}
+
+/// Analyses OpenACC C source. `headers` holds what the preprocessor found
+/// in included files (see [`preprocess::header_facts`]); pass the default
+/// for self-contained code.
+pub fn analyze(src: &str, headers: TypeEnv, opts: OmpOptions) -> Analysis {
+    let mut parser = syntax::parser();
+    let tree = parser
+        .parse(src, None)
+        .expect("tree-sitter parses any text without a timeout");
+    let (unit, mut diags) = sema::analyze(tree.root_node(), src, headers);
+    diags.extend(acc_engine::check::check_unit(&unit));
+    let (attrs, d) = acc_engine::attrs::analyze(&unit);
+    diags.extend(d);
+    let (forms, d) = acc_engine::omp::to_omp(&unit, &attrs, opts);
+    diags.extend(d);
+    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    diags.dedup();
+    Analysis {
+        unit,
+        attrs,
+        forms,
+        diags,
+    }
+}
+
+/// Translates OpenACC C to the given print mode. The text is produced even
+/// when there are errors; callers decide whether to use it.
+pub fn translate(
+    src: &str,
+    headers: TypeEnv,
+    opts: OmpOptions,
+    mode: Mode,
+) -> (String, Vec<Diagnostic>) {
+    let a = analyze(src, headers, opts);
+    let text = print::print(src, &a.unit, &a.forms, mode);
+    (text, a.diags)
+}

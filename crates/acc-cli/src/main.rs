@@ -1,2 +1,160 @@
-//! The `acc` command.
-fn main() {}
+//! The `acc` command: `acc translate` prints OpenACC C as OpenMP (Clacc's
+//! source-to-source modes).
+//!
+//! This binary owns the I/O at the edge: reading files, running the
+//! preprocessor, rendering diagnostics, exit codes. Everything OpenACC is
+//! decided in acc-engine, everything C in acc-c.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use acc_engine::omp::OmpOptions;
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(name = "acc", version, about = "OpenACC for C and Rust")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print OpenACC C as OpenMP (or both), keeping the rest of the file.
+    Translate(TranslateArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PrintMode {
+    /// The source unchanged.
+    Acc,
+    /// OpenMP only.
+    Omp,
+    /// OpenACC, with the OpenMP form in comments.
+    AccOmp,
+    /// OpenMP, with the OpenACC directives in comments.
+    OmpAcc,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Hold {
+    Hold,
+    NoHold,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Present {
+    Present,
+    NoPresent,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum NoCreate {
+    #[value(name = "no_alloc")]
+    NoAlloc,
+    #[value(name = "no-no_alloc")]
+    NoNoAlloc,
+}
+
+#[derive(clap::Args)]
+struct TranslateArgs {
+    /// What to print.
+    #[arg(long = "print", value_enum, default_value = "omp")]
+    mode: PrintMode,
+    /// Map structured reference counts with `ompx_hold` (Clang) or not.
+    #[arg(long, value_enum, default_value = "hold")]
+    structured_ref_count_omp: Hold,
+    /// Map `present` with the OpenMP `present` map-type modifier or not.
+    #[arg(long, value_enum, default_value = "present")]
+    present_omp: Present,
+    /// Map `no_create` with Clacc's `ompx_no_alloc` or not.
+    #[arg(long, value_enum, default_value = "no_alloc")]
+    no_create_omp: NoCreate,
+    /// Map `update` with the `present` motion modifier or not.
+    #[arg(long, value_enum, default_value = "present")]
+    update_present_omp: Present,
+    /// Add a directory to the include path (for header facts).
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<String>,
+    /// Define a macro, as the C compiler would.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Undefine a macro.
+    #[arg(short = 'U', value_name = "NAME")]
+    undefine: Vec<String>,
+    /// Do not run the preprocessor for header facts.
+    #[arg(long)]
+    no_preprocess: bool,
+    /// Output file (standard output if absent).
+    #[arg(short = 'o', value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// The OpenACC C file.
+    file: PathBuf,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Translate(args) => translate(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("acc: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn translate(args: TranslateArgs) -> Result<ExitCode> {
+    let src = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let opts = OmpOptions {
+        hold: matches!(args.structured_ref_count_omp, Hold::Hold),
+        present: matches!(args.present_omp, Present::Present),
+        no_alloc: matches!(args.no_create_omp, NoCreate::NoAlloc),
+        update_present: matches!(args.update_present_omp, Present::Present),
+    };
+    let mode = match args.mode {
+        PrintMode::Acc => acc_c::Mode::Acc,
+        PrintMode::Omp => acc_c::Mode::Omp,
+        PrintMode::AccOmp => acc_c::Mode::AccOmp,
+        PrintMode::OmpAcc => acc_c::Mode::OmpAcc,
+    };
+    let headers = if args.no_preprocess {
+        acc_c::TypeEnv::default()
+    } else {
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+        let mut pp = Vec::new();
+        pp.extend(args.include.iter().map(|i| format!("-I{i}")));
+        pp.extend(args.define.iter().map(|d| format!("-D{d}")));
+        pp.extend(args.undefine.iter().map(|u| format!("-U{u}")));
+        match acc_c::preprocess::header_facts(&cc, &args.file, &pp) {
+            Ok(env) => env,
+            Err(e) => bail!("{e}"),
+        }
+    };
+    let (text, diags) = acc_c::translate(&src, headers, opts, mode);
+    let name = args.file.display().to_string();
+    let mut stderr = std::io::stderr().lock();
+    for d in &diags {
+        write!(stderr, "{}", acc_c::render::render(d, &name, &src))?;
+    }
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    if errors > 0 {
+        writeln!(
+            stderr,
+            "{errors} error{} generated.",
+            if errors == 1 { "" } else { "s" }
+        )?;
+        return Ok(ExitCode::FAILURE);
+    }
+    match &args.output {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -9,7 +9,13 @@
 //! CUDA drivers: a front end hands it text and facts, it hands back results
 //! and `Vec<Diagnostic>`. Bad user input is data, never a panic.
 
+pub mod attrs;
+pub mod check;
+pub mod check_clauses;
 pub mod diag;
+pub mod directive;
+pub mod facts;
+pub mod omp;
 pub mod span;
 
 pub use diag::{Diagnostic, Severity};

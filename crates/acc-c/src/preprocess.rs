@@ -1,0 +1,51 @@
+//! Header facts through the user's preprocessor.
+//!
+//! The original text is what we analyse and print, so macros and comments
+//! survive; but typedefs, struct tags and macros from headers are only in
+//! the preprocessed text. `$CC -E -dD` (with `_OPENACC` defined, as an
+//! OpenACC compiler would) gives both, and we learn them from it.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::types::TypeEnv;
+
+/// `_OPENACC` for OpenACC 3.3 (November 2022).
+pub const OPENACC_VERSION: &str = "202211";
+
+/// Runs the preprocessor over `file` and learns the file-scope facts of
+/// everything it includes. `args` are the user's `-I`, `-D`, `-U`, `-std=`.
+pub fn header_facts(cc: &str, file: &Path, args: &[String]) -> Result<TypeEnv, String> {
+    let out = Command::new(cc)
+        .arg("-E")
+        .arg("-dD")
+        .arg(format!("-D_OPENACC={OPENACC_VERSION}"))
+        .args(args)
+        .arg(file)
+        .output()
+        .map_err(|e| format!("cannot run the preprocessor `{cc}`: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "the preprocessor `{cc} -E` failed on {}:\n{}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(learn_text(&text))
+}
+
+/// The facts of already preprocessed text.
+pub fn learn_text(text: &str) -> TypeEnv {
+    let mut env = TypeEnv::default();
+    let mut parser = crate::syntax::parser();
+    let Some(tree) = parser.parse(text, None) else {
+        return env;
+    };
+    let root = tree.root_node();
+    let mut c = root.walk();
+    for n in root.children(&mut c) {
+        env.learn(n, text);
+    }
+    env
+}

@@ -1,0 +1,894 @@
+//! The walk over a C syntax tree that builds the engine's [`Unit`]: scopes
+//! and declarations, name resolution, the statement each directive applies
+//! to, loop control variables, and the checks that need C syntax (a loop
+//! directive needs a `for`; no branch into or out of a compute construct).
+
+use std::collections::HashMap;
+
+use acc_engine::attrs::clause_items;
+use acc_engine::directive::{self, ClauseArgs, Directive, DirectiveKind};
+use acc_engine::facts::{Construct, ConstructId, LoopFacts, Ref, Unit, Var, VarId};
+use acc_engine::{Diagnostic, Span};
+use tree_sitter::Node;
+
+use crate::consts;
+use crate::types::{TypeEnv, TypeFacts};
+
+/// Builds the unit for `root`, the tree of `src`.
+pub fn analyze(root: Node, src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic>) {
+    let mut w = Walker {
+        src,
+        env,
+        unit: Unit::default(),
+        diags: Vec::new(),
+        scopes: vec![HashMap::new()],
+        open: Vec::new(),
+        computes: Vec::new(),
+        loop_depth: 0,
+        switch_depth: 0,
+        var_by_decl: HashMap::new(),
+        pending_routines: Vec::new(),
+        gotos: Vec::new(),
+        labels: HashMap::new(),
+        unknown_types: Vec::new(),
+    };
+    let mut c = root.walk();
+    let children: Vec<Node> = root.children(&mut c).collect();
+    w.visit_seq(&children, true);
+    for id in w.pending_routines.drain(..) {
+        let span = w.unit.construct(id).directive.name_span;
+        w.diags.push(
+            Diagnostic::error(
+                span,
+                "`routine` without a name must be followed by a function",
+            )
+            .with_note("name the function, as in `#pragma acc routine(f) seq`"),
+        );
+    }
+    w.unit.refs.sort_by_key(|r| r.span.start);
+    w.report_unknown_types();
+    (w.unit, w.diags)
+}
+
+struct ComputeCtx {
+    construct: ConstructId,
+    loop_depth: usize,
+    switch_depth: usize,
+}
+
+struct Walker<'s> {
+    src: &'s str,
+    env: TypeEnv,
+    unit: Unit,
+    diags: Vec<Diagnostic>,
+    scopes: Vec<HashMap<&'s str, VarId>>,
+    /// Constructs whose statement is being walked, innermost last.
+    open: Vec<ConstructId>,
+    computes: Vec<ComputeCtx>,
+    loop_depth: usize,
+    switch_depth: usize,
+    var_by_decl: HashMap<usize, VarId>,
+    /// Unnamed `routine` directives waiting for the next function.
+    pending_routines: Vec<ConstructId>,
+    /// `goto` statements and labels of the current function.
+    gotos: Vec<(&'s str, Span)>,
+    labels: HashMap<&'s str, Span>,
+    /// Variables whose type name was unknown, with the type name's span.
+    unknown_types: Vec<(VarId, Span)>,
+}
+
+/// The text and base offset of an OpenACC pragma node, if it is one.
+fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
+    match node.kind() {
+        "preproc_call" => {
+            let dir = node.child_by_field_name("directive")?;
+            if &src[dir.byte_range()] != "#pragma" {
+                return None;
+            }
+            let arg = node.child_by_field_name("argument")?;
+            let text = &src[arg.byte_range()];
+            if !(text.starts_with("acc ")
+                || text == "acc"
+                || text.starts_with("acc\t")
+                || text.starts_with("acc\\"))
+            {
+                return None;
+            }
+            Some((
+                Span::new(node.start_byte(), arg.end_byte()),
+                arg.start_byte(),
+                false,
+            ))
+        }
+        "expression_statement" => {
+            let call = node.named_child(0)?;
+            if call.kind() != "call_expression" {
+                return None;
+            }
+            let f = call.child_by_field_name("function")?;
+            if &src[f.byte_range()] != "_Pragma" {
+                return None;
+            }
+            let args = call.child_by_field_name("arguments")?;
+            let lit = args.named_child(0)?;
+            if lit.kind() != "string_literal" {
+                return None;
+            }
+            let start = lit.start_byte() + 1;
+            let end = lit.end_byte().saturating_sub(1).max(start);
+            let text = &src[start..end];
+            if !text.trim_start().starts_with("acc") {
+                return None;
+            }
+            Some((Span::new(call.start_byte(), call.end_byte()), start, true))
+        }
+        _ => None,
+    }
+}
+
+fn is_trivia(node: Node) -> bool {
+    matches!(node.kind(), "comment") || (node.is_extra() && node.kind() != "preproc_call")
+}
+
+/// A statement whose body tree-sitter could not find because a directive
+/// stood there (`for (…) #pragma acc loop …`): it parsed as a MISSING `;`.
+fn missing_body(node: Node, field: &str) -> bool {
+    node.child_by_field_name(field).is_some_and(|b| {
+        b.kind() == "expression_statement"
+            && b.child_count() == 1
+            && b.child(0).is_some_and(|c| c.is_missing())
+    })
+}
+
+impl<'s> Walker<'s> {
+    fn text(&self, node: Node) -> &'s str {
+        &self.src[node.byte_range()]
+    }
+
+    fn span(node: Node) -> Span {
+        Span::new(node.start_byte(), node.end_byte())
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarId> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// Walks a sequence of sibling items (a block or the file).
+    fn visit_seq(&mut self, nodes: &[Node<'s>], file_scope: bool) {
+        let mut i = 0;
+        while i < nodes.len() {
+            let n = nodes[i];
+            if matches!(n.kind(), "{" | "}") {
+                i += 1;
+                continue;
+            }
+            if file_scope {
+                self.env.learn(n, self.src);
+            }
+            let (k, _) = self.visit_unit(&nodes[i..], false, file_scope, nodes);
+            i += k.max(1);
+        }
+    }
+
+    /// Walks one statement, with any directives in front of it; returns how
+    /// many siblings it used and its span.
+    fn visit_unit(
+        &mut self,
+        nodes: &[Node<'s>],
+        substatement: bool,
+        file_scope: bool,
+        block: &[Node<'s>],
+    ) -> (usize, Option<Span>) {
+        let mut i = 0;
+        while i < nodes.len() && is_trivia(nodes[i]) {
+            i += 1;
+        }
+        let Some(&n) = nodes.get(i) else {
+            return (i, None);
+        };
+        if matches!(n.kind(), "}") {
+            return (i, None);
+        }
+        let used = if acc_pragma(n, self.src).is_some() {
+            self.visit_pragma(&nodes[i..], substatement, file_scope, block)
+        } else {
+            self.visit_stmt(n, &nodes[i + 1..], file_scope)
+        };
+        let last = nodes[i + used - 1];
+        (i + used, Some(Span::new(n.start_byte(), last.end_byte())))
+    }
+
+    fn visit_pragma(
+        &mut self,
+        nodes: &[Node<'s>],
+        substatement: bool,
+        file_scope: bool,
+        block: &[Node<'s>],
+    ) -> usize {
+        let node = nodes[0];
+        let (pragma_span, base, is_operator) =
+            acc_pragma(node, self.src).expect("checked by caller");
+        let (parsed, diags) = if is_operator {
+            let end = self.src[base..]
+                .find('"')
+                .map_or(self.src.len(), |e| base + e);
+            directive::parse_pragma_operator(&self.src[base..end], base)
+        } else {
+            let end = node
+                .child_by_field_name("argument")
+                .map_or(node.end_byte(), |a| a.end_byte());
+            directive::parse_directive(&self.src[base..end], base)
+        };
+        self.diags.extend(diags);
+        let Some(d) = parsed else { return 1 };
+        // TEMP self.diags.extend(acc_engine::check_clauses::check_directive(&d));
+
+        let clause_vars = d
+            .clauses
+            .iter()
+            .map(|c| {
+                clause_items(&c.args)
+                    .iter()
+                    .map(|it| self.lookup(&it.base.name))
+                    .collect()
+            })
+            .collect();
+        let consts = self.clause_consts(&d);
+        let id = ConstructId(self.unit.constructs.len() as u32);
+        let needs_block =
+            d.kind.has_structured_block() || d.kind.is_loop() || d.kind == DirectiveKind::Atomic;
+        let kind = d.kind;
+        let is_declare = kind == DirectiveKind::Declare;
+        let named_routine = matches!(d.arg, Some(directive::DirectiveArg::RoutineName(_)));
+        let block_rest = (is_declare && !file_scope)
+            .then(|| {
+                let close = block.iter().rev().find(|b| b.kind() == "}")?;
+                Some(Span::new(pragma_span.end, close.start_byte()))
+            })
+            .flatten();
+        self.unit.constructs.push(Construct {
+            directive: d,
+            pragma_span,
+            parent: self.open.last().copied(),
+            body: None,
+            loops: Vec::new(),
+            clause_vars,
+            is_substatement: substatement,
+            function: None,
+            block_rest,
+            consts,
+        });
+        if kind == DirectiveKind::Routine && !named_routine {
+            self.pending_routines.push(id);
+        }
+        if !needs_block {
+            if substatement && kind.is_executable() {
+                self.diags.push(
+                    Diagnostic::error(
+                        self.unit.construct(id).directive.name_span,
+                        format!(
+                            "`acc {}` may only be used in a compound statement",
+                            kind.name()
+                        ),
+                    )
+                    .with_note("enclose it in braces `{ … }`"),
+                );
+            }
+            return 1;
+        }
+        self.open.push(id);
+        if kind.is_compute() {
+            self.computes.push(ComputeCtx {
+                construct: id,
+                loop_depth: self.loop_depth,
+                switch_depth: self.switch_depth,
+            });
+        }
+        let (used, body) = self.visit_unit(&nodes[1..], false, file_scope, block);
+        if kind.is_compute() {
+            self.computes.pop();
+        }
+        self.open.pop();
+        match body {
+            None => {
+                let name_span = self.unit.construct(id).directive.name_span;
+                self.diags.push(Diagnostic::error(
+                    name_span,
+                    format!("`acc {}` must be followed by a statement", kind.name()),
+                ));
+            }
+            Some(body) => {
+                self.unit.constructs[id.0 as usize].body = Some(body);
+                if kind.is_loop() {
+                    let first = nodes[1..].iter().copied().find(|n| !is_trivia(*n));
+                    self.loop_facts(id, first, nodes);
+                }
+            }
+        }
+        1 + used
+    }
+
+    /// Integer constant values of the clause arguments.
+    fn clause_consts(&self, d: &Directive) -> Vec<(Span, Option<i64>)> {
+        let mut out = Vec::new();
+        for c in &d.clauses {
+            let exprs: Vec<&directive::Expr> = match &c.args {
+                ClauseArgs::Expr(e) => vec![e],
+                ClauseArgs::Exprs(es) => es.iter().collect(),
+                ClauseArgs::Collapse { count, .. } => vec![count],
+                ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => vec![e],
+                _ => Vec::new(),
+            };
+            for e in exprs {
+                out.push((e.span, consts::eval(&e.text, &self.env)));
+            }
+        }
+        out
+    }
+
+    /// The associated loop nest of a loop construct, as deep as `collapse`.
+    fn loop_facts(&mut self, id: ConstructId, first: Option<Node<'s>>, _nodes: &[Node<'s>]) {
+        let d = &self.unit.construct(id).directive;
+        let depth = d
+            .clauses
+            .iter()
+            .find_map(|c| match &c.args {
+                ClauseArgs::Collapse { count, .. } => Some(
+                    consts::eval(&count.text, &self.env)
+                        .unwrap_or(1)
+                        .clamp(1, 64) as usize,
+                ),
+                ClauseArgs::Exprs(sizes) if c.kind == directive::ClauseKind::Tile => {
+                    Some(sizes.len().max(1))
+                }
+                _ => None,
+            })
+            .unwrap_or(1);
+        let name_span = d.name_span;
+        let Some(mut node) = first.filter(|n| n.kind() == "for_statement") else {
+            let found = first.map_or("nothing", |n| n.kind());
+            self.diags.push(
+                Diagnostic::error(
+                    name_span,
+                    format!(
+                        "`acc {}` must be followed by a `for` loop",
+                        self.unit.construct(id).directive.kind.name()
+                    ),
+                )
+                .with_note(format!("found {}", found.replace('_', " "))),
+            );
+            return;
+        };
+        let mut loops = Vec::new();
+        for level in 0..depth {
+            loops.push(self.for_facts(node));
+            if level + 1 == depth {
+                break;
+            }
+            let mut body = node.child_by_field_name("body");
+            while let Some(b) = body.filter(|b| b.kind() == "compound_statement") {
+                let mut c = b.walk();
+                let stmts: Vec<Node> = b
+                    .named_children(&mut c)
+                    .filter(|n| !is_trivia(*n))
+                    .collect();
+                body = (stmts.len() == 1).then(|| stmts[0]);
+            }
+            match body.filter(|b| b.kind() == "for_statement") {
+                Some(b) => node = b,
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Self::span(node),
+                            format!("`collapse`/`tile` needs {depth} tightly nested `for` loops; this loop has no nested loop directly inside"),
+                        )
+                        .with_secondary(name_span, "loop directive here"),
+                    );
+                    break;
+                }
+            }
+        }
+        let id = id.0 as usize;
+        // The body span of a loop construct must cover the repaired body.
+        self.unit.constructs[id].loops = loops;
+    }
+
+    fn for_facts(&self, node: Node<'s>) -> LoopFacts {
+        let mut facts = LoopFacts {
+            span: Self::span(node),
+            control: None,
+            declared_in_init: false,
+        };
+        let Some(init) = node.child_by_field_name("initializer") else {
+            return facts;
+        };
+        match init.kind() {
+            "declaration" => {
+                let first = {
+                    let mut c = init.walk();
+                    let d = init.children_by_field_name("declarator", &mut c).next();
+                    d
+                };
+                if let Some(d) = first {
+                    let mut n = d;
+                    while n.kind() != "identifier" {
+                        match n.child_by_field_name("declarator") {
+                            Some(x) => n = x,
+                            None => break,
+                        }
+                    }
+                    facts.control = self.var_by_decl.get(&n.start_byte()).copied();
+                    facts.declared_in_init = true;
+                }
+            }
+            "assignment_expression" => {
+                if let Some(l) = init
+                    .child_by_field_name("left")
+                    .filter(|l| l.kind() == "identifier")
+                {
+                    facts.control = self.lookup(self.text(l));
+                }
+            }
+            _ => {}
+        }
+        facts
+    }
+
+    /// Walks one statement; returns how many siblings it used (1, or more
+    /// when its body was a directive and the following statement).
+    fn visit_stmt(&mut self, node: Node<'s>, rest: &[Node<'s>], file_scope: bool) -> usize {
+        match node.kind() {
+            "compound_statement" => {
+                self.scopes.push(HashMap::new());
+                let mut c = node.walk();
+                let children: Vec<Node> = node.children(&mut c).collect();
+                self.visit_seq(&children, false);
+                self.scopes.pop();
+                1
+            }
+            "function_definition" => {
+                self.function(node);
+                1
+            }
+            "declaration" => {
+                self.declaration(node, file_scope);
+                1
+            }
+            "for_statement" => {
+                self.scopes.push(HashMap::new());
+                if let Some(init) = node.child_by_field_name("initializer") {
+                    if init.kind() == "declaration" {
+                        self.declaration(init, false);
+                    } else {
+                        self.expr(init);
+                    }
+                }
+                for f in ["condition", "update"] {
+                    if let Some(x) = node.child_by_field_name(f) {
+                        self.expr(x);
+                    }
+                }
+                let used = self.loop_body(node, "body", rest);
+                self.scopes.pop();
+                used
+            }
+            "while_statement" => {
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.expr(c);
+                }
+                self.loop_body(node, "body", rest)
+            }
+            "do_statement" => {
+                let used = self.loop_body(node, "body", rest);
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.expr(c);
+                }
+                used
+            }
+            "if_statement" => {
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.expr(c);
+                }
+                let used = self.sub_body(node, "consequence", rest);
+                if let Some(alt) = node.child_by_field_name("alternative") {
+                    let mut c = alt.walk();
+                    let stmts: Vec<Node> = alt.named_children(&mut c).collect();
+                    for s in stmts {
+                        self.visit_stmt(s, &[], false);
+                    }
+                }
+                used
+            }
+            "switch_statement" => {
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.expr(c);
+                }
+                self.switch_depth += 1;
+                if let Some(b) = node.child_by_field_name("body") {
+                    self.visit_stmt(b, &[], false);
+                }
+                self.switch_depth -= 1;
+                1
+            }
+            "case_statement" => {
+                if let Some(v) = node.child_by_field_name("value") {
+                    self.expr(v);
+                }
+                let mut c = node.walk();
+                let children: Vec<Node> = node
+                    .children(&mut c)
+                    .filter(|n| n.is_named() && Some(*n) != node.child_by_field_name("value"))
+                    .collect();
+                self.visit_seq(&children, false);
+                1
+            }
+            "labeled_statement" => {
+                if let Some(l) = node.child_by_field_name("label") {
+                    self.labels.insert(self.text(l), Self::span(l));
+                }
+                let mut c = node.walk();
+                let children: Vec<Node> = node.named_children(&mut c).skip(1).collect();
+                self.visit_seq(&children, false);
+                1
+            }
+            "return_statement" => {
+                if let Some(ctx) = self.computes.last() {
+                    let pragma = self.unit.construct(ctx.construct).directive.name_span;
+                    self.diags.push(
+                        Diagnostic::error(
+                            Self::span(node),
+                            "cannot return from inside a compute construct",
+                        )
+                        .with_secondary(pragma, "the compute construct"),
+                    );
+                }
+                self.expr_children(node);
+                1
+            }
+            "break_statement" | "continue_statement" => {
+                if let Some(ctx) = self.computes.last() {
+                    let leaves = if node.kind() == "break_statement" {
+                        self.loop_depth == ctx.loop_depth && self.switch_depth == ctx.switch_depth
+                    } else {
+                        self.loop_depth == ctx.loop_depth
+                    };
+                    if leaves {
+                        let pragma = self.unit.construct(ctx.construct).directive.name_span;
+                        self.diags.push(
+                            Diagnostic::error(
+                                Self::span(node),
+                                format!(
+                                    "`{}` would branch out of the compute construct",
+                                    self.text(node).trim_end_matches(';')
+                                ),
+                            )
+                            .with_secondary(pragma, "the compute construct"),
+                        );
+                    }
+                }
+                1
+            }
+            "goto_statement" => {
+                if let Some(l) = node.child_by_field_name("label") {
+                    self.gotos.push((self.text(l), Self::span(node)));
+                }
+                1
+            }
+            "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                if !file_scope {
+                    self.env.learn(node, self.src);
+                }
+                1
+            }
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
+            | "preproc_elifdef" => {
+                let mut c = node.walk();
+                let children: Vec<Node> = node
+                    .children(&mut c)
+                    .filter(|n| {
+                        n.is_named()
+                            && Some(*n) != node.child_by_field_name("condition")
+                            && Some(*n) != node.child_by_field_name("name")
+                    })
+                    .collect();
+                if file_scope {
+                    for &ch in &children {
+                        self.env.learn(ch, self.src);
+                    }
+                }
+                self.visit_seq(&children, file_scope);
+                1
+            }
+            "preproc_def"
+            | "preproc_function_def"
+            | "preproc_include"
+            | "preproc_call"
+            | "comment" => {
+                if !file_scope {
+                    self.env.learn(node, self.src);
+                }
+                1
+            }
+            _ => {
+                self.expr_children(node);
+                1
+            }
+        }
+    }
+
+    fn loop_body(&mut self, node: Node<'s>, field: &str, rest: &[Node<'s>]) -> usize {
+        self.loop_depth += 1;
+        let used = self.sub_body(node, field, rest);
+        self.loop_depth -= 1;
+        used
+    }
+
+    /// The body of a statement, repairing a directive in its place.
+    fn sub_body(&mut self, node: Node<'s>, field: &str, rest: &[Node<'s>]) -> usize {
+        if missing_body(node, field) {
+            let (used, _) = self.visit_unit(rest, true, false, rest);
+            return 1 + used;
+        }
+        if let Some(b) = node.child_by_field_name(field) {
+            self.visit_stmt(b, &[], false);
+        }
+        1
+    }
+
+    fn function(&mut self, node: Node<'s>) {
+        let name = node
+            .child_by_field_name("declarator")
+            .and_then(|d| {
+                let mut n = d;
+                loop {
+                    if n.kind() == "function_declarator" {
+                        return n.child_by_field_name("declarator");
+                    }
+                    n = n.child_by_field_name("declarator")?;
+                }
+            })
+            .map_or("", |n| self.text(n));
+        for id in self.pending_routines.drain(..) {
+            self.unit.constructs[id.0 as usize].function =
+                Some((name.to_string(), Self::span(node)));
+        }
+        self.scopes.push(HashMap::new());
+        // Parameters.
+        if let Some(fd) = find_descendant(
+            node.child_by_field_name("declarator"),
+            "function_declarator",
+        ) {
+            if let Some(params) = fd.child_by_field_name("parameters") {
+                let mut c = params.walk();
+                let ps: Vec<Node> = params.named_children(&mut c).collect();
+                for p in ps {
+                    if p.kind() != "parameter_declaration" {
+                        continue;
+                    }
+                    if let (Some(ty), Some(decl)) = (
+                        p.child_by_field_name("type"),
+                        p.child_by_field_name("declarator"),
+                    ) {
+                        let base = self.env.base_facts(p, ty, self.src);
+                        self.declare_var(p, ty, decl, base, true, false);
+                    }
+                }
+            }
+        }
+        self.gotos.clear();
+        self.labels.clear();
+        if let Some(body) = node.child_by_field_name("body") {
+            self.visit_stmt(body, &[], false);
+        }
+        self.check_gotos();
+        self.scopes.pop();
+    }
+
+    /// No `goto` may jump into or out of a compute construct.
+    fn check_gotos(&mut self) {
+        let innermost = |unit: &Unit, at: Span| {
+            unit.constructs
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| {
+                    c.directive.kind.is_compute() && c.body.is_some_and(|b| b.contains(at))
+                })
+                .map(|(i, _)| i)
+                .next_back()
+        };
+        for (label, span) in std::mem::take(&mut self.gotos) {
+            let Some(&target) = self.labels.get(label) else {
+                continue;
+            };
+            let from = innermost(&self.unit, span);
+            let to = innermost(&self.unit, target);
+            if from != to {
+                let c = from.or(to).expect("one of them is in a compute construct");
+                let pragma = self.unit.constructs[c].directive.name_span;
+                self.diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "`goto {label}` would branch {} a compute construct",
+                            if from.is_some() { "out of" } else { "into" }
+                        ),
+                    )
+                    .with_secondary(target, "the label")
+                    .with_secondary(pragma, "the compute construct"),
+                );
+            }
+        }
+    }
+
+    fn declaration(&mut self, node: Node<'s>, file_scope: bool) {
+        let Some(ty) = node.child_by_field_name("type") else {
+            return;
+        };
+        let base = self.env.base_facts(node, ty, self.src);
+        let is_static = {
+            let mut c = node.walk();
+            let r = node.children(&mut c).any(|ch| {
+                ch.kind() == "storage_class_specifier"
+                    && matches!(self.text(ch), "static" | "extern")
+            });
+            r
+        };
+        let mut c = node.walk();
+        let decls: Vec<Node> = node.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            self.declare_var(node, ty, d, base, false, file_scope || is_static);
+            if let Some(v) = d.child_by_field_name("value") {
+                self.expr(v);
+            }
+        }
+    }
+
+    fn declare_var(
+        &mut self,
+        decl: Node<'s>,
+        ty: Node<'s>,
+        d: Node<'s>,
+        base: TypeFacts,
+        param: bool,
+        global: bool,
+    ) {
+        // Array sizes are expressions that use variables.
+        let mut x = Some(d);
+        while let Some(n) = x {
+            if n.kind() == "array_declarator" {
+                if let Some(size) = n.child_by_field_name("size") {
+                    self.expr(size);
+                }
+            }
+            x = n.child_by_field_name("declarator");
+        }
+        let Some((name, facts)) = self.env.declarator_facts(base, d, self.src, param) else {
+            return;
+        };
+        let ident = find_identifier(d).unwrap_or(d);
+        let declarator = if d.kind() == "init_declarator" {
+            d.child_by_field_name("declarator").unwrap_or(d)
+        } else {
+            d
+        };
+        let qualifiers: String = {
+            let mut c = decl.walk();
+            let r: Vec<&str> = decl
+                .children(&mut c)
+                .filter(|ch| ch.kind() == "type_qualifier")
+                .map(|ch| self.text(ch))
+                .collect();
+            r.join(" ")
+        };
+        let type_text = if qualifiers.is_empty() {
+            self.text(ty).to_string()
+        } else {
+            format!("{qualifiers} {}", self.text(ty))
+        };
+        let id = VarId(self.unit.vars.len() as u32);
+        self.unit.vars.push(Var {
+            name: name.to_string(),
+            decl_span: Self::span(ident),
+            shape: facts.shape,
+            is_const: facts.is_const,
+            is_complete: facts.is_complete,
+            decl_text: format!("{type_text} {}", self.text(declarator)),
+            is_global: global,
+        });
+        if ty.kind() == "type_identifier" && !self.env.knows_type(self.text(ty)) {
+            self.unknown_types.push((id, Self::span(ty)));
+        }
+        self.var_by_decl.insert(ident.start_byte(), id);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name, id);
+        }
+    }
+
+    fn expr_children(&mut self, node: Node<'s>) {
+        let mut c = node.walk();
+        let children: Vec<Node> = node.named_children(&mut c).collect();
+        for ch in children {
+            self.expr(ch);
+        }
+    }
+
+    /// Records every variable reference in an expression.
+    fn expr(&mut self, node: Node<'s>) {
+        match node.kind() {
+            "identifier" => {
+                if let Some(var) = self.lookup(self.text(node)) {
+                    self.unit.refs.push(Ref {
+                        var,
+                        span: Self::span(node),
+                    });
+                }
+            }
+            "field_expression" => {
+                if let Some(a) = node.child_by_field_name("argument") {
+                    self.expr(a);
+                }
+            }
+            "sizeof_expression" | "cast_expression" | "compound_literal_expression" => {
+                for f in ["value", "argument"] {
+                    if let Some(v) = node.child_by_field_name(f) {
+                        self.expr(v);
+                    }
+                }
+            }
+            "type_descriptor" | "string_literal" | "number_literal" | "char_literal" => {}
+            "compound_statement" => {
+                self.visit_stmt(node, &[], false);
+            }
+            _ => self.expr_children(node),
+        }
+    }
+
+    /// A variable of an unknown type name is treated as a scalar; say so
+    /// where it matters, on variables OpenACC constructs use.
+    fn report_unknown_types(&mut self) {
+        for (var, ty_span) in std::mem::take(&mut self.unknown_types) {
+            let used = self.unit.constructs.iter().any(|c| {
+                c.clause_vars.iter().flatten().any(|v| *v == Some(var))
+                    || c.body
+                        .is_some_and(|b| self.unit.refs_in(b).iter().any(|r| r.var == var))
+            });
+            if used {
+                let v = self.unit.var(var);
+                self.diags.push(
+                    Diagnostic::warning(
+                        ty_span,
+                        format!(
+                            "unknown type `{}` of `{}` is treated as a scalar",
+                            &self.src[ty_span.range()],
+                            v.name
+                        ),
+                    )
+                    .with_note(
+                        "pass the include paths (-I) so the header that defines it can be read",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn find_identifier(mut n: Node) -> Option<Node> {
+    loop {
+        if n.kind() == "identifier" {
+            return Some(n);
+        }
+        n = n
+            .child_by_field_name("declarator")
+            .or_else(|| n.named_child(0))?;
+    }
+}
+
+fn find_descendant<'t>(mut n: Option<Node<'t>>, kind: &str) -> Option<Node<'t>> {
+    while let Some(x) = n {
+        if x.kind() == kind {
+            return Some(x);
+        }
+        n = x.child_by_field_name("declarator");
+    }
+    None
+}

@@ -1,0 +1,254 @@
+//! C declarations to engine facts: the shape, constness and completeness of
+//! a variable's type, through typedefs and struct tags.
+
+use std::collections::HashMap;
+
+use acc_engine::facts::Shape;
+use tree_sitter::Node;
+
+/// What the engine needs to know of a type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypeFacts {
+    pub shape: Shape,
+    pub is_const: bool,
+    pub is_complete: bool,
+}
+
+/// Typedefs, struct tags and integer constants (macros and enumerators)
+/// seen so far, from the file itself and from its headers.
+#[derive(Clone, Debug, Default)]
+pub struct TypeEnv {
+    pub typedefs: HashMap<String, TypeFacts>,
+    pub complete_tags: std::collections::HashSet<String>,
+    /// Object-like macros and enumerators, by name, as source text.
+    pub constants: HashMap<String, String>,
+}
+
+/// Typedef names from the C standard headers that are scalars, for when the
+/// headers were not preprocessed.
+const STANDARD_SCALARS: &[&str] = &[
+    "size_t",
+    "ssize_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "intmax_t",
+    "uintmax_t",
+    "wchar_t",
+    "bool",
+    "float_t",
+    "double_t",
+    "off_t",
+    "time_t",
+    "clock_t",
+];
+
+impl TypeEnv {
+    /// Records what a top-level item declares: typedefs, complete struct
+    /// tags, enumerators, object-like macros.
+    pub fn learn(&mut self, node: Node, src: &str) {
+        match node.kind() {
+            "type_definition" => {
+                let Some(ty) = node.child_by_field_name("type") else {
+                    return;
+                };
+                let base = self.base_facts(node, ty, src);
+                let mut c = node.walk();
+                for d in node.children_by_field_name("declarator", &mut c) {
+                    if let Some((name, facts)) = self.declarator_facts(base, d, src, false) {
+                        self.typedefs.insert(name.to_string(), facts);
+                    }
+                }
+                self.learn_specifier(ty, src);
+            }
+            "declaration" => {
+                if let Some(ty) = node.child_by_field_name("type") {
+                    self.learn_specifier(ty, src);
+                }
+            }
+            "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                self.learn_specifier(node, src)
+            }
+            "preproc_def" => {
+                if let (Some(name), Some(value)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("value"),
+                ) {
+                    self.constants.insert(
+                        src[name.byte_range()].to_string(),
+                        src[value.byte_range()].trim().to_string(),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn learn_specifier(&mut self, ty: Node, src: &str) {
+        match ty.kind() {
+            "struct_specifier" | "union_specifier" => {
+                if let (Some(name), Some(_)) = (
+                    ty.child_by_field_name("name"),
+                    ty.child_by_field_name("body"),
+                ) {
+                    self.complete_tags
+                        .insert(src[name.byte_range()].to_string());
+                }
+            }
+            "enum_specifier" => {
+                let Some(body) = ty.child_by_field_name("body") else {
+                    return;
+                };
+                let mut next = 0i64;
+                let mut c = body.walk();
+                for e in body.named_children(&mut c) {
+                    if e.kind() != "enumerator" {
+                        continue;
+                    }
+                    let Some(name) = e.child_by_field_name("name") else {
+                        continue;
+                    };
+                    if let Some(v) = e.child_by_field_name("value") {
+                        if let Some(x) = crate::consts::eval(&src[v.byte_range()], self) {
+                            next = x;
+                        }
+                    }
+                    self.constants
+                        .insert(src[name.byte_range()].to_string(), next.to_string());
+                    next += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Facts of the type specifier of a declaration, with its qualifiers.
+    pub fn base_facts(&self, decl: Node, ty: Node, src: &str) -> TypeFacts {
+        let mut is_const = false;
+        let mut c = decl.walk();
+        for ch in decl.children(&mut c) {
+            if ch.kind() == "type_qualifier" && &src[ch.byte_range()] == "const" {
+                is_const = true;
+            }
+        }
+        let mut facts = match ty.kind() {
+            "struct_specifier" | "union_specifier" => {
+                let complete = ty.child_by_field_name("body").is_some()
+                    || ty
+                        .child_by_field_name("name")
+                        .is_some_and(|n| self.complete_tags.contains(&src[n.byte_range()]));
+                TypeFacts {
+                    shape: Shape::Aggregate,
+                    is_const: false,
+                    is_complete: complete,
+                }
+            }
+            "type_identifier" => {
+                let name = &src[ty.byte_range()];
+                self.typedefs.get(name).copied().unwrap_or(TypeFacts {
+                    shape: Shape::Scalar,
+                    is_const: false,
+                    is_complete: true,
+                })
+            }
+            "primitive_type" if &src[ty.byte_range()] == "void" => TypeFacts {
+                shape: Shape::Scalar,
+                is_const: false,
+                is_complete: false,
+            },
+            _ => TypeFacts {
+                shape: Shape::Scalar,
+                is_const: false,
+                is_complete: true,
+            },
+        };
+        facts.is_const |= is_const;
+        facts
+    }
+
+    /// Is this type name known (a typedef of the file or its headers, or a
+    /// standard scalar)?
+    pub fn knows_type(&self, name: &str) -> bool {
+        self.typedefs.contains_key(name) || STANDARD_SCALARS.contains(&name)
+    }
+
+    /// The declared name and its facts, walking the declarator from the
+    /// outside in; `None` for a function declarator.
+    pub fn declarator_facts<'t>(
+        &self,
+        base: TypeFacts,
+        declarator: Node<'t>,
+        src: &'t str,
+        is_parameter: bool,
+    ) -> Option<(&'t str, TypeFacts)> {
+        // Collect the derivations from outermost to innermost, then apply
+        // the innermost (the one next to the name) last: it decides the
+        // variable's own shape.
+        let mut derivations = Vec::new();
+        let mut d = declarator;
+        let name = loop {
+            match d.kind() {
+                "identifier" => break &src[d.byte_range()],
+                "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
+                    d = d
+                        .child_by_field_name("declarator")
+                        .or_else(|| d.named_child(0))?;
+                }
+                "pointer_declarator" => {
+                    let mut c = d.walk();
+                    let is_const = d.children(&mut c).any(|ch| {
+                        ch.kind() == "type_qualifier" && &src[ch.byte_range()] == "const"
+                    });
+                    derivations.push((Shape::Pointer, is_const, true));
+                    d = d.child_by_field_name("declarator")?;
+                }
+                "array_declarator" => {
+                    let sized = d.child_by_field_name("size").is_some();
+                    derivations.push((Shape::Array, false, sized));
+                    d = d.child_by_field_name("declarator")?;
+                }
+                _ => return None,
+            }
+        };
+        let mut facts = base;
+        if let Some(&(shape, is_const, sized)) = derivations.last() {
+            facts = match shape {
+                // An array parameter is a pointer.
+                Shape::Array if is_parameter => TypeFacts {
+                    shape: Shape::Pointer,
+                    is_const: false,
+                    is_complete: true,
+                },
+                Shape::Array => {
+                    // The elements are whatever the outer derivations make.
+                    let elem_const = derivations.len() == 1 && base.is_const
+                        || derivations[..derivations.len() - 1]
+                            .last()
+                            .is_some_and(|x| x.1);
+                    let elem_complete = derivations.len() > 1 || base.is_complete;
+                    let has_init = declarator.kind() == "init_declarator"
+                        && declarator.child_by_field_name("value").is_some();
+                    TypeFacts {
+                        shape: Shape::Array,
+                        is_const: elem_const,
+                        is_complete: (sized || has_init) && elem_complete,
+                    }
+                }
+                _ => TypeFacts {
+                    shape: Shape::Pointer,
+                    is_const,
+                    is_complete: true,
+                },
+            };
+        }
+        Some((name, facts))
+    }
+}

@@ -1,0 +1,1 @@
+//! Clause validity of one directive.

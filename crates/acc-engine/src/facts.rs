@@ -1,0 +1,147 @@
+//! What a front end tells the engine about one translation unit.
+//!
+//! The front end owns the syntax: it finds the directives, resolves names
+//! to declarations and says which statement each directive applies to. The
+//! engine only sees these facts, so the C and the Rust front ends get the
+//! same OpenACC semantics from the same code.
+
+use crate::directive::Directive;
+use crate::span::Span;
+
+/// Index of a variable in [`Unit::vars`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// Index of a construct in [`Unit::constructs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstructId(pub u32);
+
+/// The shape of a variable's type, as far as data attributes care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Arithmetic, enum, `_Bool`, complex.
+    Scalar,
+    /// OpenACC treats a pointer as a scalar (it is copied, not its target).
+    Pointer,
+    Array,
+    /// `struct` or `union`.
+    Aggregate,
+}
+
+impl Shape {
+    /// OpenACC's "scalar": what gets `firstprivate` by default.
+    pub fn is_scalar(self) -> bool {
+        matches!(self, Shape::Scalar | Shape::Pointer)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Var {
+    pub name: String,
+    /// The declarator's span (the name where the declaration is).
+    pub decl_span: Span,
+    pub shape: Shape,
+    /// The variable itself is `const` (for an array: its elements are).
+    pub is_const: bool,
+    /// Incomplete types cannot be copied or privatized.
+    pub is_complete: bool,
+    /// A declaration of an uninitialized variable of the same type and name,
+    /// without storage class or initializer, e.g. `double v[10]`, used when a
+    /// mapping must declare a local copy.
+    pub decl_text: String,
+    /// Declared at file scope (or `static`/`extern` in a function).
+    pub is_global: bool,
+}
+
+/// One loop associated with a loop construct (several with `collapse`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopFacts {
+    /// The span of the whole `for` statement.
+    pub span: Span,
+    /// The loop control variable, if the front end could find one.
+    pub control: Option<VarId>,
+    /// Declared in the init of the `for` (`for (int i = …)`) rather than
+    /// just assigned (`for (i = …)`).
+    pub declared_in_init: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Construct {
+    pub directive: Directive,
+    /// The whole pragma (`#pragma acc …` line or `_Pragma(…)`), what a
+    /// printer replaces.
+    pub pragma_span: Span,
+    pub parent: Option<ConstructId>,
+    /// The associated statement, when the directive has one. For a `for`
+    /// whose body was a directive, the span covers the repaired body.
+    pub body: Option<Span>,
+    /// For loop constructs: the associated loop nest, outermost first.
+    pub loops: Vec<LoopFacts>,
+    /// For each clause of `directive`, for each list item: the variable its
+    /// base name resolves to at the directive.
+    pub clause_vars: Vec<Vec<Option<VarId>>>,
+    /// The statement is the immediate substatement of another statement
+    /// (e.g. `if (c) #pragma acc update …`), which executable directives
+    /// may not be.
+    pub is_substatement: bool,
+    /// For `routine` without a name and function-scope `declare`: the
+    /// function the directive belongs to, as (name, span of the definition).
+    pub function: Option<(String, Span)>,
+    /// For `declare` in a block: the span of the rest of that block (after
+    /// the directive up to, not including, the closing brace).
+    pub block_rest: Option<Span>,
+    /// The front end's value for clause arguments that are integer constant
+    /// expressions (macros and `enum` constants included), by the span of
+    /// the argument; `None` for an argument it knows is not constant.
+    pub consts: Vec<(Span, Option<i64>)>,
+}
+
+/// A use of a variable's name in a statement (not in a declarator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ref {
+    pub var: VarId,
+    pub span: Span,
+}
+
+/// Everything the engine knows about one translation unit.
+#[derive(Clone, Debug, Default)]
+pub struct Unit {
+    pub vars: Vec<Var>,
+    /// In source order; a parent always comes before its children.
+    pub constructs: Vec<Construct>,
+    /// Sorted by `span.start`.
+    pub refs: Vec<Ref>,
+}
+
+impl Unit {
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id.0 as usize]
+    }
+
+    pub fn construct(&self, id: ConstructId) -> &Construct {
+        &self.constructs[id.0 as usize]
+    }
+
+    pub fn construct_ids(&self) -> impl Iterator<Item = ConstructId> {
+        (0..self.constructs.len() as u32).map(ConstructId)
+    }
+
+    /// The references inside `span`, in source order.
+    pub fn refs_in(&self, span: Span) -> &[Ref] {
+        let lo = self.refs.partition_point(|r| r.span.start < span.start);
+        let hi = self.refs.partition_point(|r| r.span.start < span.end);
+        &self.refs[lo..hi.max(lo)]
+    }
+
+    /// Is the variable declared inside the span (a local of that region)?
+    pub fn declared_in(&self, var: VarId, span: Span) -> bool {
+        span.contains(self.var(var).decl_span)
+    }
+
+    /// The ancestors of a construct, innermost first.
+    pub fn ancestors(&self, id: ConstructId) -> impl Iterator<Item = ConstructId> + '_ {
+        std::iter::successors(self.construct(id).parent, move |p| {
+            self.construct(*p).parent
+        })
+    }
+}

@@ -1,0 +1,1199 @@
+//! The runtime proper: the devices of this process, the current device of each thread, and the
+//! data actions, transfers and launches on one device, as `Result`-returning Rust functions.
+//!
+//! `api` (the OpenACC routines) and `abi` (the entry points of generated code) are thin C ABI
+//! layers over this module; both end every error in `error::fatal`.
+//!
+//! **Locking.** Each device's present table has one mutex. A data action holds it from the
+//! lookup until its synchronous copies are done, so a thread that finds data present also finds
+//! it copied in. Asynchronous copies are only *enqueued* under the lock; as on a GPU, the program
+//! must wait before it relies on them.
+
+use crate::device::host::HostDevice;
+use crate::device::host_discrete::HostDiscreteDevice;
+use crate::device::{DevAddr, Device, DeviceError, DeviceKind};
+use crate::error::{Error, ErrorKind, Result, Site};
+use crate::present::{self, Counter, Entry, Lookup, PresentTable};
+use crate::queue::{QueueSel, Queues, NOVAL_QUEUE};
+use crate::reduce;
+use std::cell::Cell;
+use std::ffi::{c_void, CString};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+/// A data action of a clause, a routine or an update.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Copy,
+    CopyIn,
+    CopyOut,
+    Create,
+    NoCreate,
+    Present,
+    DevicePtr,
+    Attach,
+    Detach,
+    Delete,
+    UpdateSelf,
+    UpdateDevice,
+}
+
+/// Clause modifiers and flags (`acc_rt.h`'s `ACC_RT_*` flag bits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flags(pub u32);
+
+impl Flags {
+    pub const ZERO: Flags = Flags(1);
+    pub const ALWAYS_IN: Flags = Flags(2);
+    pub const ALWAYS_OUT: Flags = Flags(4);
+    pub const FINALIZE: Flags = Flags(8);
+    pub const IF_PRESENT: Flags = Flags(16);
+
+    pub fn has(self, f: Flags) -> bool {
+        self.0 & f.0 != 0
+    }
+}
+
+/// One device with its present table and queues.
+pub struct DeviceState {
+    pub device: Box<dyn Device>,
+    table: Mutex<PresentTable>,
+    pub queues: Queues,
+    /// `host 0`, `host-discrete 1`: how messages name the device.
+    pub label: String,
+    /// `acc_get_property_string` hands out pointers into these, so they live as long as the
+    /// device.
+    pub name_c: CString,
+    pub vendor_c: CString,
+    pub driver_c: CString,
+}
+
+/// Every device of the process.
+pub struct Runtime {
+    pub host: DeviceState,
+    pub discrete: Vec<DeviceState>,
+    /// The device `ACC_DEVICE_TYPE`/`ACC_DEVICE_NUM` select (host when unset).
+    pub default_kind: DeviceKind,
+    pub default_num: usize,
+}
+
+static RUNTIME: OnceLock<Result<Runtime>> = OnceLock::new();
+
+thread_local! {
+    /// This thread's current device (OpenACC's per-thread current device ICVs), once set.
+    static CURRENT: Cell<Option<&'static DeviceState>> = const { Cell::new(None) };
+    /// This thread's default async queue (acc-default-async-var).
+    static DEFAULT_ASYNC: Cell<i32> = const { Cell::new(NOVAL_QUEUE) };
+}
+
+/// `acc_async_noval` and `acc_async_sync` (the values `openacc.h` gives them).
+pub const ASYNC_NOVAL: i32 = -1;
+pub const ASYNC_SYNC: i32 = -2;
+
+/// The process's runtime, created on first use from the environment.
+pub fn runtime() -> Result<&'static Runtime> {
+    RUNTIME.get_or_init(Runtime::from_env).as_ref().map_err(Clone::clone)
+}
+
+/// Parses a device type as `ACC_DEVICE_TYPE` spells it.
+pub fn parse_device_type(s: &str, site: &Site<'_>) -> Result<DeviceKind> {
+    match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+        "host" => Ok(DeviceKind::Host),
+        "host_discrete" => Ok(DeviceKind::HostDiscrete),
+        "nvidia" | "not_host" => Err(no_cuda(site)),
+        other => Err(Error::new(
+            ErrorKind::NoDevice,
+            site,
+            format!("ACC_DEVICE_TYPE={other}: unknown device type; use host, host_discrete or nvidia"),
+        )),
+    }
+}
+
+pub fn no_cuda(site: &Site<'_>) -> Error {
+    Error::new(
+        ErrorKind::NoDevice,
+        site,
+        "the nvidia (CUDA) device is not available in this build of the acc runtime; \
+         use ACC_DEVICE_TYPE=host or host_discrete",
+    )
+}
+
+impl Runtime {
+    fn from_env() -> Result<Runtime> {
+        let site = Site::routine("acc runtime start-up");
+        let default_kind = match std::env::var("ACC_DEVICE_TYPE") {
+            Ok(s) if !s.trim().is_empty() => parse_device_type(&s, &site)?,
+            _ => DeviceKind::Host,
+        };
+        let discrete_count = match std::env::var("ACC_HOST_DISCRETE_DEVICES") {
+            Ok(s) => s.trim().parse::<usize>().ok().filter(|&n| (1..=64).contains(&n)).ok_or_else(
+                || {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        &site,
+                        format!("ACC_HOST_DISCRETE_DEVICES={s}: expected a count from 1 to 64"),
+                    )
+                },
+            )?,
+            Err(_) => 1,
+        };
+        let rt = Runtime::new(discrete_count, default_kind, 0);
+        let default_num = match std::env::var("ACC_DEVICE_NUM") {
+            Ok(s) if !s.trim().is_empty() => {
+                let n = s.trim().parse::<usize>().ok();
+                match n {
+                    Some(n) if n < rt.count(default_kind) => n,
+                    _ => {
+                        return Err(Error::new(
+                            ErrorKind::NoDevice,
+                            &site,
+                            format!(
+                                "ACC_DEVICE_NUM={s}: device type {} has {} device(s), numbered from 0",
+                                default_kind.name(),
+                                rt.count(default_kind)
+                            ),
+                        ))
+                    }
+                }
+            }
+            _ => 0,
+        };
+        Ok(Runtime { default_num, ..rt })
+    }
+
+    pub fn new(discrete_count: usize, default_kind: DeviceKind, default_num: usize) -> Runtime {
+        Runtime {
+            host: DeviceState::new(Box::new(HostDevice::new())),
+            discrete: (0..discrete_count)
+                .map(|i| DeviceState::new(Box::new(HostDiscreteDevice::new(i))))
+                .collect(),
+            default_kind,
+            default_num,
+        }
+    }
+
+    /// How many devices of `kind` there are.
+    pub fn count(&self, kind: DeviceKind) -> usize {
+        match kind {
+            DeviceKind::Host => 1,
+            DeviceKind::HostDiscrete => self.discrete.len(),
+            DeviceKind::Nvidia => 0,
+        }
+    }
+
+    pub fn device(&self, kind: DeviceKind, num: usize, site: &Site<'_>) -> Result<&DeviceState> {
+        let found = match kind {
+            DeviceKind::Host => (num == 0).then_some(&self.host),
+            DeviceKind::HostDiscrete => self.discrete.get(num),
+            DeviceKind::Nvidia => return Err(no_cuda(site)),
+        };
+        found.ok_or_else(|| {
+            Error::new(
+                ErrorKind::NoDevice,
+                site,
+                format!(
+                    "there is no {} device {num}; this process has {} of them, numbered from 0",
+                    kind.name(),
+                    self.count(kind)
+                ),
+            )
+        })
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = &DeviceState> {
+        std::iter::once(&self.host).chain(self.discrete.iter())
+    }
+}
+
+/// The calling thread's current device.
+pub fn current(site: &Site<'_>) -> Result<&'static DeviceState> {
+    if let Some(d) = CURRENT.with(Cell::get) {
+        return Ok(d);
+    }
+    let rt = runtime()?;
+    let d = rt.device(rt.default_kind, rt.default_num, site)?;
+    CURRENT.with(|c| c.set(Some(d)));
+    Ok(d)
+}
+
+/// Makes device `num` of `kind` the calling thread's current device.
+pub fn set_current(kind: DeviceKind, num: usize, site: &Site<'_>) -> Result<()> {
+    let d = runtime()?.device(kind, num, site)?;
+    CURRENT.with(|c| c.set(Some(d)));
+    Ok(())
+}
+
+pub fn default_async() -> i32 {
+    DEFAULT_ASYNC.with(Cell::get)
+}
+
+/// Sets this thread's default async queue; `acc_async_noval` restores the initial one.
+pub fn set_default_async(v: i32, site: &Site<'_>) -> Result<()> {
+    let q = match v {
+        ASYNC_NOVAL => NOVAL_QUEUE,
+        v if v >= 0 => v,
+        _ => return Err(bad_async(v, site)),
+    };
+    DEFAULT_ASYNC.with(|c| c.set(q));
+    Ok(())
+}
+
+fn bad_async(v: i32, site: &Site<'_>) -> Error {
+    Error::new(
+        ErrorKind::InvalidArgument,
+        site,
+        format!(
+            "{v} is not an async value: use a queue number >= 0, acc_async_noval or acc_async_sync"
+        ),
+    )
+}
+
+/// Resolves an async argument to where the work runs.
+pub fn queue_sel(async_arg: i32, site: &Site<'_>) -> Result<QueueSel> {
+    match async_arg {
+        ASYNC_SYNC => Ok(QueueSel::Sync),
+        ASYNC_NOVAL => Ok(QueueSel::Async(default_async())),
+        v if v >= 0 => Ok(QueueSel::Async(v)),
+        v => Err(bad_async(v, site)),
+    }
+}
+
+/// Copies a host-side value across threads: addresses are plain numbers until the job that owns
+/// the right to use them runs.
+#[derive(Clone, Copy)]
+struct Addr(usize);
+
+/// One argument of a kernel launch.
+#[derive(Clone, Copy, Debug)]
+pub enum Arg<'a> {
+    /// A host address inside present data, passed as its device address.
+    Mapped { host: usize, bytes: usize, site: Site<'a> },
+    /// `no_create`: the device address if present, the host address otherwise.
+    MappedOrHost { host: usize, bytes: usize },
+    /// A device address, passed as is (`deviceptr`).
+    DevicePtr(usize),
+    /// `bytes` bytes at `ptr`, passed by value.
+    Value { ptr: usize, bytes: usize },
+}
+
+/// One reduction of a kernel launch.
+#[derive(Clone, Copy, Debug)]
+pub struct Reduction<'a> {
+    pub op: reduce::Op,
+    pub ty: reduce::Type,
+    pub var: usize,
+    pub site: Site<'a>,
+}
+
+/// What one chunk of a host kernel sees (`acc_rt_chunk` in `acc_rt.h`).
+#[repr(C)]
+pub struct Chunk {
+    pub args: *const *mut c_void,
+    pub red: *const *mut c_void,
+    pub begin: i64,
+    pub end: i64,
+    pub index: i64,
+    pub count: i64,
+}
+
+pub type HostFn = unsafe extern "C" fn(*const Chunk);
+
+/// Launch geometry: iterations and the gang hint (workers and vector length only matter on
+/// GPUs and are accepted for them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Geometry {
+    pub iterations: i64,
+    pub num_gangs: i32,
+    pub num_workers: i32,
+    pub vector_length: i32,
+}
+
+/// Where a reduction's result goes: the host variable, or its device copy when present.
+#[derive(Clone, Copy)]
+enum RedTarget {
+    Host(usize),
+    Device(DevAddr),
+}
+
+impl DeviceState {
+    pub fn new(device: Box<dyn Device>) -> DeviceState {
+        let label = format!("{} {}", device.kind().name(), device.number());
+        let c = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+        let p = device.properties();
+        let (name_c, vendor_c, driver_c) = (c(&p.name), c(&p.vendor), c(&p.driver));
+        let eager = device.shares_host_memory();
+        DeviceState {
+            device,
+            table: Mutex::new(PresentTable::new()),
+            queues: Queues::new(eager),
+            label,
+            name_c,
+            vendor_c,
+            driver_c,
+        }
+    }
+
+    /// A device state that lives for the rest of the process (for tests and benches that do
+    /// not want the global runtime).
+    pub fn leak(device: Box<dyn Device>) -> &'static DeviceState {
+        Box::leak(Box::new(DeviceState::new(device)))
+    }
+
+    pub fn kind(&self) -> DeviceKind {
+        self.device.kind()
+    }
+
+    fn shared(&self) -> bool {
+        self.device.shares_host_memory()
+    }
+
+    fn table(&self) -> MutexGuard<'_, PresentTable> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A snapshot of the entry containing `host`, for tests and diagnostics.
+    pub fn entry(&self, host: usize) -> Option<Entry> {
+        match self.table().lookup(host, 0) {
+            Lookup::Present(e) => Some(e.clone()),
+            _ => None,
+        }
+    }
+
+    pub fn mapped_count(&self) -> usize {
+        self.table().len()
+    }
+
+    fn not_present(&self, site: &Site<'_>, host: usize, bytes: usize) -> Error {
+        Error::new(
+            ErrorKind::NotPresent,
+            site,
+            format!("{} is not present on device {}", site.what(host, bytes), self.label),
+        )
+    }
+
+    fn overlap(&self, t: &PresentTable, o: present::Overlap, site: &Site<'_>, host: usize, bytes: usize) -> Error {
+        let other = match t.get(o.start) {
+            Some(e) if e.var.is_empty() => format!("{} bytes at {:#x}", e.bytes, e.host),
+            Some(e) => format!("'{}' ({} bytes at {:#x})", e.var, e.bytes, e.host),
+            None => format!("data at {:#x}", o.start),
+        };
+        Error::new(
+            ErrorKind::PartialOverlap,
+            site,
+            format!(
+                "{} partially overlaps {other}, which is present on device {}; \
+                 a data clause must name the whole present range or a part inside it",
+                site.what(host, bytes),
+                self.label
+            ),
+        )
+    }
+
+    fn dev_error(&self, e: DeviceError, site: &Site<'_>, host: usize, bytes: usize) -> Error {
+        let kind = match e {
+            DeviceError::OutOfMemory { .. } => ErrorKind::OutOfMemory,
+            DeviceError::NotAllocated { .. } => ErrorKind::BadFree,
+            DeviceError::OutOfRange { .. } => ErrorKind::BadDevicePointer,
+        };
+        let what = if bytes > 0 || host > 0 { format!("{}: ", site.what(host, bytes)) } else { String::new() };
+        Error::new(kind, site, format!("{what}{e} on device {}", self.label))
+    }
+
+    /// Enqueues a host-to-device copy.
+    ///
+    /// # Safety
+    /// `host` stays readable for `bytes` bytes until the copy ran; `dev` is live device memory.
+    unsafe fn put(&'static self, q: QueueSel, dev: DevAddr, host: usize, bytes: usize) {
+        let h = Addr(host);
+        self.queues.submit(q, move || {
+            let h = h;
+            // SAFETY: guaranteed by the caller of `put`.
+            unsafe { self.device.copy_to_device(dev, h.0 as *const u8, bytes) }
+        });
+    }
+
+    /// Enqueues a device-to-host copy.
+    ///
+    /// # Safety
+    /// `host` stays writable for `bytes` bytes until the copy ran; `dev` is live device memory.
+    unsafe fn get(&'static self, q: QueueSel, host: usize, dev: DevAddr, bytes: usize) {
+        let h = Addr(host);
+        self.queues.submit(q, move || {
+            let h = h;
+            // SAFETY: guaranteed by the caller of `get`.
+            unsafe { self.device.copy_to_host(h.0 as *mut u8, dev, bytes) }
+        });
+    }
+
+    /// Enqueues freeing device memory the runtime allocated for a mapping.
+    fn release(&'static self, q: QueueSel, dev: DevAddr) {
+        self.queues.submit(q, move || {
+            // The entry owned this allocation and was just removed, so the free cannot fail;
+            // if it does, the runtime's own bookkeeping is broken.
+            if let Err(e) = self.device.free(dev) {
+                crate::error::fatal(&Error::new(ErrorKind::Internal, &Site::routine("release"), e.to_string()));
+            }
+        });
+    }
+
+    /// An enter action (data/compute construct entry with `Counter::Structured`, `enter data`
+    /// and `acc_copyin`-style routines with `Counter::Dynamic`). Returns the device address of
+    /// `host` (null for zero bytes that are not present).
+    ///
+    /// # Safety
+    /// `[host, host + bytes)` is valid host memory until the action's copies have run; for
+    /// `Attach`, `host` is the address of a pointer.
+    pub unsafe fn enter(
+        &'static self,
+        action: Action,
+        flags: Flags,
+        host: usize,
+        bytes: usize,
+        counter: Counter,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<DevAddr> {
+        match action {
+            Action::DevicePtr => return Ok(host),
+            // SAFETY: forwarded from the caller.
+            Action::Attach => return unsafe { self.attach(host, q, site) }.map(|()| host),
+            Action::Copy | Action::CopyIn | Action::CopyOut | Action::Create => {}
+            Action::NoCreate | Action::Present => {}
+            other => {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    site,
+                    format!("{other:?} is not an enter action"),
+                ))
+            }
+        }
+        if self.shared() {
+            return Ok(host);
+        }
+        let mut t = self.table();
+        if bytes == 0 {
+            // Zero-length data is never mapped; a zero-length section of present data gets its
+            // device address, anything else a null pointer (as the specification says).
+            return Ok(match t.lookup(host, 0) {
+                Lookup::Present(e) => e.dev_of(host),
+                _ if action == Action::NoCreate => host,
+                _ => 0,
+            });
+        }
+        match t.enter(host, bytes, counter) {
+            Err(o) => Err(self.overlap(&t, o, site, host, bytes)),
+            Ok(present::Enter::Present { dev }) => {
+                if flags.has(Flags::ALWAYS_IN) && matches!(action, Action::Copy | Action::CopyIn) {
+                    // SAFETY: forwarded from the caller; `dev` lies in the present entry.
+                    unsafe { self.put(q, dev, host, bytes) };
+                }
+                Ok(dev)
+            }
+            Ok(present::Enter::Absent) => match action {
+                Action::Present => Err(self.not_present(site, host, bytes)),
+                Action::NoCreate => Ok(host),
+                _ => {
+                    let dev = self.device.alloc(bytes).map_err(|e| self.dev_error(e, site, host, bytes))?;
+                    let var = site.var.to_string_lossy().unwrap_or_default();
+                    t.insert_counted(Entry::new(host, bytes, dev, &var), counter);
+                    if matches!(action, Action::Copy | Action::CopyIn) {
+                        // SAFETY: forwarded from the caller; `dev` was just allocated.
+                        unsafe { self.put(q, dev, host, bytes) };
+                    } else if flags.has(Flags::ZERO) {
+                        self.queues.submit(q, move || {
+                            // SAFETY: `dev` is the live allocation of the new entry; only a
+                            // later exit, ordered after this on the same queue, frees it.
+                            unsafe { self.device.fill(dev, 0, bytes) }
+                        });
+                    }
+                    Ok(dev)
+                }
+            },
+        }
+    }
+
+    /// An exit action; the counterpart of [`enter`](Self::enter).
+    ///
+    /// # Safety
+    /// As for `enter`: `host` stays valid until the copy-out ran.
+    pub unsafe fn exit(
+        &'static self,
+        action: Action,
+        flags: Flags,
+        host: usize,
+        bytes: usize,
+        counter: Counter,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
+        let copy_out = match action {
+            Action::Copy | Action::CopyOut => true,
+            Action::CopyIn | Action::Create | Action::NoCreate | Action::Present | Action::Delete => false,
+            Action::DevicePtr => return Ok(()),
+            Action::Detach | Action::Attach => {
+                // SAFETY: forwarded from the caller.
+                return unsafe { self.detach(host, flags.has(Flags::FINALIZE), q, site) };
+            }
+            other => {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    site,
+                    format!("{other:?} is not an exit action"),
+                ))
+            }
+        };
+        if self.shared() || bytes == 0 {
+            return Ok(());
+        }
+        let mut t = self.table();
+        let finalize = flags.has(Flags::FINALIZE);
+        match t.exit(host, bytes, counter, finalize) {
+            Err(o) => Err(self.overlap(&t, o, site, host, bytes)),
+            Ok(present::Exit::Absent) => Ok(()),
+            Ok(present::Exit::NoCount) | Ok(present::Exit::Kept { .. }) => {
+                if copy_out && flags.has(Flags::ALWAYS_OUT) {
+                    if let Lookup::Present(e) = t.lookup(host, bytes) {
+                        let dev = e.dev_of(host);
+                        // SAFETY: forwarded from the caller; `dev` lies in a present entry.
+                        unsafe { self.get(q, host, dev, bytes) };
+                    }
+                }
+                Ok(())
+            }
+            Ok(present::Exit::Removed { entry, dev }) => {
+                if copy_out {
+                    // SAFETY: forwarded from the caller; the allocation is freed only by the
+                    // `release` enqueued after this copy.
+                    unsafe { self.get(q, host, dev, bytes) };
+                }
+                self.release(q, entry.dev);
+                Ok(())
+            }
+        }
+    }
+
+    /// `update self` / `update device` and `acc_update_*`.
+    ///
+    /// # Safety
+    /// `[host, host + bytes)` stays valid until the copy ran.
+    pub unsafe fn update(
+        &'static self,
+        to_device: bool,
+        if_present: bool,
+        host: usize,
+        bytes: usize,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
+        if self.shared() || bytes == 0 {
+            return Ok(());
+        }
+        let t = self.table();
+        match t.lookup(host, bytes) {
+            Lookup::Absent if if_present => Ok(()),
+            Lookup::Absent => Err(self.not_present(site, host, bytes)),
+            Lookup::Overlap(e) => {
+                let o = present::Overlap { start: e.host };
+                Err(self.overlap(&t, o, site, host, bytes))
+            }
+            Lookup::Present(e) => {
+                let dev = e.dev_of(host);
+                // SAFETY: forwarded from the caller; `dev` lies in a present entry, which the
+                // table lock keeps alive while the copy is enqueued or run.
+                unsafe {
+                    if to_device {
+                        self.put(q, dev, host, bytes);
+                    } else {
+                        self.get(q, host, dev, bytes);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Attaches the pointer stored at host address `ptr_addr` (`attach` clause, `acc_attach`):
+    /// its device copy is made to point at the device copy of its target.
+    ///
+    /// # Safety
+    /// `ptr_addr` is the address of a readable pointer.
+    pub unsafe fn attach(&'static self, ptr_addr: usize, q: QueueSel, site: &Site<'_>) -> Result<()> {
+        if self.shared() {
+            return Ok(());
+        }
+        // SAFETY: the caller guarantees `ptr_addr` holds a pointer.
+        let target = unsafe { (ptr_addr as *const usize).read_unaligned() };
+        let mut t = self.table();
+        match t.lookup(ptr_addr, size_of::<usize>()) {
+            Lookup::Present(_) => {}
+            Lookup::Overlap(e) => {
+                let o = present::Overlap { start: e.host };
+                return Err(self.overlap(&t, o, site, ptr_addr, size_of::<usize>()));
+            }
+            Lookup::Absent => {
+                return Err(Error::new(
+                    ErrorKind::NotPresent,
+                    site,
+                    format!(
+                        "cannot attach pointer {}: the pointer itself is not present on device {}",
+                        site.what(ptr_addr, size_of::<usize>()),
+                        self.label
+                    ),
+                ))
+            }
+        }
+        let target_dev = match t.lookup(target, 0) {
+            Lookup::Present(e) => e.dev_of(target),
+            // A pointer whose target is not present is left alone, as the specification says.
+            _ => return Ok(()),
+        };
+        if let Ok(present::Attach::Attached { slot, first: true }) = t.attach(ptr_addr) {
+            let value = target_dev;
+            self.queues.submit(q, move || {
+                // SAFETY: `slot` lies in the present entry holding the pointer; `value` is a
+                // local copied into the job.
+                unsafe { self.device.copy_to_device(slot, (&value as *const usize).cast(), size_of::<usize>()) }
+            });
+        }
+        Ok(())
+    }
+
+    /// Detaches the pointer at `ptr_addr`; on the last detach its device copy gets the host
+    /// pointer's value back.
+    ///
+    /// # Safety
+    /// `ptr_addr` is the address of a readable pointer.
+    pub unsafe fn detach(&'static self, ptr_addr: usize, finalize: bool, q: QueueSel, site: &Site<'_>) -> Result<()> {
+        if self.shared() {
+            return Ok(());
+        }
+        let mut t = self.table();
+        match t.detach(ptr_addr, finalize) {
+            Err(o) => Err(self.overlap(&t, o, site, ptr_addr, size_of::<usize>())),
+            Ok(present::Detach::Detached { slot, last: true }) => {
+                // SAFETY: the caller guarantees `ptr_addr` holds a pointer.
+                let value = unsafe { (ptr_addr as *const usize).read_unaligned() };
+                self.queues.submit(q, move || {
+                    // SAFETY: as in `attach`.
+                    unsafe { self.device.copy_to_device(slot, (&value as *const usize).cast(), size_of::<usize>()) }
+                });
+                Ok(())
+            }
+            Ok(_) => Ok(()),
+        }
+    }
+
+    pub fn is_present(&self, host: usize, bytes: usize) -> bool {
+        self.shared() || matches!(self.table().lookup(host, bytes), Lookup::Present(_))
+    }
+
+    /// The device address of `host`, or 0 when it is not present.
+    pub fn deviceptr(&self, host: usize) -> DevAddr {
+        if self.shared() {
+            return host;
+        }
+        match self.table().lookup(host, 0) {
+            Lookup::Present(e) => e.dev_of(host),
+            _ => 0,
+        }
+    }
+
+    /// The host address whose device copy is at `dev`, or 0.
+    pub fn hostptr(&self, dev: DevAddr) -> usize {
+        if self.shared() {
+            return dev;
+        }
+        self.table().find_dev(dev).map_or(0, |e| e.host + (dev - e.dev))
+    }
+
+    pub fn malloc(&self, bytes: usize, site: &Site<'_>) -> Result<DevAddr> {
+        if bytes == 0 {
+            return Ok(0);
+        }
+        self.device.alloc(bytes).map_err(|e| self.dev_error(e, site, 0, 0))
+    }
+
+    pub fn free(&self, dev: DevAddr, site: &Site<'_>) -> Result<()> {
+        if dev == 0 {
+            return Ok(());
+        }
+        if !self.shared() {
+            if let Some(e) = self.table().find_dev(dev) {
+                let var = if e.var.is_empty() { String::new() } else { format!("'{}' ", e.var) };
+                return Err(Error::new(
+                    ErrorKind::BadFree,
+                    site,
+                    format!(
+                        "{dev:#x} is the device copy of {var}({} bytes at {:#x}), still mapped on \
+                         device {}; acc_unmap_data it before acc_free",
+                        e.bytes, e.host, self.label
+                    ),
+                ));
+            }
+        }
+        self.device.free(dev).map_err(|_| {
+            Error::new(
+                ErrorKind::BadFree,
+                site,
+                format!(
+                    "{dev:#x} is not memory acc_malloc returned on device {} (freed twice?)",
+                    self.label
+                ),
+            )
+        })
+    }
+
+    /// `acc_map_data`: maps host data to device memory the program allocated.
+    pub fn map_data(&self, host: usize, dev: DevAddr, bytes: usize, site: &Site<'_>) -> Result<()> {
+        if self.shared() || bytes == 0 {
+            return Ok(());
+        }
+        self.device.check_range(dev, bytes).map_err(|e| self.dev_error(e, site, host, bytes))?;
+        let mut t = self.table();
+        match t.lookup(host, bytes) {
+            Lookup::Absent => {}
+            Lookup::Present(e) | Lookup::Overlap(e) => {
+                let o = present::Overlap { start: e.host };
+                let mut err = self.overlap(&t, o, site, host, bytes);
+                err = Error::new(
+                    ErrorKind::AlreadyMapped,
+                    site,
+                    format!("acc_map_data: {}", err.message().replace("partially overlaps", "overlaps")),
+                );
+                return Err(err);
+            }
+        }
+        if let Some(e) = t.find_dev(dev).or_else(|| t.find_dev(dev + bytes - 1)) {
+            return Err(Error::new(
+                ErrorKind::AlreadyMapped,
+                site,
+                format!(
+                    "acc_map_data: device memory {dev:#x} is already the device copy of {} bytes at {:#x}",
+                    e.bytes, e.host
+                ),
+            ));
+        }
+        let var = site.var.to_string_lossy().unwrap_or_default();
+        let mut e = Entry::new(host, bytes, dev, &var);
+        e.user_mapped = true;
+        t.insert(e);
+        Ok(())
+    }
+
+    /// `acc_unmap_data`.
+    pub fn unmap_data(&self, host: usize, site: &Site<'_>) -> Result<()> {
+        if self.shared() {
+            return Ok(());
+        }
+        let mut t = self.table();
+        let e = match t.get(host) {
+            Some(e) => e,
+            None => {
+                return Err(Error::new(
+                    ErrorKind::BadUnmap,
+                    site,
+                    format!(
+                        "{host:#x} is not mapped on device {} (unmapped twice, or never mapped \
+                         with acc_map_data)",
+                        self.label
+                    ),
+                ))
+            }
+        };
+        if !e.user_mapped {
+            return Err(Error::new(
+                ErrorKind::BadUnmap,
+                site,
+                format!(
+                    "{} was mapped by a data clause or acc_copyin/acc_create, not acc_map_data; \
+                     use acc_delete or exit data",
+                    site.what(e.host, e.bytes)
+                ),
+            ));
+        }
+        if e.structured > 0 {
+            return Err(Error::new(
+                ErrorKind::BadUnmap,
+                site,
+                format!("{} is still in use by a data construct", site.what(e.host, e.bytes)),
+            ));
+        }
+        t.remove(host);
+        Ok(())
+    }
+
+    fn check_dev(&self, dev: DevAddr, bytes: usize, site: &Site<'_>) -> Result<()> {
+        self.device.check_range(dev, bytes).map_err(|e| self.dev_error(e, site, 0, 0))
+    }
+
+    /// `acc_memcpy_to_device`.
+    ///
+    /// # Safety
+    /// `host` is readable for `bytes` bytes until the copy ran.
+    pub unsafe fn memcpy_to_device(&'static self, dev: DevAddr, host: usize, bytes: usize, q: QueueSel, site: &Site<'_>) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.check_dev(dev, bytes, site)?;
+        // SAFETY: forwarded from the caller; the device range was just checked.
+        unsafe { self.put(q, dev, host, bytes) };
+        Ok(())
+    }
+
+    /// `acc_memcpy_from_device`.
+    ///
+    /// # Safety
+    /// `host` is writable for `bytes` bytes until the copy ran.
+    pub unsafe fn memcpy_from_device(&'static self, host: usize, dev: DevAddr, bytes: usize, q: QueueSel, site: &Site<'_>) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.check_dev(dev, bytes, site)?;
+        // SAFETY: forwarded from the caller; the device range was just checked.
+        unsafe { self.get(q, host, dev, bytes) };
+        Ok(())
+    }
+
+    /// `acc_memcpy_device`.
+    pub fn memcpy_device(&'static self, dst: DevAddr, src: DevAddr, bytes: usize, q: QueueSel, site: &Site<'_>) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.check_dev(dst, bytes, site)?;
+        self.check_dev(src, bytes, site)?;
+        self.queues.submit(q, move || {
+            // SAFETY: both ranges were checked to be live device memory of this device.
+            unsafe { self.device.copy_on_device(dst, src, bytes) }
+        });
+        Ok(())
+    }
+
+    /// `acc_wait(_async)` and the wait directive for one async argument.
+    pub fn wait(&self, wait_arg: i32, async_arg: Option<i32>, site: &Site<'_>) -> Result<()> {
+        let QueueSel::Async(key) = queue_sel(wait_arg, site)? else { return Ok(()) };
+        match async_arg.map(|a| queue_sel(a, site)).transpose()? {
+            None | Some(QueueSel::Sync) => self.queues.wait(key),
+            Some(QueueSel::Async(on)) => self.queues.wait_async(key, on),
+        }
+        Ok(())
+    }
+
+    pub fn wait_all(&self, async_arg: Option<i32>, site: &Site<'_>) -> Result<()> {
+        match async_arg.map(|a| queue_sel(a, site)).transpose()? {
+            None | Some(QueueSel::Sync) => self.queues.wait_all(),
+            Some(QueueSel::Async(on)) => self.queues.wait_all_async(on),
+        }
+        Ok(())
+    }
+
+    pub fn async_test(&self, wait_arg: i32, site: &Site<'_>) -> Result<bool> {
+        Ok(match queue_sel(wait_arg, site)? {
+            QueueSel::Sync => true,
+            QueueSel::Async(k) => self.queues.test(k),
+        })
+    }
+
+    /// Waits for outstanding work, then drops every mapping and frees the runtime's device
+    /// memory (`acc_shutdown`). Memory of `acc_map_data` mappings belongs to the program.
+    pub fn shutdown(&self) {
+        self.queues.wait_all();
+        let entries = self.table().drain();
+        for e in entries {
+            if !e.user_mapped {
+                let _ = self.device.free(e.dev);
+            }
+        }
+    }
+
+    /// Launches a host kernel: `iterations` split into chunks run on the device's executor,
+    /// arguments translated to device addresses now, reductions combined after the chunks.
+    ///
+    /// # Safety
+    /// `f` is safe to call with the chunk layout of `acc_rt.h`; every `Value` argument points at
+    /// `bytes` readable bytes; every reduction variable is a valid value of its type that stays
+    /// valid until the launch completed.
+    pub unsafe fn launch(
+        &'static self,
+        f: HostFn,
+        geom: Geometry,
+        args: &[Arg<'_>],
+        reds: &[Reduction<'_>],
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
+        let n = geom.iterations;
+        if n < 0 {
+            return Err(Error::new(ErrorKind::InvalidArgument, site, format!("kernel launched with {n} iterations")));
+        }
+        // Each argument's value, in an 8-byte-aligned slot (or several for large values).
+        let mut offsets = Vec::with_capacity(args.len());
+        let mut storage: Vec<u64> = Vec::with_capacity(args.len());
+        {
+            let t = if self.shared() { None } else { Some(self.table()) };
+            for a in args {
+                offsets.push(storage.len());
+                let word = match *a {
+                    Arg::Mapped { host, bytes, ref site } => match &t {
+                        None => host,
+                        Some(t) => match t.lookup(host, bytes) {
+                            Lookup::Present(e) => e.dev_of(host),
+                            Lookup::Absent => return Err(self.not_present(site, host, bytes)),
+                            Lookup::Overlap(e) => {
+                                let o = present::Overlap { start: e.host };
+                                return Err(self.overlap(t, o, site, host, bytes));
+                            }
+                        },
+                    },
+                    Arg::MappedOrHost { host, bytes } => match &t {
+                        Some(t) => match t.lookup(host, bytes) {
+                            Lookup::Present(e) => e.dev_of(host),
+                            _ => host,
+                        },
+                        None => host,
+                    },
+                    Arg::DevicePtr(p) => p,
+                    Arg::Value { ptr, bytes } => {
+                        let words = bytes.div_ceil(8).max(1);
+                        let at = storage.len();
+                        storage.resize(at + words, 0);
+                        // SAFETY: the caller guarantees `ptr` has `bytes` readable bytes; the
+                        // slots have `words * 8 >= bytes` bytes.
+                        unsafe { std::ptr::copy_nonoverlapping(ptr as *const u8, storage[at..].as_mut_ptr().cast::<u8>(), bytes) };
+                        continue;
+                    }
+                };
+                storage.push(word as u64);
+            }
+        }
+        let mut targets = Vec::with_capacity(reds.len());
+        for r in reds {
+            if !reduce::valid(r.op, r.ty) {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    &r.site,
+                    format!("reduction operator {:?} is not defined for {:?}", r.op, r.ty),
+                ));
+            }
+            let dev = if self.shared() { 0 } else { self.deviceptr(r.var) };
+            targets.push(if dev != 0 { RedTarget::Device(dev) } else { RedTarget::Host(r.var) });
+        }
+        let red_ops: Vec<(reduce::Op, reduce::Type)> = reds.iter().map(|r| (r.op, r.ty)).collect();
+        let want = if geom.num_gangs > 0 { geom.num_gangs as usize } else { self.device.concurrency() };
+        let chunks = (n as u64).min(want as u64) as usize;
+        self.queues.submit(q, move || {
+            let base = storage.as_ptr() as usize;
+            let ptrs: Vec<usize> = offsets.iter().map(|&o| base + o * 8).collect();
+            let nred = red_ops.len();
+            let mut partials: Vec<reduce::Slot> = vec![0; chunks * nred];
+            for (i, slot) in partials.iter_mut().enumerate() {
+                let (op, ty) = red_ops[i % nred];
+                reduce::init(op, ty, slot);
+            }
+            let pbase = partials.as_mut_ptr() as usize;
+            let red_ptrs: Vec<usize> = (0..chunks * nred).map(|i| pbase + i * 8).collect();
+            let args_at = ptrs.as_ptr() as usize;
+            let red_at = red_ptrs.as_ptr() as usize;
+            let body = move |c: usize| {
+                let chunk = Chunk {
+                    args: args_at as *const *mut c_void,
+                    red: (red_at + c * nred * size_of::<usize>()) as *const *mut c_void,
+                    begin: split(n, chunks, c),
+                    end: split(n, chunks, c + 1),
+                    index: c as i64,
+                    count: chunks as i64,
+                };
+                // SAFETY: the launch's caller guarantees `f`; the argument and reduction slots
+                // outlive the launch, and chunk `c` is the only one writing its reduction slots.
+                unsafe { f(&chunk) };
+            };
+            self.device.launch(chunks, &body);
+            for (j, (&(op, ty), target)) in red_ops.iter().zip(&targets).enumerate() {
+                let parts = (0..chunks).map(|c| partials[c * nred + j]);
+                match *target {
+                    // SAFETY: the launch's caller guarantees the variable.
+                    RedTarget::Host(var) => unsafe { reduce::combine_into(op, ty, var as *mut c_void, parts) },
+                    RedTarget::Device(dev) => {
+                        let mut tmp: reduce::Slot = 0;
+                        let p = (&mut tmp as *mut reduce::Slot).cast::<u8>();
+                        // SAFETY: `dev` is the device copy of the variable (present when the
+                        // launch was made, and kept so by the construct around it); `tmp` holds
+                        // any reduction type.
+                        unsafe {
+                            self.device.copy_to_host(p, dev, ty.size());
+                            reduce::combine_into(op, ty, p.cast(), parts);
+                            self.device.copy_to_device(dev, p, ty.size());
+                        }
+                    }
+                }
+            }
+            drop(storage);
+        });
+        Ok(())
+    }
+}
+
+/// The first iteration of chunk `c` of `chunks` over `0..n` (static, balanced partition).
+fn split(n: i64, chunks: usize, c: usize) -> i64 {
+    ((n as i128 * c as i128) / chunks.max(1) as i128) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn discrete() -> &'static DeviceState {
+        DeviceState::leak(Box::new(HostDiscreteDevice::with_capacity(0, 1 << 20)))
+    }
+
+    fn site(var: &str) -> Site<'_> {
+        Site { file: crate::error::Text::Str("t.c"), line: 7, var: crate::error::Text::Str(var), routine: "" }
+    }
+
+    const S: QueueSel = QueueSel::Sync;
+
+    #[test]
+    fn copy_region_moves_data_both_ways_and_frees() {
+        let d = discrete();
+        let mut a = [1.0f64, 2.0, 3.0];
+        let h = a.as_mut_ptr() as usize;
+        // SAFETY: `a` outlives every synchronous action below.
+        unsafe {
+            let dev = d.enter(Action::Copy, Flags::default(), h, 24, Counter::Structured, S, &site("a")).unwrap();
+            assert_ne!(dev, h);
+            // Change the device copy behind the runtime's back, as a kernel would.
+            (dev as *mut f64).write(10.0);
+            assert_eq!(a[0], 1.0, "host memory is separate");
+            d.exit(Action::Copy, Flags::default(), h, 24, Counter::Structured, S, &site("a")).unwrap();
+        }
+        assert_eq!(a, [10.0, 2.0, 3.0]);
+        assert_eq!(d.mapped_count(), 0);
+        assert_eq!(d.device.free_memory(), 1 << 20);
+    }
+
+    #[test]
+    fn create_is_poisoned_and_zero_is_zeroed() {
+        let d = discrete();
+        let a = [5u32; 4];
+        let b = [5u32; 4];
+        // SAFETY: `a` and `b` outlive the actions.
+        unsafe {
+            let da = d.enter(Action::Create, Flags::default(), a.as_ptr() as usize, 16, Counter::Dynamic, S, &site("a")).unwrap();
+            let db = d.enter(Action::Create, Flags::ZERO, b.as_ptr() as usize, 16, Counter::Dynamic, S, &site("b")).unwrap();
+            assert_eq!((da as *const u32).read(), u32::MAX);
+            assert_eq!((db as *const u32).read(), 0);
+        }
+    }
+
+    #[test]
+    fn errors_name_the_variable_and_line() {
+        let d = discrete();
+        let a = [0u8; 100];
+        let h = a.as_ptr() as usize;
+        // SAFETY: `a` outlives the actions.
+        unsafe {
+            let e = d.enter(Action::Present, Flags::default(), h, 100, Counter::Structured, S, &site("a[0:100]")).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::NotPresent);
+            assert_eq!(e.to_string(), format!("t.c:7: 'a[0:100]' (100 bytes at {h:#x}) is not present on device host-discrete 0"));
+            d.enter(Action::CopyIn, Flags::default(), h, 50, Counter::Dynamic, S, &site("a[0:50]")).unwrap();
+            let e = d.enter(Action::CopyIn, Flags::default(), h + 40, 20, Counter::Dynamic, S, &site("a[40:20]")).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::PartialOverlap);
+            assert!(e.to_string().contains("partially overlaps 'a[0:50]'"), "{e}");
+            let e = d.update(false, false, h + 60, 4, S, &site("a[60:4]")).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::NotPresent);
+            d.update(false, true, h + 60, 4, S, &site("a[60:4]")).unwrap();
+        }
+    }
+
+    #[test]
+    fn out_of_memory_and_bad_frees_are_errors() {
+        let d = discrete();
+        let big = vec![0u8; 2 << 20];
+        // SAFETY: `big` outlives the action.
+        let e = unsafe { d.enter(Action::Create, Flags::default(), big.as_ptr() as usize, big.len(), Counter::Dynamic, S, &site("big")) }.unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfMemory);
+        let p = d.malloc(64, &site("")).unwrap();
+        let host = [0u8; 64];
+        d.map_data(host.as_ptr() as usize, p, 64, &site("h")).unwrap();
+        assert_eq!(d.free(p, &Site::routine("acc_free")).unwrap_err().kind(), ErrorKind::BadFree);
+        assert_eq!(d.hostptr(p + 3), host.as_ptr() as usize + 3);
+        d.unmap_data(host.as_ptr() as usize, &Site::routine("acc_unmap_data")).unwrap();
+        let e = d.unmap_data(host.as_ptr() as usize, &Site::routine("acc_unmap_data")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadUnmap);
+        d.free(p, &Site::routine("acc_free")).unwrap();
+        assert_eq!(d.free(p, &Site::routine("acc_free")).unwrap_err().kind(), ErrorKind::BadFree);
+    }
+
+    #[test]
+    fn attach_points_the_device_pointer_at_the_device_target() {
+        let d = discrete();
+        let data = [7i32; 8];
+        #[repr(C)]
+        struct S1 {
+            p: *const i32,
+        }
+        let s = S1 { p: data.as_ptr() };
+        let sp = &s as *const S1 as usize;
+        // SAFETY: `s` and `data` outlive the actions.
+        unsafe {
+            let ds = d.enter(Action::CopyIn, Flags::default(), sp, 8, Counter::Dynamic, S, &site("s")).unwrap();
+            let dd = d.enter(Action::CopyIn, Flags::default(), data.as_ptr() as usize, 32, Counter::Dynamic, S, &site("data")).unwrap();
+            d.attach(sp, S, &site("s.p")).unwrap();
+            assert_eq!((ds as *const usize).read(), dd);
+            d.attach(sp, S, &site("s.p")).unwrap();
+            d.detach(sp, false, S, &site("s.p")).unwrap();
+            assert_eq!((ds as *const usize).read(), dd, "still attached once");
+            d.detach(sp, false, S, &site("s.p")).unwrap();
+            assert_eq!((ds as *const usize).read(), data.as_ptr() as usize);
+        }
+    }
+
+    unsafe extern "C" fn add_one(c: *const Chunk) {
+        // SAFETY: the runtime passes a valid chunk whose first argument is a pointer to the
+        // device copy of an i64 array.
+        unsafe {
+            let c = &*c;
+            let a = *(*c.args as *const *mut i64);
+            let sum = *c.red as *mut i64;
+            for i in c.begin..c.end {
+                *a.add(i as usize) += 1;
+                *sum += *a.add(i as usize);
+            }
+        }
+    }
+
+    #[test]
+    fn launch_translates_arguments_and_reduces() {
+        let d = discrete();
+        let mut a: Vec<i64> = (0..1000).collect();
+        let mut sum: i64 = 5;
+        let h = a.as_mut_ptr() as usize;
+        let st = site("a[0:1000]");
+        // SAFETY: `a` and `sum` outlive the synchronous launch.
+        unsafe {
+            d.enter(Action::Copy, Flags::default(), h, 8000, Counter::Structured, S, &st).unwrap();
+            let args = [Arg::Mapped { host: h, bytes: 8000, site: st }];
+            let reds = [Reduction { op: reduce::Op::Add, ty: reduce::Type::I64, var: &mut sum as *mut i64 as usize, site: st }];
+            d.launch(add_one, Geometry { iterations: 1000, num_gangs: 7, ..Geometry::default() }, &args, &reds, S, &st).unwrap();
+            assert_eq!(a[0], 0, "the kernel ran on the device copy");
+            d.exit(Action::Copy, Flags::default(), h, 8000, Counter::Structured, S, &st).unwrap();
+        }
+        assert_eq!(a[999], 1000);
+        assert_eq!(sum, 5 + (1..=1000).sum::<i64>());
+        // SAFETY: `a` is valid; the launch is synchronous.
+        let e = unsafe { d.launch(add_one, Geometry { iterations: 1, ..Geometry::default() }, &[Arg::Mapped { host: h, bytes: 8, site: st }], &[], S, &st) }.unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotPresent);
+    }
+
+    #[test]
+    fn split_covers_the_range() {
+        for (n, k) in [(10i64, 3usize), (1, 1), (1000, 7), (5, 5)] {
+            let mut prev = 0;
+            for c in 0..k {
+                let (b, e) = (split(n, k, c), split(n, k, c + 1));
+                assert_eq!(b, prev);
+                assert!(e > b);
+                prev = e;
+            }
+            assert_eq!(prev, n);
+        }
+    }
+}
