@@ -19,3 +19,5 @@ fn main() {
     }
     println!("refs: {}", a.unit.refs.len());
 }
+#[allow(dead_code)]
+fn unused() {}

@@ -86,7 +86,14 @@ pub fn print(src: &str, unit: &Unit, forms: &[OmpForm], mode: Mode) -> String {
                 }
                 Wrap::Rest(rest) => {
                     lines.push(format!("{prefix}{{"));
-                    closers.push((rest.end, format!("{prefix}}}{nl}"), order));
+                    // Before the block's closing brace: on a line of its
+                    // own when the brace starts its line.
+                    let brace_line = src[..rest.end].rfind('\n').map_or(0, |i| i + 1);
+                    if src[brace_line..rest.end].trim().is_empty() {
+                        closers.push((brace_line, format!("{indent}{prefix}}}\n"), order));
+                    } else {
+                        closers.push((rest.end, format!("{prefix}}} "), order));
+                    }
                 }
                 Wrap::None => {}
             }

@@ -95,7 +95,8 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
                 return None;
             }
             Some((
-                Span::new(node.start_byte(), arg.end_byte()),
+                // Not the whitespace before a trailing comment.
+                Span::new(node.start_byte(), arg.start_byte() + text.trim_end().len()),
                 arg.start_byte(),
                 false,
             ))
@@ -161,9 +162,6 @@ impl<'s> Walker<'s> {
             if matches!(n.kind(), "{" | "}") {
                 i += 1;
                 continue;
-            }
-            if file_scope {
-                self.env.learn(n, self.src);
             }
             let (k, _) = self.visit_unit(&nodes[i..], false, file_scope, nodes);
             i += k.max(1);
@@ -437,6 +435,7 @@ impl<'s> Walker<'s> {
     /// Walks one statement; returns how many siblings it used (1, or more
     /// when its body was a directive and the following statement).
     fn visit_stmt(&mut self, node: Node<'s>, rest: &[Node<'s>], file_scope: bool) -> usize {
+        self.env.learn(node, self.src);
         match node.kind() {
             "compound_statement" => {
                 self.scopes.push(HashMap::new());
@@ -574,12 +573,7 @@ impl<'s> Walker<'s> {
                 }
                 1
             }
-            "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => {
-                if !file_scope {
-                    self.env.learn(node, self.src);
-                }
-                1
-            }
+            "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => 1,
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
             | "preproc_elifdef" => {
                 let mut c = node.walk();
@@ -591,11 +585,6 @@ impl<'s> Walker<'s> {
                             && Some(*n) != node.child_by_field_name("name")
                     })
                     .collect();
-                if file_scope {
-                    for &ch in &children {
-                        self.env.learn(ch, self.src);
-                    }
-                }
                 self.visit_seq(&children, file_scope);
                 1
             }

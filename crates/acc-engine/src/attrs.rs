@@ -467,6 +467,19 @@ impl<'u> Cx<'u> {
                 .with_secondary(v.decl_span, "declared here"),
             );
         }
+        let is_plain_pointer = v.shape == crate::facts::Shape::Pointer && item.accessors.is_empty();
+        if kind == ClauseKind::Deviceptr && !is_plain_pointer {
+            self.diags.push(
+                Diagnostic::error(
+                    item.span,
+                    format!(
+                        "`deviceptr` needs a pointer variable; `{}` is not one",
+                        item.text
+                    ),
+                )
+                .with_secondary(v.decl_span, "declared here"),
+            );
+        }
         if kind == ClauseKind::Reduction && eff.kind == EffKind::Loop {
             let c = self.unit.construct(eff.construct);
             if let Some(l) = c

@@ -415,7 +415,8 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        for &c in &self.an.eff(p).clauses {
+        let on_teams = |_: &&usize| kind == EffKind::Parallel;
+        for &c in self.an.eff(p).clauses.iter().filter(on_teams) {
             if let ClauseArgs::Reduction { op, items, .. } = &d.clauses[c].args {
                 let list = items
                     .iter()
@@ -451,7 +452,11 @@ impl<'a> Cx<'a> {
                 }
                 _ => {}
             }
+            let device_ptr = matches!(a.dma, Some((Dma::Deviceptr, _)))
+                || self.enclosing(p, a.var) == Some(Dma::Deviceptr);
             match a.dsa {
+                // `is_device_ptr` is the variable's data-sharing clause.
+                Some((Dsa::Shared, Origin::Imp)) if device_ptr => {}
                 Some((Dsa::Shared, Origin::Imp)) => shared.push(name),
                 Some((Dsa::Firstprivate, Origin::Imp)) => firstprivate.push(name),
                 Some((Dsa::Reduction(op), Origin::Imp)) => {
@@ -481,13 +486,18 @@ impl<'a> Cx<'a> {
         if scalar_shared {
             clauses.push("defaultmap(tofrom: scalar)".to_string());
         }
-        if !shared.is_empty() {
+        // `omp target` (serial, kernels) takes neither `shared` nor
+        // `reduction`: its one initial thread shares everything mapped, and
+        // a reduction over one thread is the variable itself, mapped
+        // `tofrom` by its imp copy.
+        let teams = kind == EffKind::Parallel;
+        if !shared.is_empty() && teams {
             clauses.push(format!("shared({})", shared.join(", ")));
         }
         if !firstprivate.is_empty() {
             clauses.push(format!("firstprivate({})", firstprivate.join(", ")));
         }
-        for (op, names) in reductions {
+        for (op, names) in reductions.into_iter().filter(|_| teams) {
             clauses.push(format!("reduction({}: {})", op.symbol(), names.join(", ")));
         }
         lv.pragmas.push(join_clauses(head, &clauses));

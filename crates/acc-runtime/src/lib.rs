@@ -1,3 +1,29 @@
 //! acc-runtime: the OpenACC runtime shared by compiled C and expanded Rust.
 //!
-//! It knows nothing of C or Rust syntax.
+//! It knows nothing of C or Rust syntax. Layers, bottom up (like cudarc's
+//! `sys → result → safe`):
+//!
+//! - [`device`] — the `Device` trait and the `host` and `host_discrete` devices: memory,
+//!   transfers, and an executor that runs kernels' chunks;
+//! - [`present`] — the present table with structured and dynamic reference counts;
+//! - [`queue`] — async queues;
+//! - [`runtime`] — the devices of the process, each thread's current device, and every data
+//!   action, transfer and launch as a `Result`-returning function;
+//! - [`api`] — the OpenACC 3.3 routines with their C ABI (`include/openacc.h`);
+//! - [`abi`] — the entry points compiler-generated code calls (`include/acc_rt.h`).
+//!
+//! Errors go through [`error`]: Rust layers return [`error::Error`]; the C ABI prints
+//! `acc: error: FILE:LINE: ...` and exits 1.
+
+pub mod abi;
+pub mod api;
+pub mod device;
+pub mod error;
+mod ffi;
+pub mod present;
+pub mod queue;
+pub mod reduce;
+pub mod runtime;
+
+/// The directory holding `openacc.h` and `acc_rt.h`, for build helpers.
+pub const INCLUDE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/include");

@@ -19,8 +19,6 @@ use crate::diag::Diagnostic;
 
 pub use model::*;
 
-pub(crate) use parse::suggest;
-
 /// Parses one directive.
 ///
 /// `text` is the pragma text as it appears after `#pragma`, starting with
@@ -38,7 +36,10 @@ pub fn parse_directive(text: &str, base: usize) -> (Option<Directive>, Vec<Diagn
 /// the quotes). `\"` and `\\` are destringized as C requires; spans point
 /// into the literal's contents, `base` being the offset of its first byte,
 /// so an escaped quote is covered by both of its bytes.
-pub fn parse_pragma_operator(string_literal_contents: &str, base: usize) -> (Option<Directive>, Vec<Diagnostic>) {
+pub fn parse_pragma_operator(
+    string_literal_contents: &str,
+    base: usize,
+) -> (Option<Directive>, Vec<Diagnostic>) {
     let src = string_literal_contents.as_bytes();
     let mut text = Vec::with_capacity(src.len());
     let mut map = Vec::with_capacity(src.len() + 1);
@@ -72,13 +73,10 @@ impl fmt::Display for Directive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "acc {}", self.kind.name())?;
         match &self.arg {
-            None => {}
+            // An implicit `update` is printed as it was written: not at all.
+            None | Some(DirectiveArg::Atomic(_, None)) => {}
             Some(DirectiveArg::RoutineName(id)) => write!(f, "({})", id.name)?,
-            Some(DirectiveArg::Atomic(kind, span)) => {
-                if span.is_some() {
-                    write!(f, " {}", kind.name())?;
-                }
-            }
+            Some(DirectiveArg::Atomic(kind, Some(_))) => write!(f, " {}", kind.name())?,
             Some(DirectiveArg::Wait(w)) => write!(f, "({w})")?,
             Some(DirectiveArg::Cache { readonly, items }) => {
                 f.write_str("(")?;
@@ -100,7 +98,10 @@ impl fmt::Display for Clause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind.name())?;
         match &self.args {
-            ClauseArgs::None | ClauseArgs::Worker(None) | ClauseArgs::Vector(None) | ClauseArgs::Wait(None) => Ok(()),
+            ClauseArgs::None
+            | ClauseArgs::Worker(None)
+            | ClauseArgs::Vector(None)
+            | ClauseArgs::Wait(None) => Ok(()),
             ClauseArgs::Vars { modifiers, items } => {
                 f.write_str("(")?;
                 if !modifiers.is_empty() {

@@ -607,7 +607,10 @@ impl ReductionOp {
     }
 
     pub fn from_symbol(symbol: &str) -> Option<ReductionOp> {
-        ReductionOp::ALL.iter().copied().find(|o| o.symbol() == symbol)
+        ReductionOp::ALL
+            .iter()
+            .copied()
+            .find(|o| o.symbol() == symbol)
     }
 }
 
@@ -658,7 +661,10 @@ impl DefaultKind {
 pub enum BindTarget {
     Name(Ident),
     /// `bind("name")`: the text between the quotes, escapes kept as written.
-    Str { value: String, span: Span },
+    Str {
+        value: String,
+        span: Span,
+    },
 }
 
 /// An expression kept as source text (trimmed, continuations turned into

@@ -51,11 +51,7 @@ impl<'a> Parser<'a> {
     fn orig(&self, pos: usize) -> usize {
         let pos = pos.min(self.b.len());
         let off = match self.map {
-            Some(m) => m
-                .get(pos)
-                .or_else(|| m.last())
-                .copied()
-                .unwrap_or(0),
+            Some(m) => m.get(pos).or_else(|| m.last()).copied().unwrap_or(0),
             None => pos,
         };
         self.base.saturating_add(off)
@@ -120,14 +116,23 @@ impl<'a> Parser<'a> {
 
     /// `kw :` at the start of `lo..hi` for one of `keywords`: the keyword's
     /// range and the position after the colon.
-    fn keyword_prefix(&self, lo: usize, hi: usize, keywords: &[&str]) -> Option<(usize, usize, usize)> {
+    fn keyword_prefix(
+        &self,
+        lo: usize,
+        hi: usize,
+        keywords: &[&str],
+    ) -> Option<(usize, usize, usize)> {
         let q = self.skip(lo, hi);
         let e = lex::ident_end(self.b, q, hi)?;
         if !keywords.contains(&self.slice(q, e)) {
             return None;
         }
         let r = self.skip(e, hi);
-        (self.byte(r, hi) == Some(b':') && self.byte(r + 1, hi) != Some(b':')).then_some((q, e, r + 1))
+        (self.byte(r, hi) == Some(b':') && self.byte(r + 1, hi) != Some(b':')).then_some((
+            q,
+            e,
+            r + 1,
+        ))
     }
 
     pub(super) fn directive(&mut self) -> Option<Directive> {
@@ -136,11 +141,19 @@ impl<'a> Parser<'a> {
         let acc_end = lex::ident_end(self.b, pos, end);
         if acc_end.map(|e| self.slice(pos, e)) != Some("acc") {
             if pos >= end {
-                self.error(0, end, "expected `acc` at the start of an OpenACC directive, found nothing");
+                self.error(
+                    0,
+                    end,
+                    "expected `acc` at the start of an OpenACC directive, found nothing",
+                );
             } else {
                 let hi = acc_end.unwrap_or_else(|| self.token_end(pos, end));
                 let found = shorten(self.slice(pos, hi));
-                self.error(pos, hi, format!("expected `acc` at the start of an OpenACC directive, found `{found}`"));
+                self.error(
+                    pos,
+                    hi,
+                    format!("expected `acc` at the start of an OpenACC directive, found `{found}`"),
+                );
             }
             return None;
         }
@@ -164,7 +177,12 @@ impl<'a> Parser<'a> {
         Some((q, e, self.slice(q, e)))
     }
 
-    fn directive_name(&mut self, acc_lo: usize, acc_hi: usize, end: usize) -> Option<(DirectiveKind, usize, usize)> {
+    fn directive_name(
+        &mut self,
+        acc_lo: usize,
+        acc_hi: usize,
+        end: usize,
+    ) -> Option<(DirectiveKind, usize, usize)> {
         let Some((lo, hi, word)) = self.next_word(acc_hi, end) else {
             let q = self.skip(acc_hi, end);
             if q >= end {
@@ -174,7 +192,11 @@ impl<'a> Parser<'a> {
             } else {
                 let t = self.token_text(q, end);
                 let qe = self.token_end(q, end);
-                self.error(q, qe, format!("expected a directive name after `acc`, found `{t}`"));
+                self.error(
+                    q,
+                    qe,
+                    format!("expected a directive name after `acc`, found `{t}`"),
+                );
             }
             return None;
         };
@@ -225,7 +247,10 @@ impl<'a> Parser<'a> {
             "end" => {
                 self.error(lo, hi, "`end` directives exist only in Fortran")
                     .notes
-                    .push("in C a construct ends with its structured block; remove this pragma".into());
+                    .push(
+                        "in C a construct ends with its structured block; remove this pragma"
+                            .into(),
+                    );
                 None
             }
             _ => {
@@ -240,7 +265,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn directive_arg(&mut self, kind: DirectiveKind, name_lo: usize, pos: &mut usize, end: usize) -> Option<DirectiveArg> {
+    fn directive_arg(
+        &mut self,
+        kind: DirectiveKind,
+        name_lo: usize,
+        pos: &mut usize,
+        end: usize,
+    ) -> Option<DirectiveArg> {
         let q = self.skip(*pos, end);
         let has_paren = self.byte(q, end) == Some(b'(');
         match kind {
@@ -315,30 +346,68 @@ impl<'a> Parser<'a> {
     /// unclosed brackets on the way. `what` names the opening, e.g. `copy(`.
     fn group(&mut self, open: usize, end: usize, what: &str) -> Group {
         let mut stack = vec![open];
+        // How many of each opener the stack holds, so that a stray closer is
+        // recognized without scanning the whole stack.
+        let mut open_count = [1usize, 0, 0];
+        let slot = |b: u8| match b {
+            b'(' => 0,
+            b'[' => 1,
+            _ => 2,
+        };
         let mut ok = true;
         let mut i = open + 1;
         while i < end {
             let (u, len) = lex::unit(self.b, i, end);
             if let Unit::Byte(c) = u {
                 match c {
-                    b'(' | b'[' | b'{' => stack.push(i),
+                    b'(' | b'[' | b'{' => {
+                        stack.push(i);
+                        open_count[slot(c)] += 1;
+                    }
                     b')' | b']' | b'}' => {
                         let want = lex::opener_of(c);
-                        match stack.iter().rposition(|&p| self.b.get(p) == Some(&want)) {
+                        let found = if open_count[slot(want)] == 0 {
+                            None
+                        } else {
+                            stack.iter().rposition(|&p| self.b.get(p) == Some(&want))
+                        };
+                        match found {
                             Some(depth) => {
-                                if let Some(&inner) = stack.last().filter(|_| depth + 1 != stack.len()) {
+                                if let Some(&inner) =
+                                    stack.last().filter(|_| depth + 1 != stack.len())
+                                {
                                     let ib = self.b.get(inner).copied().unwrap_or(b'(');
                                     let close = lex::closer_of(ib) as char;
                                     let found = c as char;
                                     let inner_span = self.sp(inner, inner + 1);
-                                    self.error(i, i + 1, format!("expected `{close}` to close `{}`, found `{found}`", ib as char))
-                                        .secondary
-                                        .push(crate::diag::Label { span: inner_span, message: "unclosed delimiter".into() });
+                                    self.error(
+                                        i,
+                                        i + 1,
+                                        format!(
+                                            "expected `{close}` to close `{}`, found `{found}`",
+                                            ib as char
+                                        ),
+                                    )
+                                    .secondary
+                                    .push(crate::diag::Label {
+                                        span: inner_span,
+                                        message: "unclosed delimiter".into(),
+                                    });
                                     ok = false;
+                                }
+                                for &p in &stack[depth..] {
+                                    let k = slot(self.b.get(p).copied().unwrap_or(b'('));
+                                    open_count[k] = open_count[k].saturating_sub(1);
                                 }
                                 stack.truncate(depth);
                                 if stack.is_empty() {
-                                    return Group { open, lo: open + 1, hi: i, next: i + 1, ok };
+                                    return Group {
+                                        open,
+                                        lo: open + 1,
+                                        hi: i,
+                                        next: i + 1,
+                                        ok,
+                                    };
                                 }
                             }
                             None => {
@@ -356,7 +425,13 @@ impl<'a> Parser<'a> {
         let what = shorten(what);
         self.error(open, open + 1, format!("expected `)` to close `{what}`"))
             .label = "unclosed delimiter".into();
-        Group { open, lo: open + 1, hi: end, next: end, ok: false }
+        Group {
+            open,
+            lo: open + 1,
+            hi: end,
+            next: end,
+            ok: false,
+        }
     }
 
     fn clauses(&mut self, dir: DirectiveKind, mut pos: usize, end: usize) -> Vec<Clause> {
@@ -372,7 +447,8 @@ impl<'a> Parser<'a> {
             match u {
                 Unit::Byte(b',') => {
                     if after_comma {
-                        self.error(pos, pos + 1, "unexpected `,`").label = "expected a clause before this comma".into();
+                        self.error(pos, pos + 1, "unexpected `,`").label =
+                            "expected a clause before this comma".into();
                     }
                     after_comma = true;
                     pos += 1;
@@ -391,7 +467,11 @@ impl<'a> Parser<'a> {
                 }
                 _ => {
                     let t = self.token_text(pos, end);
-                    self.error(pos, pos + len.max(1), format!("unexpected `{t}`; expected an OpenACC clause"));
+                    self.error(
+                        pos,
+                        pos + len.max(1),
+                        format!("unexpected `{t}`; expected an OpenACC clause"),
+                    );
                     pos += len.max(1);
                 }
             }
@@ -515,12 +595,20 @@ impl<'a> Parser<'a> {
             },
             K::Worker | K::Vector => {
                 let Some(g) = group else {
-                    return Some(if kind == K::Worker { ClauseArgs::Worker(None) } else { ClauseArgs::Vector(None) });
+                    return Some(if kind == K::Worker {
+                        ClauseArgs::Worker(None)
+                    } else {
+                        ClauseArgs::Vector(None)
+                    });
                 };
                 let kw = if kind == K::Worker { "num" } else { "length" };
                 let lo = self.keyword_prefix(g.lo, g.hi, &[kw]).map_or(g.lo, |k| k.2);
                 let e = self.one_expr(Group { lo, ..g }, name)?;
-                Some(if kind == K::Worker { ClauseArgs::Worker(Some(e)) } else { ClauseArgs::Vector(Some(e)) })
+                Some(if kind == K::Worker {
+                    ClauseArgs::Worker(Some(e))
+                } else {
+                    ClauseArgs::Vector(Some(e))
+                })
             }
             K::Wait => match group {
                 None => Some(ClauseArgs::Wait(None)),
@@ -533,14 +621,23 @@ impl<'a> Parser<'a> {
             K::Default => {
                 let g = required(self)?;
                 let (lo, hi) = lex::trim(self.b, g.lo, g.hi);
-                let word = lex::ident_end(self.b, lo, hi).filter(|&e| e == hi).map(|e| self.slice(lo, e));
+                let word = lex::ident_end(self.b, lo, hi)
+                    .filter(|&e| e == hi)
+                    .map(|e| self.slice(lo, e));
                 match word {
                     Some("none") => Some(ClauseArgs::Default(DefaultKind::None, self.sp(lo, hi))),
-                    Some("present") => Some(ClauseArgs::Default(DefaultKind::Present, self.sp(lo, hi))),
+                    Some("present") => {
+                        Some(ClauseArgs::Default(DefaultKind::Present, self.sp(lo, hi)))
+                    }
                     _ => {
                         let (elo, ehi) = if lo < hi { (lo, hi) } else { (g.open, g.next) };
                         let found = shorten(self.slice(lo, hi));
-                        self.error(elo, ehi, format!("`default` takes `none` or `present`, not `{found}`"));
+                        let msg = if found.is_empty() {
+                            "expected `none` or `present` in `default(...)`".to_string()
+                        } else {
+                            format!("`default` takes `none` or `present`, not `{found}`")
+                        };
+                        self.error(elo, ehi, msg);
                         if word == Some("shared") {
                             self.note("OpenACC has no `default(shared)`; leave the clause out to get the implicit data attributes");
                         }
@@ -552,14 +649,27 @@ impl<'a> Parser<'a> {
                 let g = required(self)?;
                 let (lo, hi) = lex::trim(self.b, g.lo, g.hi);
                 let (u, len) = lex::unit(self.b, lo, hi);
-                if u == Unit::Literal && lo + len == hi && self.byte(lo, hi) == Some(b'"') && len >= 2 {
+                if u == Unit::Literal
+                    && lo + len == hi
+                    && self.byte(lo, hi) == Some(b'"')
+                    && len >= 2
+                {
                     let value = self.slice(lo + 1, hi - 1).to_string();
-                    return Some(ClauseArgs::Bind(BindTarget::Str { value, span: self.sp(lo, hi) }));
+                    return Some(ClauseArgs::Bind(BindTarget::Str {
+                        value,
+                        span: self.sp(lo, hi),
+                    }));
                 }
                 match lex::ident_end(self.b, lo, hi) {
-                    Some(e) if e == hi => Some(ClauseArgs::Bind(BindTarget::Name(self.ident(lo, hi)))),
+                    Some(e) if e == hi => {
+                        Some(ClauseArgs::Bind(BindTarget::Name(self.ident(lo, hi))))
+                    }
                     _ => {
-                        self.error(g.open, g.next, "expected a function name or a string in `bind(...)`");
+                        self.error(
+                            g.open,
+                            g.next,
+                            "expected a function name or a string in `bind(...)`",
+                        );
                         None
                     }
                 }
@@ -586,7 +696,9 @@ impl<'a> Parser<'a> {
             let mut ok = true;
             for (plo, phi) in lex::split_commas(self.b, g.lo, colon) {
                 let (plo, phi) = lex::trim(self.b, plo, phi);
-                let word = lex::ident_end(self.b, plo, phi).filter(|&e| e == phi).map(|e| self.slice(plo, e));
+                let word = lex::ident_end(self.b, plo, phi)
+                    .filter(|&e| e == phi)
+                    .map(|e| self.slice(plo, e));
                 match word.and_then(DataModifier::from_name) {
                     Some(m) => modifiers.push((m, self.sp(plo, phi))),
                     None if word.is_some() => {
@@ -600,10 +712,21 @@ impl<'a> Parser<'a> {
                         ok = false;
                     }
                     None => {
-                        let (elo, ehi) = if plo < phi { (plo, phi) } else { (colon, colon + 1) };
-                        self.error(elo, ehi, format!("expected a modifier before `:` in `{spelling}(...)`"))
-                            .notes
-                            .push(format!("usage: `{}`", ClauseKind::from_spelling(spelling).map_or("", |k| k.syntax())));
+                        let (elo, ehi) = if plo < phi {
+                            (plo, phi)
+                        } else {
+                            (colon, colon + 1)
+                        };
+                        self.error(
+                            elo,
+                            ehi,
+                            format!("expected a modifier before `:` in `{spelling}(...)`"),
+                        )
+                        .notes
+                        .push(format!(
+                            "usage: `{}`",
+                            ClauseKind::from_spelling(spelling).map_or("", |k| k.syntax())
+                        ));
                         ok = false;
                     }
                 }
@@ -621,8 +744,12 @@ impl<'a> Parser<'a> {
     fn var_list(&mut self, lo: usize, hi: usize, g: Group, what: &str) -> Option<Vec<VarItem>> {
         let (tlo, thi) = lex::trim(self.b, lo, hi);
         if tlo >= thi {
-            self.error(g.open, g.next, format!("empty variable list in `{what}(...)`"))
-                .label = "name at least one variable here".into();
+            self.error(
+                g.open,
+                g.next,
+                format!("empty variable list in `{what}(...)`"),
+            )
+            .label = "name at least one variable here".into();
             return None;
         }
         let mut items = Vec::new();
@@ -632,8 +759,12 @@ impl<'a> Parser<'a> {
             if ilo >= ihi {
                 // Point at the comma next to the hole.
                 let comma = if phi < hi { phi } else { plo.saturating_sub(1) };
-                self.error(comma, comma + 1, format!("expected a variable in `{what}(...)`"))
-                    .label = "extra comma".into();
+                self.error(
+                    comma,
+                    comma + 1,
+                    format!("expected a variable in `{what}(...)`"),
+                )
+                .label = "extra comma".into();
                 ok = false;
                 continue;
             }
@@ -669,7 +800,11 @@ impl<'a> Parser<'a> {
                 Some(b'.') => {
                     let q = self.skip(pos + 1, hi);
                     let Some(e) = lex::ident_end(self.b, q, hi) else {
-                        self.error(pos, pos + 1, format!("expected a member name after `.` in `{}`", shorten(&text)));
+                        self.error(
+                            pos,
+                            pos + 1,
+                            format!("expected a member name after `.` in `{}`", shorten(&text)),
+                        );
                         return None;
                     };
                     accessors.push(Accessor::Member(self.ident(q, e)));
@@ -678,7 +813,11 @@ impl<'a> Parser<'a> {
                 Some(b'-') if self.byte(pos + 1, hi) == Some(b'>') => {
                     let q = self.skip(pos + 2, hi);
                     let Some(e) = lex::ident_end(self.b, q, hi) else {
-                        self.error(pos, pos + 2, format!("expected a member name after `->` in `{}`", shorten(&text)));
+                        self.error(
+                            pos,
+                            pos + 2,
+                            format!("expected a member name after `->` in `{}`", shorten(&text)),
+                        );
                         return None;
                     };
                     accessors.push(Accessor::Arrow(self.ident(q, e)));
@@ -686,16 +825,24 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'[') => {
                     let Some(close) = lex::matching(self.b, pos, hi) else {
-                        self.error(pos, pos + 1, "expected `]` to close `[`").label = "unclosed delimiter".into();
+                        self.error(pos, pos + 1, "expected `]` to close `[`").label =
+                            "unclosed delimiter".into();
                         return None;
                     };
                     let span = self.sp(pos, close + 1);
                     match lex::find_colon(self.b, pos + 1, close) {
                         Some(colon) => {
                             if let Some(c2) = lex::find_colon(self.b, colon + 1, close) {
-                                self.error(c2, c2 + 1, format!("unexpected second `:` in `{}`", shorten(&text)))
-                                    .notes
-                                    .push("a subarray is `[lower:length]`; strides are not supported".into());
+                                self.error(
+                                    c2,
+                                    c2 + 1,
+                                    format!("unexpected second `:` in `{}`", shorten(&text)),
+                                )
+                                .notes
+                                .push(
+                                    "a subarray is `[lower:length]`; strides are not supported"
+                                        .into(),
+                                );
                                 return None;
                             }
                             accessors.push(Accessor::Section {
@@ -736,27 +883,39 @@ impl<'a> Parser<'a> {
 
     fn reduction(&mut self, g: Group) -> Option<ClauseArgs> {
         let Some(colon) = lex::find_colon(self.b, g.lo, g.hi) else {
-            self.error(g.open, g.next, "expected an operator and `:` in `reduction(...)`")
-                .notes
-                .push("for example `reduction(+:sum)`".into());
+            self.error(
+                g.open,
+                g.next,
+                "expected an operator and `:` in `reduction(...)`",
+            )
+            .notes
+            .push("for example `reduction(+:sum)`".into());
             return None;
         };
         let (olo, ohi) = lex::trim(self.b, g.lo, colon);
         let symbol = self.slice(olo, ohi);
         let Some(op) = ReductionOp::from_symbol(symbol) else {
-            let (elo, ehi) = if olo < ohi { (olo, ohi) } else { (colon, colon + 1) };
+            let (elo, ehi) = if olo < ohi {
+                (olo, ohi)
+            } else {
+                (colon, colon + 1)
+            };
             let msg = if olo < ohi {
                 format!("unknown reduction operator `{}`", shorten(symbol))
             } else {
                 "expected a reduction operator before `:`".to_string()
             };
-            self.error(elo, ehi, msg)
-                .notes
-                .push("the operators are `+`, `*`, `max`, `min`, `&`, `|`, `^`, `&&` and `||`".into());
+            self.error(elo, ehi, msg).notes.push(
+                "the operators are `+`, `*`, `max`, `min`, `&`, `|`, `^`, `&&` and `||`".into(),
+            );
             return None;
         };
         let items = self.var_list(colon + 1, g.hi, g, "reduction")?;
-        Some(ClauseArgs::Reduction { op, op_span: self.sp(olo, ohi), items })
+        Some(ClauseArgs::Reduction {
+            op,
+            op_span: self.sp(olo, ohi),
+            items,
+        })
     }
 
     fn one_expr(&mut self, g: Group, name: &str) -> Option<Expr> {
@@ -769,7 +928,11 @@ impl<'a> Parser<'a> {
         }
         let e = self.expr(g.lo, g.hi);
         if e.is_none() {
-            self.error(g.open, g.next, format!("expected an expression in `{name}(...)`"));
+            self.error(
+                g.open,
+                g.next,
+                format!("expected an expression in `{name}(...)`"),
+            );
         }
         e
     }
@@ -781,13 +944,25 @@ impl<'a> Parser<'a> {
             match self.expr(plo, phi) {
                 Some(e) => out.push(e),
                 None if parts.len() == 1 => {
-                    self.error(g.open, g.next, format!("expected an expression in `{name}(...)`"));
+                    self.error(
+                        g.open,
+                        g.next,
+                        format!("expected an expression in `{name}(...)`"),
+                    );
                     return None;
                 }
                 None => {
-                    let comma = if phi < g.hi { phi } else { plo.saturating_sub(1) };
-                    self.error(comma, comma + 1, format!("expected an expression in `{name}(...)`"))
-                        .label = "extra comma".into();
+                    let comma = if phi < g.hi {
+                        phi
+                    } else {
+                        plo.saturating_sub(1)
+                    };
+                    self.error(
+                        comma,
+                        comma + 1,
+                        format!("expected an expression in `{name}(...)`"),
+                    )
+                    .label = "extra comma".into();
                     return None;
                 }
             }
@@ -799,8 +974,7 @@ impl<'a> Parser<'a> {
     fn wait_args(&mut self, g: Group, name: &str) -> Option<WaitArgs> {
         let (lo, hi) = lex::trim(self.b, g.lo, g.hi);
         if lo >= hi {
-            self.error(g.open, g.next, format!("empty `{name}()`"))
-                .fix = Some(crate::diag::Fix {
+            self.error(g.open, g.next, format!("empty `{name}()`")).fix = Some(crate::diag::Fix {
                 message: format!("write `{name}` alone to wait for every queue"),
                 span: self.sp(g.open, g.next),
                 replacement: String::new(),
@@ -835,13 +1009,28 @@ impl<'a> Parser<'a> {
             match self.expr(plo, phi) {
                 Some(e) => queues.push(e),
                 None => {
-                    let (elo, ehi) = if parts.len() == 1 { (g.open, g.next) } else if phi < hi { (phi, phi + 1) } else { (plo.saturating_sub(1), plo) };
-                    self.error(elo, ehi, format!("expected a queue number in `{name}(...)`"));
+                    let (elo, ehi) = if parts.len() == 1 {
+                        (g.open, g.next)
+                    } else if phi < hi {
+                        (phi, phi + 1)
+                    } else {
+                        (plo.saturating_sub(1), plo)
+                    };
+                    self.error(
+                        elo,
+                        ehi,
+                        format!("expected a queue number in `{name}(...)`"),
+                    );
                     return None;
                 }
             }
         }
-        Some(WaitArgs { devnum, queues_kw, queues, span: self.sp(lo, hi) })
+        Some(WaitArgs {
+            devnum,
+            queues_kw,
+            queues,
+            span: self.sp(lo, hi),
+        })
     }
 
     fn gang_args(&mut self, g: Group) -> Option<Vec<GangArg>> {
@@ -889,10 +1078,20 @@ impl<'a> Parser<'a> {
             if is_name || self.slice(lo, hi) == "*" {
                 out.push(self.ident(lo, hi));
             } else {
-                let (elo, ehi) = if lo < hi { (lo, hi) } else if parts.len() == 1 { (g.open, g.next) } else { (plo.saturating_sub(1), plo.max(1)) };
-                self.error(elo, ehi, format!("expected a device type name or `*` in `{spelling}(...)`"))
-                    .notes
-                    .push("for example `device_type(nvidia)` or `device_type(*)`".into());
+                let (elo, ehi) = if lo < hi {
+                    (lo, hi)
+                } else if parts.len() == 1 {
+                    (g.open, g.next)
+                } else {
+                    (plo.saturating_sub(1), plo.max(1))
+                };
+                self.error(
+                    elo,
+                    ehi,
+                    format!("expected a device type name or `*` in `{spelling}(...)`"),
+                )
+                .notes
+                .push("for example `device_type(nvidia)` or `device_type(*)`".into());
                 return None;
             }
         }
@@ -914,7 +1113,7 @@ fn shorten(s: &str) -> String {
 
 /// The closest candidate by edit distance, if it is close enough to be a
 /// plausible typo.
-pub(crate) fn suggest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+fn suggest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
     if word.len() > 64 {
         return None;
     }
@@ -922,7 +1121,11 @@ pub(crate) fn suggest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>)
     let limit = (word.len() / 3).clamp(1, 3);
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = if c == lower { 0 } else { edit_distance(&lower, c) };
+        let d = if c == lower {
+            0
+        } else {
+            edit_distance(&lower, c)
+        };
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }

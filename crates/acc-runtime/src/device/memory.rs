@@ -29,10 +29,6 @@ impl Arena {
         Arena { capacity, poison, state: Mutex::new(State::default()) }
     }
 
-    pub(crate) fn capacity(&self) -> usize {
-        self.capacity
-    }
-
     pub(crate) fn free_bytes(&self) -> usize {
         self.capacity.saturating_sub(self.lock().used)
     }

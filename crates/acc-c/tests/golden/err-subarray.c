@@ -1,0 +1,9 @@
+/* Error: a subarray with no `:` and one integer; subarrays in private and
+ * firstprivate. */
+void f(int n) {
+  double a[10];
+  #pragma acc data copy(a[3])
+  { a[0] = 1; }
+  #pragma acc parallel private(a[0:2]) firstprivate(a[2:2])
+  { a[0] = 1; }
+}

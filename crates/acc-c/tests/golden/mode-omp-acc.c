@@ -1,0 +1,8 @@
+// options: omp-acc
+/* omp-acc: OpenMP printed, OpenACC in comments, continuation lines too. */
+void f(int n, double *a) {
+  #pragma acc parallel loop \
+      copy(a[0:n])
+  for (int i = 0; i < n; ++i)
+    a[i] = i;
+}

@@ -1,0 +1,190 @@
+/* acc_rt.h — the entry points compiler-generated code calls (acc runtime, libacc_runtime).
+ *
+ * The C front end's outlined code and the Rust macros call only these; a program written by
+ * hand uses openacc.h instead. Every call names its source location, and every data item its
+ * source text ("a[0:n]"), so that errors read
+ *   acc: error: kernels.c:12: 'a[0:100]' (800 bytes at 0x...) is not present on device host-discrete 0
+ * Errors print such a line on stderr and exit with status 1 (after calling the handler set with
+ * acc_rt_set_error_handler, if any).
+ *
+ * Async arguments are as in OpenACC: a queue number >= 0, acc_async_noval (-1, the default
+ * queue) or acc_async_sync (-2, run before returning).
+ *
+ * A compute construct lowers to
+ *     acc_rt_region_begin(file, line, data, n, async);   // its data clauses, implicit ones too
+ *     acc_rt_launch(&kernel, &config, args, nargs, reds, nreds);
+ *     acc_rt_region_end(file, line, data, n, async);     // the same array
+ * a data construct to region_begin/region_end around its body, `enter data`/`exit data` to
+ * acc_rt_enter_data/acc_rt_exit_data, `update` to acc_rt_update and `wait` to acc_rt_wait. An
+ * `if` clause that is false skips the calls (the host version of the region runs instead).
+ */
+#ifndef ACC_RT_H
+#define ACC_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- data clauses -------------------------------------------------------------------------
+ * One descriptor per list item. `host` is the item's host start address and `bytes` its size
+ * (a subarray: &a[lo], len * sizeof a[0]); for ATTACH/DETACH `host` is the address of the
+ * pointer variable. Structured calls (region_begin/end) change the structured reference count,
+ * enter/exit data the dynamic one; data is freed when both are zero (OpenACC 2.5+). A range
+ * inside a present range is present; a range that partly overlaps one is an error.
+ */
+enum acc_rt_action {
+  ACC_RT_COPY = 1,          /* copy: in on entry, out on the last exit */
+  ACC_RT_COPYIN = 2,        /* copyin (enter data: copyin) */
+  ACC_RT_COPYOUT = 3,       /* copyout (exit data: copyout) */
+  ACC_RT_CREATE = 4,        /* create (enter data: create) */
+  ACC_RT_NO_CREATE = 5,     /* no_create: counted if present, else nothing */
+  ACC_RT_PRESENT = 6,       /* present: error if not present */
+  ACC_RT_DEVICEPTR = 7,     /* deviceptr: nothing to do */
+  ACC_RT_ATTACH = 8,        /* attach: on exit of a region it detaches */
+  ACC_RT_DETACH = 9,        /* detach (exit data) */
+  ACC_RT_DELETE = 10,       /* delete (exit data) */
+  ACC_RT_UPDATE_SELF = 11,  /* update self/host */
+  ACC_RT_UPDATE_DEVICE = 12 /* update device */
+};
+
+enum acc_rt_flag {
+  ACC_RT_ZERO = 1,       /* create/copyout(zero: ...): new device memory is zero-filled */
+  ACC_RT_ALWAYS_IN = 2,  /* copy/copyin(always/alwaysin: ...): copy in even if present */
+  ACC_RT_ALWAYS_OUT = 4, /* copy/copyout(always/alwaysout: ...): copy out on every exit */
+  ACC_RT_ALWAYS = 6,
+  ACC_RT_FINALIZE = 8,   /* exit data finalize: the dynamic count drops to zero */
+  ACC_RT_IF_PRESENT = 16 /* update if_present: skip data that is not present */
+};
+
+typedef struct acc_rt_data {
+  uint32_t action;  /* enum acc_rt_action */
+  uint32_t flags;   /* enum acc_rt_flag bits */
+  void *host;
+  size_t bytes;
+  const char *text; /* the item's source text, "a[0:n]" */
+} acc_rt_data;
+
+void acc_rt_region_begin(const char *file, int line, const acc_rt_data *data, size_t n,
+                         int async);
+void acc_rt_region_end(const char *file, int line, const acc_rt_data *data, size_t n,
+                       int async); /* processes the items in reverse order */
+void acc_rt_enter_data(const char *file, int line, const acc_rt_data *data, size_t n,
+                       int async);
+void acc_rt_exit_data(const char *file, int line, const acc_rt_data *data, size_t n,
+                      int async);
+void acc_rt_update(const char *file, int line, const acc_rt_data *data, size_t n, int async);
+
+/* wait(q...) [async(a)]: n == 0 waits for all queues; async == acc_async_sync blocks, another
+ * value makes queue `async` wait instead (wait_async). */
+void acc_rt_wait(const char *file, int line, const int *queues, size_t n, int async);
+
+/* host_data use_device(p): the device address of present data; with if_present != 0 the host
+ * address when it is not present, otherwise an error. */
+void *acc_rt_use_device(const char *file, int line, void *host, const char *text,
+                        int if_present);
+
+/* ---- kernels -------------------------------------------------------------------------------
+ * A kernel runs `iterations` iterations of its outermost partitioned loop. On the CPU devices
+ * the runtime splits 0..iterations into `count` contiguous chunks (num_gangs of them when given,
+ * otherwise one per core) and calls the host function once per chunk, in parallel.
+ *
+ * Arguments follow cuLaunchKernel's layout: args[i] points at the value of argument i. For a
+ * MAPPED argument that value is the device address of `host` (looked up in the present table —
+ * an error names the argument if it is not present); for NO_CREATE it is the device address if
+ * present, else `host`; DEVICEPTR passes `host` unchanged; VALUE passes a copy of the `bytes`
+ * bytes at `host` (firstprivate scalars and structs). So a kernel reads
+ *     double *a = *(double **)c->args[0];  int n = *(int *)c->args[1];
+ *
+ * Reductions: red[j] points at this chunk's private copy of reduction j, preset to the
+ * operator's identity and 8-byte aligned; the chunk reduces its iterations into it. When all
+ * chunks are done the runtime combines the private copies with the variable's original value
+ * (its device copy if the variable is present, else the host variable) in chunk order. No
+ * atomics, no locks: e.g.
+ *     double s = *(double *)c->red[0];
+ *     for (int64_t i = c->begin; i < c->end; i++) s += a[i];
+ *     *(double *)c->red[0] = s;
+ */
+typedef struct acc_rt_chunk {
+  void *const *args;  /* args[i] points at argument i's value */
+  void *const *red;   /* red[j] points at this chunk's private reduction j */
+  int64_t begin, end; /* this chunk's iterations [begin, end) */
+  int64_t index;      /* this chunk's number, 0..count-1 (the gang) */
+  int64_t count;      /* the number of chunks */
+} acc_rt_chunk;
+
+typedef void (*acc_rt_host_fn)(const acc_rt_chunk *chunk);
+
+typedef struct acc_rt_kernel {
+  const char *name; /* for messages and profiling */
+  const char *file;
+  int line;
+  acc_rt_host_fn host_fn;  /* the kernel compiled for the CPU devices */
+  const char *cuda_source; /* reserved for the CUDA device: CUDA C or PTX text; NULL for now */
+  const char *cuda_entry;  /* reserved: the entry symbol in cuda_source; NULL for now */
+} acc_rt_kernel;
+
+typedef struct acc_rt_config {
+  int64_t iterations;
+  int32_t num_gangs;     /* 0: the runtime chooses */
+  int32_t num_workers;   /* hints for GPUs; the CPU devices ignore them */
+  int32_t vector_length;
+  int32_t async;         /* queue, acc_async_noval or acc_async_sync */
+} acc_rt_config;
+
+enum acc_rt_arg_kind {
+  ACC_RT_ARG_MAPPED = 1,
+  ACC_RT_ARG_NO_CREATE = 2,
+  ACC_RT_ARG_DEVICEPTR = 3,
+  ACC_RT_ARG_VALUE = 4
+};
+
+typedef struct acc_rt_arg {
+  uint32_t kind;    /* enum acc_rt_arg_kind */
+  void *host;       /* host address (MAPPED, NO_CREATE), device address (DEVICEPTR), or the
+                       address of the value (VALUE) */
+  size_t bytes;     /* MAPPED/NO_CREATE: bytes that must be present (0: the address only);
+                       VALUE: the value's size */
+  const char *text; /* source text, for messages */
+} acc_rt_arg;
+
+enum acc_rt_red_op {
+  ACC_RT_RED_ADD = 1, ACC_RT_RED_MUL = 2, ACC_RT_RED_MAX = 3, ACC_RT_RED_MIN = 4,
+  ACC_RT_RED_BITAND = 5, ACC_RT_RED_BITOR = 6, ACC_RT_RED_BITXOR = 7,
+  ACC_RT_RED_AND = 8, ACC_RT_RED_OR = 9
+};
+
+enum acc_rt_red_type {
+  ACC_RT_TYPE_I8 = 1, ACC_RT_TYPE_I16 = 2, ACC_RT_TYPE_I32 = 3, ACC_RT_TYPE_I64 = 4,
+  ACC_RT_TYPE_U8 = 5, ACC_RT_TYPE_U16 = 6, ACC_RT_TYPE_U32 = 7, ACC_RT_TYPE_U64 = 8,
+  ACC_RT_TYPE_F32 = 9, ACC_RT_TYPE_F64 = 10
+};
+
+typedef struct acc_rt_reduction {
+  uint32_t op;      /* enum acc_rt_red_op */
+  uint32_t type;    /* enum acc_rt_red_type (bitwise operators: integer types only) */
+  void *var;        /* the reduction variable's host address */
+  const char *text; /* its source text */
+} acc_rt_reduction;
+
+/* Launches a kernel on the current device; with config->async a queue, it runs in order on
+ * that queue and its reductions are complete when the queue is waited for. */
+void acc_rt_launch(const acc_rt_kernel *kernel, const acc_rt_config *config,
+                   const acc_rt_arg *args, size_t nargs, const acc_rt_reduction *reds,
+                   size_t nreds);
+
+/* ---- miscellany ---------------------------------------------------------------------------- */
+
+/* The error path calls handler(message, user) before it exits with status 1. */
+void acc_rt_set_error_handler(void (*handler)(const char *message, void *user), void *user);
+
+/* Nonzero when the current device shares the host's memory (data calls are then no-ops). */
+int acc_rt_shared_memory(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACC_RT_H */

@@ -1,0 +1,317 @@
+//! The entry points compiler-generated code calls, declared in `include/acc_rt.h`: structured
+//! and dynamic data regions with clause descriptors, updates, waits, and kernel launches with a
+//! kernel descriptor, arguments and reductions. The C front end's outlined code and the Rust
+//! macros both call only these; the header is their documentation.
+// Generated code upholds the header's contracts; see the module docs of `api` for the rationale.
+#![allow(clippy::missing_safety_doc)]
+
+use crate::error::{Error, ErrorKind, Result, Site, Text};
+use crate::ffi::guard;
+use crate::present::Counter;
+use crate::reduce;
+use crate::runtime::{self, queue_sel, Action, Arg, Chunk, DeviceState, Flags, Geometry, Reduction};
+use std::ffi::{c_char, c_int, c_void};
+
+/// `acc_rt_data`: one data clause item.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AccRtData {
+    pub action: u32,
+    pub flags: u32,
+    pub host: *mut c_void,
+    pub bytes: usize,
+    pub text: *const c_char,
+}
+
+/// `acc_rt_kernel`: what is launched.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AccRtKernel {
+    pub name: *const c_char,
+    pub file: *const c_char,
+    pub line: i32,
+    pub host_fn: Option<unsafe extern "C" fn(*const Chunk)>,
+    pub cuda_source: *const c_char,
+    pub cuda_entry: *const c_char,
+}
+
+/// `acc_rt_config`: how it is launched.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AccRtConfig {
+    pub iterations: i64,
+    pub num_gangs: i32,
+    pub num_workers: i32,
+    pub vector_length: i32,
+    pub async_arg: i32,
+}
+
+/// `acc_rt_arg`: one kernel argument.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AccRtArg {
+    pub kind: u32,
+    pub host: *mut c_void,
+    pub bytes: usize,
+    pub text: *const c_char,
+}
+
+/// `acc_rt_reduction`: one reduction of a launch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AccRtReduction {
+    pub op: u32,
+    pub ty: u32,
+    pub var: *mut c_void,
+    pub text: *const c_char,
+}
+
+pub const ACC_RT_ARG_MAPPED: u32 = 1;
+pub const ACC_RT_ARG_NO_CREATE: u32 = 2;
+pub const ACC_RT_ARG_DEVICEPTR: u32 = 3;
+pub const ACC_RT_ARG_VALUE: u32 = 4;
+
+fn action(code: u32, site: &Site<'_>) -> Result<Action> {
+    use Action::*;
+    Ok(match code {
+        1 => Copy,
+        2 => CopyIn,
+        3 => CopyOut,
+        4 => Create,
+        5 => NoCreate,
+        6 => Present,
+        7 => DevicePtr,
+        8 => Attach,
+        9 => Detach,
+        10 => Delete,
+        11 => UpdateSelf,
+        12 => UpdateDevice,
+        other => {
+            return Err(Error::new(ErrorKind::InvalidArgument, site, format!("unknown data action {other}")))
+        }
+    })
+}
+
+/// The clause array generated code passes.
+fn clauses<'a>(c: *const AccRtData, n: usize) -> &'a [AccRtData] {
+    if c.is_null() || n == 0 {
+        return &[];
+    }
+    // SAFETY: generated code passes an array of `n` descriptors that lives across the call.
+    unsafe { std::slice::from_raw_parts(c, n) }
+}
+
+/// Runs each clause of a region through `step`, with a site naming the clause's variable.
+fn each(
+    routine: &'static str,
+    file: *const c_char,
+    line: c_int,
+    c: *const AccRtData,
+    n: usize,
+    reverse: bool,
+    step: impl Fn(&'static DeviceState, Action, &AccRtData, &Site<'_>) -> Result<()>,
+) {
+    guard(routine, || {
+        // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
+        let region = Site { routine, ..unsafe { Site::c(file, line, std::ptr::null()) } };
+        let d = runtime::current(&region)?;
+        let items = clauses(c, n);
+        let mut run = |item: &AccRtData| -> Result<()> {
+            let site = region.with_var(Text::C(item.text));
+            step(d, action(item.action, &site)?, item, &site)
+        };
+        if reverse {
+            items.iter().rev().try_for_each(&mut run)
+        } else {
+            items.iter().try_for_each(&mut run)
+        }
+    })
+}
+
+/// Entry of a data or compute construct: structured enter actions, in clause order.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_region_begin(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
+    each("acc_rt_region_begin", file, line, clauses, n, false, |d, a, c, site| {
+        let q = queue_sel(async_arg, site)?;
+        // SAFETY: generated code passes host ranges that stay valid for the region.
+        unsafe { d.enter(a, Flags(c.flags), c.host as usize, c.bytes, Counter::Structured, q, site) }.map(drop)
+    })
+}
+
+/// Exit of a data or compute construct: structured exit actions, in reverse clause order.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_region_end(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
+    each("acc_rt_region_end", file, line, clauses, n, true, |d, a, c, site| {
+        let q = queue_sel(async_arg, site)?;
+        // SAFETY: as for `acc_rt_region_begin`.
+        unsafe { d.exit(a, Flags(c.flags), c.host as usize, c.bytes, Counter::Structured, q, site) }
+    })
+}
+
+/// `enter data`: dynamic enter actions.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_enter_data(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
+    each("acc_rt_enter_data", file, line, clauses, n, false, |d, a, c, site| {
+        let q = queue_sel(async_arg, site)?;
+        // SAFETY: generated code passes valid host ranges.
+        unsafe { d.enter(a, Flags(c.flags), c.host as usize, c.bytes, Counter::Dynamic, q, site) }.map(drop)
+    })
+}
+
+/// `exit data`: dynamic exit actions (`ACC_RT_FINALIZE` per clause).
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_exit_data(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
+    each("acc_rt_exit_data", file, line, clauses, n, false, |d, a, c, site| {
+        let q = queue_sel(async_arg, site)?;
+        // SAFETY: generated code passes valid host ranges.
+        unsafe { d.exit(a, Flags(c.flags), c.host as usize, c.bytes, Counter::Dynamic, q, site) }
+    })
+}
+
+/// `update self(...) device(...) [if_present]`.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_update(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
+    each("acc_rt_update", file, line, clauses, n, false, |d, a, c, site| {
+        let q = queue_sel(async_arg, site)?;
+        let to_device = match a {
+            Action::UpdateDevice => true,
+            Action::UpdateSelf => false,
+            other => {
+                return Err(Error::new(ErrorKind::InvalidArgument, site, format!("{other:?} is not an update action")))
+            }
+        };
+        let if_present = Flags(c.flags).has(Flags::IF_PRESENT);
+        // SAFETY: generated code passes valid host ranges.
+        unsafe { d.update(to_device, if_present, c.host as usize, c.bytes, q, site) }
+    })
+}
+
+/// `wait(queues...) [async(a)]`; `n == 0` waits for every queue.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_wait(file: *const c_char, line: c_int, queues: *const c_int, n: usize, async_arg: c_int) {
+    guard("acc_rt_wait", || {
+        // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
+        let site = Site { routine: "acc_rt_wait", ..unsafe { Site::c(file, line, std::ptr::null()) } };
+        let d = runtime::current(&site)?;
+        let on = (async_arg != runtime::ASYNC_SYNC).then_some(async_arg);
+        if n == 0 || queues.is_null() {
+            return d.wait_all(on, &site);
+        }
+        // SAFETY: generated code passes `n` queue numbers.
+        let qs = unsafe { std::slice::from_raw_parts(queues, n) };
+        qs.iter().try_for_each(|&w| d.wait(w, on, &site))
+    })
+}
+
+/// `host_data use_device(p)`: the device address of present data (`if_present`: the host
+/// address when it is not present).
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_use_device(file: *const c_char, line: c_int, host: *mut c_void, text: *const c_char, if_present: c_int) -> *mut c_void {
+    guard("acc_rt_use_device", || {
+        // SAFETY: both strings are null or NUL-terminated and outlive the call.
+        let site = unsafe { Site::c(file, line, text) };
+        let d = runtime::current(&site)?;
+        let dev = d.deviceptr(host as usize);
+        if dev == 0 && !host.is_null() {
+            if if_present != 0 {
+                return Ok(host);
+            }
+            return Err(Error::new(
+                ErrorKind::NotPresent,
+                &site,
+                format!("{} is not present on device {} (host_data use_device)", site.what(host as usize, 0).replace(" (0 bytes", " (address"), d.label),
+            ));
+        }
+        Ok(dev as *mut c_void)
+    })
+}
+
+/// A kernel launch.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_launch(
+    kernel: *const AccRtKernel,
+    config: *const AccRtConfig,
+    args: *const AccRtArg,
+    nargs: usize,
+    reds: *const AccRtReduction,
+    nreds: usize,
+) {
+    guard("acc_rt_launch", || {
+        // SAFETY: generated code passes valid descriptors that live across the call.
+        let (k, cfg) = unsafe { (&*kernel, &*config) };
+        // SAFETY: the descriptor's strings are null or NUL-terminated literals.
+        let site = Site { routine: "acc_rt_launch", ..unsafe { Site::c(k.file, k.line, k.name) } };
+        let d = runtime::current(&site)?;
+        let q = queue_sel(cfg.async_arg, &site)?;
+        let Some(f) = k.host_fn else {
+            return Err(Error::new(
+                ErrorKind::NoDevice,
+                &site,
+                format!("kernel '{}' has no host function for device {}", Text::C(k.name).to_string_lossy().unwrap_or_default(), d.label),
+            ));
+        };
+        let raw_args = if args.is_null() || nargs == 0 {
+            &[][..]
+        } else {
+            // SAFETY: generated code passes `nargs` argument descriptors.
+            unsafe { std::slice::from_raw_parts(args, nargs) }
+        };
+        let mut a = Vec::with_capacity(raw_args.len());
+        for r in raw_args {
+            let asite = site.with_var(Text::C(r.text));
+            a.push(match r.kind {
+                ACC_RT_ARG_MAPPED => Arg::Mapped { host: r.host as usize, bytes: r.bytes, site: asite },
+                ACC_RT_ARG_NO_CREATE => Arg::MappedOrHost { host: r.host as usize, bytes: r.bytes },
+                ACC_RT_ARG_DEVICEPTR => Arg::DevicePtr(r.host as usize),
+                ACC_RT_ARG_VALUE => Arg::Value { ptr: r.host as usize, bytes: r.bytes },
+                other => {
+                    return Err(Error::new(ErrorKind::InvalidArgument, &asite, format!("unknown kernel argument kind {other}")))
+                }
+            });
+        }
+        let raw_reds = if reds.is_null() || nreds == 0 {
+            &[][..]
+        } else {
+            // SAFETY: generated code passes `nreds` reduction descriptors.
+            unsafe { std::slice::from_raw_parts(reds, nreds) }
+        };
+        let mut rs = Vec::with_capacity(raw_reds.len());
+        for r in raw_reds {
+            let rsite = site.with_var(Text::C(r.text));
+            let (Some(op), Some(ty)) = (reduce::Op::from_code(r.op), reduce::Type::from_code(r.ty)) else {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    &rsite,
+                    format!("unknown reduction operator {} or type {}", r.op, r.ty),
+                ));
+            };
+            rs.push(Reduction { op, ty, var: r.var as usize, site: rsite });
+        }
+        let geom = Geometry {
+            iterations: cfg.iterations,
+            num_gangs: cfg.num_gangs,
+            num_workers: cfg.num_workers,
+            vector_length: cfg.vector_length,
+        };
+        // SAFETY: generated code's kernel follows the chunk layout of acc_rt.h, and its value
+        // arguments and reduction variables are valid as the header requires.
+        unsafe { d.launch(f, geom, &a, &rs, q, &site) }
+    })
+}
+
+/// Installs a function the error path calls with the message before the process exits.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_set_error_handler(handler: Option<unsafe extern "C" fn(*const c_char, *mut c_void)>, user: *mut c_void) {
+    guard("acc_rt_set_error_handler", || {
+        crate::error::set_handler(handler, user);
+        Ok(())
+    })
+}
+
+/// Whether the current device shares the host's memory (generated code may skip data calls).
+#[no_mangle]
+pub extern "C" fn acc_rt_shared_memory() -> c_int {
+    guard("acc_rt_shared_memory", || {
+        Ok(runtime::current(&Site::routine("acc_rt_shared_memory"))?.device.shares_host_memory() as c_int)
+    })
+}

@@ -1,0 +1,150 @@
+//! Compiles the self-checking C programs in `tests/c/` against `include/openacc.h` and
+//! `include/acc_rt.h`, links them with the static library, and runs them on both devices; and
+//! checks that the error cases fail with the message the runtime promises.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+const CRATE: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The static library cargo built beside this test, or, when it is missing (a test binary run
+/// on its own), one built now into a separate target directory so as not to wait on cargo's
+/// lock of the running build.
+fn staticlib() -> PathBuf {
+    static LIB: OnceLock<PathBuf> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test executable path");
+        // target/<profile>/deps/c_programs-<hash> → target/<profile>/libacc_runtime.a
+        let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
+        let lib = profile_dir.join("libacc_runtime.a");
+        if lib.exists() {
+            return lib;
+        }
+        let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("staticlib");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "-p", "acc-runtime", "--lib", "--target-dir"])
+            .arg(&target)
+            .current_dir(CRATE)
+            .status()
+            .expect("run cargo to build the static library");
+        assert!(status.success(), "building libacc_runtime.a failed");
+        target.join("debug").join("libacc_runtime.a")
+    })
+    .clone()
+}
+
+/// Compiles `tests/c/<name>.c` once and returns the executable.
+fn compile(name: &str) -> PathBuf {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c-programs");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let exe = out_dir.join(name);
+    let src = Path::new(CRATE).join("tests/c").join(format!("{name}.c"));
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let out = Command::new(&cc)
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-I"])
+        .arg(Path::new(CRATE).join("include"))
+        .arg(&src)
+        .arg(staticlib())
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cc}: {e}"));
+    assert!(out.status.success(), "compiling {name}.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    exe
+}
+
+fn run(exe: &Path, device: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(exe);
+    cmd.args(args)
+        .env("ACC_DEVICE_TYPE", device)
+        .env("ACC_HOST_DISCRETE_DEVICES", "2")
+        .env_remove("ACC_DEVICE_NUM")
+        .env_remove("ACC_HOST_DISCRETE_MEMORY");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run the C program")
+}
+
+fn passes_on_both_devices(name: &str) {
+    let exe = compile(name);
+    for device in ["host", "host_discrete"] {
+        let out = run(&exe, device, &[], &[]);
+        assert!(
+            out.status.success(),
+            "{name} on {device} failed ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("{name} ok")));
+    }
+}
+
+#[test]
+fn data_routines() {
+    passes_on_both_devices("api_data");
+}
+
+#[test]
+fn async_routines() {
+    passes_on_both_devices("api_async");
+}
+
+#[test]
+fn device_routines() {
+    passes_on_both_devices("api_device");
+}
+
+#[test]
+fn compiler_entry_points() {
+    passes_on_both_devices("rt_kernel");
+}
+
+/// Runs one error case on `host_discrete` and returns its stderr, after checking it exited 1.
+fn fails(case: &str, env: &[(&str, &str)]) -> String {
+    let exe = compile("errors");
+    let out = run(&exe, "host_discrete", &[case], env);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "case {case}: {stderr}");
+    assert!(stderr.starts_with("acc: error: "), "case {case}: {stderr}");
+    stderr
+}
+
+#[test]
+fn errors_name_the_variable_and_location_and_exit_1() {
+    let e = fails("not_present", &[]);
+    assert!(e.contains("kernels.c:12: 'a[0:100]' (800 bytes at 0x"), "{e}");
+    assert!(e.contains("is not present on device host-discrete 0"), "{e}");
+
+    let e = fails("overlap", &[]);
+    assert!(e.contains("overlap.c:7: 'a[40:20]' (160 bytes at 0x"), "{e}");
+    assert!(e.contains("partially overlaps 'a[0:50]'"), "{e}");
+
+    assert!(fails("unmap_twice", &[]).contains("acc_unmap_data: 0x"));
+    assert!(fails("free_mapped", &[]).contains("still mapped on device host-discrete 0"));
+    assert!(fails("free_twice", &[]).contains("freed twice"));
+    let e = fails("oom", &[("ACC_HOST_DISCRETE_MEMORY", "1M")]);
+    assert!(e.contains("acc_copyin: 2097152 bytes at 0x") && e.contains("out of device memory"), "{e}");
+    let e = fails("launch_not_present", &[]);
+    assert!(e.contains("launch.c:30: 'b[0:100]' (800 bytes at 0x"), "{e}");
+    assert!(fails("update_not_present", &[]).contains("acc_update_self: 800 bytes at 0x"));
+    assert!(fails("bad_device_pointer", &[]).contains("are not inside one live device allocation"));
+    assert!(fails("nvidia", &[]).contains("not available in this build"));
+    assert!(fails("bad_async", &[]).contains("-7 is not an async value"));
+}
+
+#[test]
+fn environment_selects_and_checks_the_device() {
+    let exe = compile("errors");
+    let out = run(&exe, "nvidia", &["none"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ACC_DEVICE_TYPE=host or host_discrete"));
+    let out = run(&exe, "host_discrete", &["none"], &[("ACC_DEVICE_NUM", "2")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ACC_DEVICE_NUM=2"));
+    let out = run(&exe, "host_discrete", &["none"], &[("ACC_DEVICE_NUM", "1")]);
+    assert!(out.status.success());
+}
