@@ -82,11 +82,7 @@ struct Parser<'e> {
 
 impl Parser<'_> {
     fn eat(&mut self, op: &str) -> bool {
-        if self.tokens.get(self.pos)
-            == Some(&Tok::Op(
-                OPS.iter().find(|o| **o == op).copied().unwrap_or(""),
-            ))
-        {
+        if matches!(self.tokens.get(self.pos), Some(Tok::Op(o)) if *o == op) {
             self.pos += 1;
             true
         } else {
@@ -109,10 +105,7 @@ impl Parser<'_> {
 
     fn binary(&mut self, min_prec: u8) -> Option<i64> {
         let mut lhs = self.unary()?;
-        loop {
-            let Some(Tok::Op(op)) = self.tokens.get(self.pos).cloned() else {
-                break;
-            };
+        while let Some(Tok::Op(op)) = self.tokens.get(self.pos).cloned() {
             let prec = match op {
                 "||" => 1,
                 "&&" => 2,

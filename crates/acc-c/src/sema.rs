@@ -219,7 +219,8 @@ impl<'s> Walker<'s> {
         };
         self.diags.extend(diags);
         let Some(d) = parsed else { return 1 };
-        // TEMP self.diags.extend(acc_engine::check_clauses::check_directive(&d));
+        self.diags
+            .extend(acc_engine::check_clauses::check_directive(&d));
 
         let clause_vars = d
             .clauses

@@ -408,10 +408,11 @@ impl<'u> Cx<'u> {
                         (_, ClauseKind::Firstprivate) => Some(Dsa::Firstprivate),
                         _ => None,
                     };
+                    self.check_same_variable(e, var, item, clause.kind, dma, dsa);
                     let eff = &mut self.an.effs[e.0 as usize];
                     let slot = attrs_slot(&mut eff.attrs, var);
-                    // Duplicates and conflicts among explicit clauses are
-                    // diagnosed by `check_clauses`; keep the first.
+                    // Keep the first of conflicting clauses; the conflict
+                    // is an error already.
                     if let Some(d) = dma {
                         slot.dma.get_or_insert((d, origin));
                     }
@@ -421,6 +422,73 @@ impl<'u> Cx<'u> {
                 }
             }
         }
+    }
+
+    /// The duplicate and conflict rules of "Basic Data Attributes" for two
+    /// items that name the same variable with different text
+    /// (`a[0:n]` and `a[n:n]`); identical items are `check_clauses`' job.
+    fn check_same_variable(
+        &mut self,
+        e: EffId,
+        var: VarId,
+        item: &VarItem,
+        kind: ClauseKind,
+        dma: Option<Dma>,
+        dsa: Option<Dsa>,
+    ) {
+        let Some(prev) = self.an.eff(e).attr(var).copied() else {
+            return;
+        };
+        let d = self.directive(e);
+        let earlier = |o: Origin| match o {
+            Origin::Exp { clause, item } => Some((
+                &d.clauses[clause],
+                &clause_items(&d.clauses[clause].args)[item],
+            )),
+            _ => None,
+        };
+        let mut conflict = None;
+        if let (Some(_), Some((_, o))) = (dma, prev.dma) {
+            conflict = earlier(o);
+        }
+        if let (Some(_), Some((_, o))) = (dsa, prev.dsa) {
+            conflict = conflict.or(earlier(o));
+        }
+        if let (Some(_), Some((s, o))) = (dma, prev.dsa) {
+            if !s.is_mappable() {
+                conflict = conflict.or(earlier(o));
+            }
+        }
+        if let (Some(s), Some((_, o))) = (dsa, prev.dma) {
+            if !s.is_mappable() {
+                conflict = conflict.or(earlier(o));
+            }
+        }
+        let Some((other_clause, other_item)) = conflict else {
+            return;
+        };
+        if other_item.key() == item.key() {
+            return;
+        }
+        let message = if other_clause.kind == kind {
+            format!(
+                "`{}` appears more than once in `{}`",
+                self.var_name(var),
+                kind.name()
+            )
+        } else {
+            format!(
+                "`{}` appears in both `{}` and `{}`; keep one",
+                self.var_name(var),
+                other_clause.kind.name(),
+                kind.name()
+            )
+        };
+        self.diags.push(
+            Diagnostic::error(item.span, message)
+                .with_secondary(other_item.span, format!("also in `{}` here", other_clause.kind.name()))
+                .with_note("both name the same variable; OpenACC gives a variable at most one data attribute of each kind per directive"),
+        );
     }
 
     fn check_explicit(&mut self, e: EffId, kind: ClauseKind, item: &VarItem, var: VarId) {

@@ -9,7 +9,9 @@ use crate::error::{Error, ErrorKind, Result, Site, Text};
 use crate::ffi::guard;
 use crate::present::Counter;
 use crate::reduce;
-use crate::runtime::{self, queue_sel, Action, Arg, Chunk, DeviceState, Flags, Geometry, Reduction};
+use crate::runtime::{
+    self, queue_sel, Action, Arg, Chunk, DeviceState, Flags, Geometry, Reduction,
+};
 use std::ffi::{c_char, c_int, c_void};
 
 /// `acc_rt_data`: one data clause item.
@@ -87,7 +89,11 @@ fn action(code: u32, site: &Site<'_>) -> Result<Action> {
         11 => UpdateSelf,
         12 => UpdateDevice,
         other => {
-            return Err(Error::new(ErrorKind::InvalidArgument, site, format!("unknown data action {other}")))
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                site,
+                format!("unknown data action {other}"),
+            ))
         }
     })
 }
@@ -113,7 +119,10 @@ fn each(
 ) {
     guard(routine, || {
         // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
-        let region = Site { routine, ..unsafe { Site::c(file, line, std::ptr::null()) } };
+        let region = Site {
+            routine,
+            ..unsafe { Site::c(file, line, std::ptr::null()) }
+        };
         let d = runtime::current(&region)?;
         let items = clauses(c, n);
         let mut run = |item: &AccRtData| -> Result<()> {
@@ -130,68 +139,193 @@ fn each(
 
 /// Entry of a data or compute construct: structured enter actions, in clause order.
 #[no_mangle]
-pub unsafe extern "C" fn acc_rt_region_begin(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
-    each("acc_rt_region_begin", file, line, clauses, n, false, |d, a, c, site| {
-        let q = queue_sel(async_arg, site)?;
-        // SAFETY: generated code passes host ranges that stay valid for the region.
-        unsafe { d.enter(a, Flags(c.flags), c.host as usize, c.bytes, Counter::Structured, q, site) }.map(drop)
-    })
+pub unsafe extern "C" fn acc_rt_region_begin(
+    file: *const c_char,
+    line: c_int,
+    clauses: *const AccRtData,
+    n: usize,
+    async_arg: c_int,
+) {
+    each(
+        "acc_rt_region_begin",
+        file,
+        line,
+        clauses,
+        n,
+        false,
+        |d, a, c, site| {
+            let q = queue_sel(async_arg, site)?;
+            // SAFETY: generated code passes host ranges that stay valid for the region.
+            unsafe {
+                d.enter(
+                    a,
+                    Flags(c.flags),
+                    c.host as usize,
+                    c.bytes,
+                    Counter::Structured,
+                    q,
+                    site,
+                )
+            }
+            .map(drop)
+        },
+    )
 }
 
 /// Exit of a data or compute construct: structured exit actions, in reverse clause order.
 #[no_mangle]
-pub unsafe extern "C" fn acc_rt_region_end(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
-    each("acc_rt_region_end", file, line, clauses, n, true, |d, a, c, site| {
-        let q = queue_sel(async_arg, site)?;
-        // SAFETY: as for `acc_rt_region_begin`.
-        unsafe { d.exit(a, Flags(c.flags), c.host as usize, c.bytes, Counter::Structured, q, site) }
-    })
+pub unsafe extern "C" fn acc_rt_region_end(
+    file: *const c_char,
+    line: c_int,
+    clauses: *const AccRtData,
+    n: usize,
+    async_arg: c_int,
+) {
+    each(
+        "acc_rt_region_end",
+        file,
+        line,
+        clauses,
+        n,
+        true,
+        |d, a, c, site| {
+            let q = queue_sel(async_arg, site)?;
+            // SAFETY: as for `acc_rt_region_begin`.
+            unsafe {
+                d.exit(
+                    a,
+                    Flags(c.flags),
+                    c.host as usize,
+                    c.bytes,
+                    Counter::Structured,
+                    q,
+                    site,
+                )
+            }
+        },
+    )
 }
 
 /// `enter data`: dynamic enter actions.
 #[no_mangle]
-pub unsafe extern "C" fn acc_rt_enter_data(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
-    each("acc_rt_enter_data", file, line, clauses, n, false, |d, a, c, site| {
-        let q = queue_sel(async_arg, site)?;
-        // SAFETY: generated code passes valid host ranges.
-        unsafe { d.enter(a, Flags(c.flags), c.host as usize, c.bytes, Counter::Dynamic, q, site) }.map(drop)
-    })
+pub unsafe extern "C" fn acc_rt_enter_data(
+    file: *const c_char,
+    line: c_int,
+    clauses: *const AccRtData,
+    n: usize,
+    async_arg: c_int,
+) {
+    each(
+        "acc_rt_enter_data",
+        file,
+        line,
+        clauses,
+        n,
+        false,
+        |d, a, c, site| {
+            let q = queue_sel(async_arg, site)?;
+            // SAFETY: generated code passes valid host ranges.
+            unsafe {
+                d.enter(
+                    a,
+                    Flags(c.flags),
+                    c.host as usize,
+                    c.bytes,
+                    Counter::Dynamic,
+                    q,
+                    site,
+                )
+            }
+            .map(drop)
+        },
+    )
 }
 
 /// `exit data`: dynamic exit actions (`ACC_RT_FINALIZE` per clause).
 #[no_mangle]
-pub unsafe extern "C" fn acc_rt_exit_data(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
-    each("acc_rt_exit_data", file, line, clauses, n, false, |d, a, c, site| {
-        let q = queue_sel(async_arg, site)?;
-        // SAFETY: generated code passes valid host ranges.
-        unsafe { d.exit(a, Flags(c.flags), c.host as usize, c.bytes, Counter::Dynamic, q, site) }
-    })
+pub unsafe extern "C" fn acc_rt_exit_data(
+    file: *const c_char,
+    line: c_int,
+    clauses: *const AccRtData,
+    n: usize,
+    async_arg: c_int,
+) {
+    each(
+        "acc_rt_exit_data",
+        file,
+        line,
+        clauses,
+        n,
+        false,
+        |d, a, c, site| {
+            let q = queue_sel(async_arg, site)?;
+            // SAFETY: generated code passes valid host ranges.
+            unsafe {
+                d.exit(
+                    a,
+                    Flags(c.flags),
+                    c.host as usize,
+                    c.bytes,
+                    Counter::Dynamic,
+                    q,
+                    site,
+                )
+            }
+        },
+    )
 }
 
 /// `update self(...) device(...) [if_present]`.
 #[no_mangle]
-pub unsafe extern "C" fn acc_rt_update(file: *const c_char, line: c_int, clauses: *const AccRtData, n: usize, async_arg: c_int) {
-    each("acc_rt_update", file, line, clauses, n, false, |d, a, c, site| {
-        let q = queue_sel(async_arg, site)?;
-        let to_device = match a {
-            Action::UpdateDevice => true,
-            Action::UpdateSelf => false,
-            other => {
-                return Err(Error::new(ErrorKind::InvalidArgument, site, format!("{other:?} is not an update action")))
-            }
-        };
-        let if_present = Flags(c.flags).has(Flags::IF_PRESENT);
-        // SAFETY: generated code passes valid host ranges.
-        unsafe { d.update(to_device, if_present, c.host as usize, c.bytes, q, site) }
-    })
+pub unsafe extern "C" fn acc_rt_update(
+    file: *const c_char,
+    line: c_int,
+    clauses: *const AccRtData,
+    n: usize,
+    async_arg: c_int,
+) {
+    each(
+        "acc_rt_update",
+        file,
+        line,
+        clauses,
+        n,
+        false,
+        |d, a, c, site| {
+            let q = queue_sel(async_arg, site)?;
+            let to_device = match a {
+                Action::UpdateDevice => true,
+                Action::UpdateSelf => false,
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidArgument,
+                        site,
+                        format!("{other:?} is not an update action"),
+                    ))
+                }
+            };
+            let if_present = Flags(c.flags).has(Flags::IF_PRESENT);
+            // SAFETY: generated code passes valid host ranges.
+            unsafe { d.update(to_device, if_present, c.host as usize, c.bytes, q, site) }
+        },
+    )
 }
 
 /// `wait(queues...) [async(a)]`; `n == 0` waits for every queue.
 #[no_mangle]
-pub unsafe extern "C" fn acc_rt_wait(file: *const c_char, line: c_int, queues: *const c_int, n: usize, async_arg: c_int) {
+pub unsafe extern "C" fn acc_rt_wait(
+    file: *const c_char,
+    line: c_int,
+    queues: *const c_int,
+    n: usize,
+    async_arg: c_int,
+) {
     guard("acc_rt_wait", || {
         // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
-        let site = Site { routine: "acc_rt_wait", ..unsafe { Site::c(file, line, std::ptr::null()) } };
+        let site = Site {
+            routine: "acc_rt_wait",
+            ..unsafe { Site::c(file, line, std::ptr::null()) }
+        };
         let d = runtime::current(&site)?;
         let on = (async_arg != runtime::ASYNC_SYNC).then_some(async_arg);
         if n == 0 || queues.is_null() {
@@ -206,7 +340,13 @@ pub unsafe extern "C" fn acc_rt_wait(file: *const c_char, line: c_int, queues: *
 /// `host_data use_device(p)`: the device address of present data (`if_present`: the host
 /// address when it is not present).
 #[no_mangle]
-pub unsafe extern "C" fn acc_rt_use_device(file: *const c_char, line: c_int, host: *mut c_void, text: *const c_char, if_present: c_int) -> *mut c_void {
+pub unsafe extern "C" fn acc_rt_use_device(
+    file: *const c_char,
+    line: c_int,
+    host: *mut c_void,
+    text: *const c_char,
+    if_present: c_int,
+) -> *mut c_void {
     guard("acc_rt_use_device", || {
         // SAFETY: both strings are null or NUL-terminated and outlive the call.
         let site = unsafe { Site::c(file, line, text) };
@@ -219,7 +359,12 @@ pub unsafe extern "C" fn acc_rt_use_device(file: *const c_char, line: c_int, hos
             return Err(Error::new(
                 ErrorKind::NotPresent,
                 &site,
-                format!("{} is not present on device {} (host_data use_device)", site.what(host as usize, 0).replace(" (0 bytes", " (address"), d.label),
+                format!(
+                    "{} is not present on device {} (host_data use_device)",
+                    site.what(host as usize, 0)
+                        .replace(" (0 bytes", " (address"),
+                    d.label
+                ),
             ));
         }
         Ok(dev as *mut c_void)
@@ -240,14 +385,21 @@ pub unsafe extern "C" fn acc_rt_launch(
         // SAFETY: generated code passes valid descriptors that live across the call.
         let (k, cfg) = unsafe { (&*kernel, &*config) };
         // SAFETY: the descriptor's strings are null or NUL-terminated literals.
-        let site = Site { routine: "acc_rt_launch", ..unsafe { Site::c(k.file, k.line, k.name) } };
+        let site = Site {
+            routine: "acc_rt_launch",
+            ..unsafe { Site::c(k.file, k.line, k.name) }
+        };
         let d = runtime::current(&site)?;
         let q = queue_sel(cfg.async_arg, &site)?;
         let Some(f) = k.host_fn else {
             return Err(Error::new(
                 ErrorKind::NoDevice,
                 &site,
-                format!("kernel '{}' has no host function for device {}", Text::C(k.name).to_string_lossy().unwrap_or_default(), d.label),
+                format!(
+                    "kernel '{}' has no host function for device {}",
+                    Text::C(k.name).to_string_lossy().unwrap_or_default(),
+                    d.label
+                ),
             ));
         };
         let raw_args = if args.is_null() || nargs == 0 {
@@ -260,12 +412,26 @@ pub unsafe extern "C" fn acc_rt_launch(
         for r in raw_args {
             let asite = site.with_var(Text::C(r.text));
             a.push(match r.kind {
-                ACC_RT_ARG_MAPPED => Arg::Mapped { host: r.host as usize, bytes: r.bytes, site: asite },
-                ACC_RT_ARG_NO_CREATE => Arg::MappedOrHost { host: r.host as usize, bytes: r.bytes },
+                ACC_RT_ARG_MAPPED => Arg::Mapped {
+                    host: r.host as usize,
+                    bytes: r.bytes,
+                    site: asite,
+                },
+                ACC_RT_ARG_NO_CREATE => Arg::MappedOrHost {
+                    host: r.host as usize,
+                    bytes: r.bytes,
+                },
                 ACC_RT_ARG_DEVICEPTR => Arg::DevicePtr(r.host as usize),
-                ACC_RT_ARG_VALUE => Arg::Value { ptr: r.host as usize, bytes: r.bytes },
+                ACC_RT_ARG_VALUE => Arg::Value {
+                    ptr: r.host as usize,
+                    bytes: r.bytes,
+                },
                 other => {
-                    return Err(Error::new(ErrorKind::InvalidArgument, &asite, format!("unknown kernel argument kind {other}")))
+                    return Err(Error::new(
+                        ErrorKind::InvalidArgument,
+                        &asite,
+                        format!("unknown kernel argument kind {other}"),
+                    ))
                 }
             });
         }
@@ -278,14 +444,20 @@ pub unsafe extern "C" fn acc_rt_launch(
         let mut rs = Vec::with_capacity(raw_reds.len());
         for r in raw_reds {
             let rsite = site.with_var(Text::C(r.text));
-            let (Some(op), Some(ty)) = (reduce::Op::from_code(r.op), reduce::Type::from_code(r.ty)) else {
+            let (Some(op), Some(ty)) = (reduce::Op::from_code(r.op), reduce::Type::from_code(r.ty))
+            else {
                 return Err(Error::new(
                     ErrorKind::InvalidArgument,
                     &rsite,
                     format!("unknown reduction operator {} or type {}", r.op, r.ty),
                 ));
             };
-            rs.push(Reduction { op, ty, var: r.var as usize, site: rsite });
+            rs.push(Reduction {
+                op,
+                ty,
+                var: r.var as usize,
+                site: rsite,
+            });
         }
         let geom = Geometry {
             iterations: cfg.iterations,
@@ -301,7 +473,10 @@ pub unsafe extern "C" fn acc_rt_launch(
 
 /// Installs a function the error path calls with the message before the process exits.
 #[no_mangle]
-pub unsafe extern "C" fn acc_rt_set_error_handler(handler: Option<unsafe extern "C" fn(*const c_char, *mut c_void)>, user: *mut c_void) {
+pub unsafe extern "C" fn acc_rt_set_error_handler(
+    handler: Option<unsafe extern "C" fn(*const c_char, *mut c_void)>,
+    user: *mut c_void,
+) {
     guard("acc_rt_set_error_handler", || {
         crate::error::set_handler(handler, user);
         Ok(())
@@ -312,6 +487,8 @@ pub unsafe extern "C" fn acc_rt_set_error_handler(handler: Option<unsafe extern 
 #[no_mangle]
 pub extern "C" fn acc_rt_shared_memory() -> c_int {
     guard("acc_rt_shared_memory", || {
-        Ok(runtime::current(&Site::routine("acc_rt_shared_memory"))?.device.shares_host_memory() as c_int)
+        Ok(runtime::current(&Site::routine("acc_rt_shared_memory"))?
+            .device
+            .shares_host_memory() as c_int)
     })
 }

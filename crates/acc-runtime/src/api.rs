@@ -68,7 +68,13 @@ fn device_of(num: c_int, t: c_int, site: &Site<'_>) -> Result<&'static DeviceSta
         return runtime::current(site);
     }
     let kind = kind_of(t, site)?;
-    let num = if num >= 0 { num as usize } else if kind == rt.default_kind { rt.default_num } else { 0 };
+    let num = if num >= 0 {
+        num as usize
+    } else if kind == rt.default_kind {
+        rt.default_num
+    } else {
+        0
+    };
     rt.device(kind, num, site)
 }
 
@@ -96,21 +102,33 @@ pub extern "C" fn acc_set_device_type(dev_type: c_int) {
         let site = Site::routine("acc_set_device_type");
         let rt = runtime::runtime()?;
         let kind = kind_of(dev_type, &site)?;
-        let num = if kind == rt.default_kind { rt.default_num } else { 0 };
+        let num = if kind == rt.default_kind {
+            rt.default_num
+        } else {
+            0
+        };
         runtime::set_current(kind, num, &site)
     })
 }
 
 #[no_mangle]
 pub extern "C" fn acc_get_device_type() -> c_int {
-    guard("acc_get_device_type", || Ok(device_value(cur(&Site::routine("acc_get_device_type"))?.kind())))
+    guard("acc_get_device_type", || {
+        Ok(device_value(
+            cur(&Site::routine("acc_get_device_type"))?.kind(),
+        ))
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn acc_set_device_num(dev_num: c_int, dev_type: c_int) {
     guard("acc_set_device_num", || {
         let site = Site::routine("acc_set_device_num");
-        let t = if dev_type == ACC_DEVICE_NONE { ACC_DEVICE_CURRENT } else { dev_type };
+        let t = if dev_type == ACC_DEVICE_NONE {
+            ACC_DEVICE_CURRENT
+        } else {
+            dev_type
+        };
         let d = device_of(dev_num, t, &site)?;
         runtime::set_current(d.kind(), d.device.number(), &site)
     })
@@ -143,7 +161,11 @@ pub extern "C" fn acc_get_property(dev_num: c_int, dev_type: c_int, property: c_
 }
 
 #[no_mangle]
-pub extern "C" fn acc_get_property_string(dev_num: c_int, dev_type: c_int, property: c_int) -> *const c_char {
+pub extern "C" fn acc_get_property_string(
+    dev_num: c_int,
+    dev_type: c_int,
+    property: c_int,
+) -> *const c_char {
     guard("acc_get_property_string", || {
         let d = device_of(dev_num, dev_type, &Site::routine("acc_get_property_string"))?;
         Ok(match property {
@@ -167,7 +189,9 @@ pub extern "C" fn acc_init(dev_type: c_int) {
 #[no_mangle]
 pub extern "C" fn acc_init_device(dev_num: c_int, dev_type: c_int) {
     // CPU devices need no start-up; initialising checks that the device exists.
-    guard("acc_init_device", || device_of(dev_num, dev_type, &Site::routine("acc_init_device")).map(drop))
+    guard("acc_init_device", || {
+        device_of(dev_num, dev_type, &Site::routine("acc_init_device")).map(drop)
+    })
 }
 
 #[no_mangle]
@@ -175,7 +199,9 @@ pub extern "C" fn acc_shutdown(dev_type: c_int) {
     guard("acc_shutdown", || {
         let rt = runtime::runtime()?;
         let kind = kind_of(dev_type, &Site::routine("acc_shutdown"))?;
-        rt.all().filter(|d| d.kind() == kind).for_each(DeviceState::shutdown);
+        rt.all()
+            .filter(|d| d.kind() == kind)
+            .for_each(DeviceState::shutdown);
         Ok(())
     })
 }
@@ -222,14 +248,18 @@ pub extern "C" fn acc_async_test_device(wait_arg: c_int, dev_num: c_int) -> c_in
 
 #[no_mangle]
 pub extern "C" fn acc_async_test_all() -> c_int {
-    guard("acc_async_test_all", || Ok(cur(&Site::routine("acc_async_test_all"))?.queues.test_all() as c_int))
+    guard("acc_async_test_all", || {
+        Ok(cur(&Site::routine("acc_async_test_all"))?.queues.test_all() as c_int)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn acc_async_test_all_device(dev_num: c_int) -> c_int {
     guard("acc_async_test_all_device", || {
         let site = Site::routine("acc_async_test_all_device");
-        Ok(device_of(dev_num, ACC_DEVICE_CURRENT, &site)?.queues.test_all() as c_int)
+        Ok(device_of(dev_num, ACC_DEVICE_CURRENT, &site)?
+            .queues
+            .test_all() as c_int)
     })
 }
 
@@ -297,7 +327,12 @@ pub extern "C" fn acc_wait_all_device_async(async_arg: c_int, dev_num: c_int) {
     })
 }
 
-fn wait_any(d: &DeviceState, count: c_int, wait_arg: *const c_int, site: &Site<'_>) -> Result<c_int> {
+fn wait_any(
+    d: &DeviceState,
+    count: c_int,
+    wait_arg: *const c_int,
+    site: &Site<'_>,
+) -> Result<c_int> {
     if count <= 0 || wait_arg.is_null() {
         return Ok(-1);
     }
@@ -324,10 +359,19 @@ pub unsafe extern "C" fn acc_wait_any(count: c_int, wait_arg: *mut c_int) -> c_i
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_wait_any_device(count: c_int, wait_arg: *mut c_int, dev_num: c_int) -> c_int {
+pub unsafe extern "C" fn acc_wait_any_device(
+    count: c_int,
+    wait_arg: *mut c_int,
+    dev_num: c_int,
+) -> c_int {
     guard("acc_wait_any_device", || {
         let site = Site::routine("acc_wait_any_device");
-        wait_any(device_of(dev_num, ACC_DEVICE_CURRENT, &site)?, count, wait_arg, &site)
+        wait_any(
+            device_of(dev_num, ACC_DEVICE_CURRENT, &site)?,
+            count,
+            wait_arg,
+            &site,
+        )
     })
 }
 
@@ -338,7 +382,9 @@ pub extern "C" fn acc_get_default_async() -> c_int {
 
 #[no_mangle]
 pub extern "C" fn acc_set_default_async(async_arg: c_int) {
-    guard("acc_set_default_async", || runtime::set_default_async(async_arg, &Site::routine("acc_set_default_async")))
+    guard("acc_set_default_async", || {
+        runtime::set_default_async(async_arg, &Site::routine("acc_set_default_async"))
+    })
 }
 
 /// OpenACC 1.0's name of `acc_wait`.
@@ -372,112 +418,267 @@ pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
 }
 
 /// Enter (`Dynamic`) with an async argument: the body of `acc_copyin`, `acc_create` and forms.
-fn dyn_enter(routine: &'static str, action: Action, data: *mut c_void, bytes: usize, async_arg: c_int) -> *mut c_void {
+fn dyn_enter(
+    routine: &'static str,
+    action: Action,
+    data: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) -> *mut c_void {
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;
         // SAFETY: the program's pointer is valid for `bytes` bytes, as the routine requires.
-        let dev = unsafe { cur(&site)?.enter(action, Flags::default(), data as usize, bytes, Counter::Dynamic, q, &site)? };
+        let dev = unsafe {
+            cur(&site)?.enter(
+                action,
+                Flags::default(),
+                data as usize,
+                bytes,
+                Counter::Dynamic,
+                q,
+                &site,
+            )?
+        };
         Ok(dev as *mut c_void)
     })
 }
 
 /// Exit (`Dynamic`): the body of `acc_copyout`, `acc_delete` and forms.
-fn dyn_exit(routine: &'static str, action: Action, finalize: bool, data: *mut c_void, bytes: usize, async_arg: c_int) {
+fn dyn_exit(
+    routine: &'static str,
+    action: Action,
+    finalize: bool,
+    data: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;
-        let flags = if finalize { Flags::FINALIZE } else { Flags::default() };
+        let flags = if finalize {
+            Flags::FINALIZE
+        } else {
+            Flags::default()
+        };
         // SAFETY: the program's pointer is valid for `bytes` bytes, as the routine requires.
-        unsafe { cur(&site)?.exit(action, flags, data as usize, bytes, Counter::Dynamic, q, &site) }
+        unsafe {
+            cur(&site)?.exit(
+                action,
+                flags,
+                data as usize,
+                bytes,
+                Counter::Dynamic,
+                q,
+                &site,
+            )
+        }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyin(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    dyn_enter("acc_copyin", Action::CopyIn, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_enter(
+        "acc_copyin",
+        Action::CopyIn,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyin_async(data_arg: *mut c_void, bytes: usize, async_arg: c_int) {
-    dyn_enter("acc_copyin_async", Action::CopyIn, data_arg, bytes, async_arg);
+    dyn_enter(
+        "acc_copyin_async",
+        Action::CopyIn,
+        data_arg,
+        bytes,
+        async_arg,
+    );
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_create(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    dyn_enter("acc_create", Action::Create, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_enter(
+        "acc_create",
+        Action::Create,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_create_async(data_arg: *mut c_void, bytes: usize, async_arg: c_int) {
-    dyn_enter("acc_create_async", Action::Create, data_arg, bytes, async_arg);
+    dyn_enter(
+        "acc_create_async",
+        Action::Create,
+        data_arg,
+        bytes,
+        async_arg,
+    );
 }
 
 /// Deprecated (OpenACC 2.x) name of `acc_copyin`.
 #[no_mangle]
 pub unsafe extern "C" fn acc_present_or_copyin(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    dyn_enter("acc_present_or_copyin", Action::CopyIn, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_enter(
+        "acc_present_or_copyin",
+        Action::CopyIn,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 /// Deprecated short name of `acc_copyin`.
 #[no_mangle]
 pub unsafe extern "C" fn acc_pcopyin(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    dyn_enter("acc_pcopyin", Action::CopyIn, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_enter(
+        "acc_pcopyin",
+        Action::CopyIn,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 /// Deprecated (OpenACC 2.x) name of `acc_create`.
 #[no_mangle]
 pub unsafe extern "C" fn acc_present_or_create(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    dyn_enter("acc_present_or_create", Action::Create, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_enter(
+        "acc_present_or_create",
+        Action::Create,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 /// Deprecated short name of `acc_create`.
 #[no_mangle]
 pub unsafe extern "C" fn acc_pcreate(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    dyn_enter("acc_pcreate", Action::Create, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_enter(
+        "acc_pcreate",
+        Action::Create,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyout(data_arg: *mut c_void, bytes: usize) {
-    dyn_exit("acc_copyout", Action::CopyOut, false, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_exit(
+        "acc_copyout",
+        Action::CopyOut,
+        false,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyout_async(data_arg: *mut c_void, bytes: usize, async_arg: c_int) {
-    dyn_exit("acc_copyout_async", Action::CopyOut, false, data_arg, bytes, async_arg)
+    dyn_exit(
+        "acc_copyout_async",
+        Action::CopyOut,
+        false,
+        data_arg,
+        bytes,
+        async_arg,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyout_finalize(data_arg: *mut c_void, bytes: usize) {
-    dyn_exit("acc_copyout_finalize", Action::CopyOut, true, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_exit(
+        "acc_copyout_finalize",
+        Action::CopyOut,
+        true,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_copyout_finalize_async(data_arg: *mut c_void, bytes: usize, async_arg: c_int) {
-    dyn_exit("acc_copyout_finalize_async", Action::CopyOut, true, data_arg, bytes, async_arg)
+pub unsafe extern "C" fn acc_copyout_finalize_async(
+    data_arg: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
+    dyn_exit(
+        "acc_copyout_finalize_async",
+        Action::CopyOut,
+        true,
+        data_arg,
+        bytes,
+        async_arg,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_delete(data_arg: *mut c_void, bytes: usize) {
-    dyn_exit("acc_delete", Action::Delete, false, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_exit(
+        "acc_delete",
+        Action::Delete,
+        false,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_delete_async(data_arg: *mut c_void, bytes: usize, async_arg: c_int) {
-    dyn_exit("acc_delete_async", Action::Delete, false, data_arg, bytes, async_arg)
+    dyn_exit(
+        "acc_delete_async",
+        Action::Delete,
+        false,
+        data_arg,
+        bytes,
+        async_arg,
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_delete_finalize(data_arg: *mut c_void, bytes: usize) {
-    dyn_exit("acc_delete_finalize", Action::Delete, true, data_arg, bytes, ACC_ASYNC_SYNC)
+    dyn_exit(
+        "acc_delete_finalize",
+        Action::Delete,
+        true,
+        data_arg,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_delete_finalize_async(data_arg: *mut c_void, bytes: usize, async_arg: c_int) {
-    dyn_exit("acc_delete_finalize_async", Action::Delete, true, data_arg, bytes, async_arg)
+pub unsafe extern "C" fn acc_delete_finalize_async(
+    data_arg: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
+    dyn_exit(
+        "acc_delete_finalize_async",
+        Action::Delete,
+        true,
+        data_arg,
+        bytes,
+        async_arg,
+    )
 }
 
-fn update(routine: &'static str, to_device: bool, data: *mut c_void, bytes: usize, async_arg: c_int) {
+fn update(
+    routine: &'static str,
+    to_device: bool,
+    data: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;
@@ -492,7 +693,11 @@ pub unsafe extern "C" fn acc_update_device(data_arg: *mut c_void, bytes: usize) 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_update_device_async(data_arg: *mut c_void, bytes: usize, async_arg: c_int) {
+pub unsafe extern "C" fn acc_update_device_async(
+    data_arg: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
     update("acc_update_device_async", true, data_arg, bytes, async_arg)
 }
 
@@ -502,7 +707,11 @@ pub unsafe extern "C" fn acc_update_self(data_arg: *mut c_void, bytes: usize) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_update_self_async(data_arg: *mut c_void, bytes: usize, async_arg: c_int) {
+pub unsafe extern "C" fn acc_update_self_async(
+    data_arg: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
     update("acc_update_self_async", false, data_arg, bytes, async_arg)
 }
 
@@ -524,20 +733,33 @@ pub unsafe extern "C" fn acc_unmap_data(data_arg: *mut c_void) {
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_deviceptr(data_arg: *mut c_void) -> *mut c_void {
-    guard("acc_deviceptr", || Ok(cur(&Site::routine("acc_deviceptr"))?.deviceptr(data_arg as usize) as *mut c_void))
+    guard("acc_deviceptr", || {
+        Ok(cur(&Site::routine("acc_deviceptr"))?.deviceptr(data_arg as usize) as *mut c_void)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_hostptr(data_dev: *mut c_void) -> *mut c_void {
-    guard("acc_hostptr", || Ok(cur(&Site::routine("acc_hostptr"))?.hostptr(data_dev as usize) as *mut c_void))
+    guard("acc_hostptr", || {
+        Ok(cur(&Site::routine("acc_hostptr"))?.hostptr(data_dev as usize) as *mut c_void)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn acc_is_present(data_arg: *mut c_void, bytes: usize) -> c_int {
-    guard("acc_is_present", || Ok(cur(&Site::routine("acc_is_present"))?.is_present(data_arg as usize, bytes) as c_int))
+    guard("acc_is_present", || {
+        Ok(cur(&Site::routine("acc_is_present"))?.is_present(data_arg as usize, bytes) as c_int)
+    })
 }
 
-fn memcpy(routine: &'static str, dir: u8, dst: *mut c_void, src: *mut c_void, bytes: usize, async_arg: c_int) {
+fn memcpy(
+    routine: &'static str,
+    dir: u8,
+    dst: *mut c_void,
+    src: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;
@@ -556,39 +778,119 @@ fn memcpy(routine: &'static str, dir: u8, dst: *mut c_void, src: *mut c_void, by
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_to_device(data_dev_dest: *mut c_void, data_host_src: *mut c_void, bytes: usize) {
-    memcpy("acc_memcpy_to_device", 0, data_dev_dest, data_host_src, bytes, ACC_ASYNC_SYNC)
+pub unsafe extern "C" fn acc_memcpy_to_device(
+    data_dev_dest: *mut c_void,
+    data_host_src: *mut c_void,
+    bytes: usize,
+) {
+    memcpy(
+        "acc_memcpy_to_device",
+        0,
+        data_dev_dest,
+        data_host_src,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_to_device_async(data_dev_dest: *mut c_void, data_host_src: *mut c_void, bytes: usize, async_arg: c_int) {
-    memcpy("acc_memcpy_to_device_async", 0, data_dev_dest, data_host_src, bytes, async_arg)
+pub unsafe extern "C" fn acc_memcpy_to_device_async(
+    data_dev_dest: *mut c_void,
+    data_host_src: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
+    memcpy(
+        "acc_memcpy_to_device_async",
+        0,
+        data_dev_dest,
+        data_host_src,
+        bytes,
+        async_arg,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_from_device(data_host_dest: *mut c_void, data_dev_src: *mut c_void, bytes: usize) {
-    memcpy("acc_memcpy_from_device", 1, data_host_dest, data_dev_src, bytes, ACC_ASYNC_SYNC)
+pub unsafe extern "C" fn acc_memcpy_from_device(
+    data_host_dest: *mut c_void,
+    data_dev_src: *mut c_void,
+    bytes: usize,
+) {
+    memcpy(
+        "acc_memcpy_from_device",
+        1,
+        data_host_dest,
+        data_dev_src,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_from_device_async(data_host_dest: *mut c_void, data_dev_src: *mut c_void, bytes: usize, async_arg: c_int) {
-    memcpy("acc_memcpy_from_device_async", 1, data_host_dest, data_dev_src, bytes, async_arg)
+pub unsafe extern "C" fn acc_memcpy_from_device_async(
+    data_host_dest: *mut c_void,
+    data_dev_src: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
+    memcpy(
+        "acc_memcpy_from_device_async",
+        1,
+        data_host_dest,
+        data_dev_src,
+        bytes,
+        async_arg,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_device(data_dev_dest: *mut c_void, data_dev_src: *mut c_void, bytes: usize) {
-    memcpy("acc_memcpy_device", 2, data_dev_dest, data_dev_src, bytes, ACC_ASYNC_SYNC)
+pub unsafe extern "C" fn acc_memcpy_device(
+    data_dev_dest: *mut c_void,
+    data_dev_src: *mut c_void,
+    bytes: usize,
+) {
+    memcpy(
+        "acc_memcpy_device",
+        2,
+        data_dev_dest,
+        data_dev_src,
+        bytes,
+        ACC_ASYNC_SYNC,
+    )
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_device_async(data_dev_dest: *mut c_void, data_dev_src: *mut c_void, bytes: usize, async_arg: c_int) {
-    memcpy("acc_memcpy_device_async", 2, data_dev_dest, data_dev_src, bytes, async_arg)
+pub unsafe extern "C" fn acc_memcpy_device_async(
+    data_dev_dest: *mut c_void,
+    data_dev_src: *mut c_void,
+    bytes: usize,
+    async_arg: c_int,
+) {
+    memcpy(
+        "acc_memcpy_device_async",
+        2,
+        data_dev_dest,
+        data_dev_src,
+        bytes,
+        async_arg,
+    )
 }
 
-fn memcpy_d2d(routine: &'static str, dst: usize, src: usize, bytes: usize, dev_dst: c_int, dev_src: c_int, async_arg: c_int) -> Result<()> {
+fn memcpy_d2d(
+    routine: &'static str,
+    dst: usize,
+    src: usize,
+    bytes: usize,
+    dev_dst: c_int,
+    dev_src: c_int,
+    async_arg: c_int,
+) -> Result<()> {
     let site = Site::routine(routine);
     let q = queue_sel(async_arg, &site)?;
-    let (dd, sd) = (device_of(dev_dst, ACC_DEVICE_CURRENT, &site)?, device_of(dev_src, ACC_DEVICE_CURRENT, &site)?);
+    let (dd, sd) = (
+        device_of(dev_dst, ACC_DEVICE_CURRENT, &site)?,
+        device_of(dev_src, ACC_DEVICE_CURRENT, &site)?,
+    );
     if bytes == 0 {
         return Ok(());
     }
@@ -597,7 +899,11 @@ fn memcpy_d2d(routine: &'static str, dst: usize, src: usize, bytes: usize, dev_d
             return Err(Error::new(
                 ErrorKind::NotPresent,
                 &site,
-                format!("{} is not present on device {}", site.what(h, bytes), d.label),
+                format!(
+                    "{} is not present on device {}",
+                    site.what(h, bytes),
+                    d.label
+                ),
             ));
         }
     }
@@ -617,20 +923,54 @@ fn memcpy_d2d(routine: &'static str, dst: usize, src: usize, bytes: usize, dev_d
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_d2d(data_arg_dest: *mut c_void, data_arg_src: *mut c_void, bytes: usize, dev_num_dest: c_int, dev_num_src: c_int) {
+pub unsafe extern "C" fn acc_memcpy_d2d(
+    data_arg_dest: *mut c_void,
+    data_arg_src: *mut c_void,
+    bytes: usize,
+    dev_num_dest: c_int,
+    dev_num_src: c_int,
+) {
     guard("acc_memcpy_d2d", || {
-        memcpy_d2d("acc_memcpy_d2d", data_arg_dest as usize, data_arg_src as usize, bytes, dev_num_dest, dev_num_src, ACC_ASYNC_SYNC)
+        memcpy_d2d(
+            "acc_memcpy_d2d",
+            data_arg_dest as usize,
+            data_arg_src as usize,
+            bytes,
+            dev_num_dest,
+            dev_num_src,
+            ACC_ASYNC_SYNC,
+        )
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn acc_memcpy_d2d_async(data_arg_dest: *mut c_void, data_arg_src: *mut c_void, bytes: usize, dev_num_dest: c_int, dev_num_src: c_int, async_arg_src: c_int) {
+pub unsafe extern "C" fn acc_memcpy_d2d_async(
+    data_arg_dest: *mut c_void,
+    data_arg_src: *mut c_void,
+    bytes: usize,
+    dev_num_dest: c_int,
+    dev_num_src: c_int,
+    async_arg_src: c_int,
+) {
     guard("acc_memcpy_d2d_async", || {
-        memcpy_d2d("acc_memcpy_d2d_async", data_arg_dest as usize, data_arg_src as usize, bytes, dev_num_dest, dev_num_src, async_arg_src)
+        memcpy_d2d(
+            "acc_memcpy_d2d_async",
+            data_arg_dest as usize,
+            data_arg_src as usize,
+            bytes,
+            dev_num_dest,
+            dev_num_src,
+            async_arg_src,
+        )
     })
 }
 
-fn attach(routine: &'static str, ptr_addr: *mut *mut c_void, detach: Option<bool>, async_arg: c_int) {
+fn attach(
+    routine: &'static str,
+    ptr_addr: *mut *mut c_void,
+    detach: Option<bool>,
+    async_arg: c_int,
+) {
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;

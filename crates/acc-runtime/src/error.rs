@@ -42,7 +42,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: ErrorKind, site: &Site<'_>, message: impl Into<String>) -> Error {
-        Error { kind, location: site.location(), message: message.into() }
+        Error {
+            kind,
+            location: site.location(),
+            message: message.into(),
+        }
     }
 
     pub fn kind(&self) -> ErrorKind {
@@ -102,7 +106,10 @@ pub struct Site<'a> {
 impl<'a> Site<'a> {
     /// A site for an API routine called directly by the program.
     pub fn routine(name: &'static str) -> Site<'static> {
-        Site { routine: name, ..Site::default() }
+        Site {
+            routine: name,
+            ..Site::default()
+        }
     }
 
     /// A site for compiler-generated code.
@@ -110,7 +117,12 @@ impl<'a> Site<'a> {
     /// # Safety
     /// `file` and `var` are null or NUL-terminated strings that outlive the returned site.
     pub unsafe fn c(file: *const c_char, line: i32, var: *const c_char) -> Site<'a> {
-        Site { file: Text::C(file), line: line.max(0) as u32, var: Text::C(var), routine: "" }
+        Site {
+            file: Text::C(file),
+            line: line.max(0) as u32,
+            var: Text::C(var),
+            routine: "",
+        }
     }
 
     pub fn with_var(self, var: Text<'a>) -> Site<'a> {
@@ -147,7 +159,10 @@ static HANDLER: Mutex<Option<Handler>> = Mutex::new(None);
 /// Installs (or, with `None`, removes) the function `fatal` calls before the process exits.
 pub fn set_handler(f: Option<unsafe extern "C" fn(*const c_char, *mut c_void)>, user: *mut c_void) {
     let mut h = HANDLER.lock().unwrap_or_else(|e| e.into_inner());
-    *h = f.map(|f| Handler { f, user: user as usize });
+    *h = f.map(|f| Handler {
+        f,
+        user: user as usize,
+    });
 }
 
 /// The end of every error that reaches the C ABI: print `acc: error: ...`, give the program's
@@ -171,11 +186,26 @@ mod tests {
 
     #[test]
     fn location_prefers_file_and_line_then_routine() {
-        let s = Site { file: Text::Str("kernels.c"), line: 12, var: Text::Str("a[0:100]"), routine: "" };
-        let e = Error::new(ErrorKind::NotPresent, &s, format!("{} is not present", s.what(0x1000, 800)));
-        assert_eq!(e.to_string(), "kernels.c:12: 'a[0:100]' (800 bytes at 0x1000) is not present");
+        let s = Site {
+            file: Text::Str("kernels.c"),
+            line: 12,
+            var: Text::Str("a[0:100]"),
+            routine: "",
+        };
+        let e = Error::new(
+            ErrorKind::NotPresent,
+            &s,
+            format!("{} is not present", s.what(0x1000, 800)),
+        );
+        assert_eq!(
+            e.to_string(),
+            "kernels.c:12: 'a[0:100]' (800 bytes at 0x1000) is not present"
+        );
         let r = Site::routine("acc_unmap_data");
-        assert_eq!(Error::new(ErrorKind::BadUnmap, &r, "x").to_string(), "acc_unmap_data: x");
+        assert_eq!(
+            Error::new(ErrorKind::BadUnmap, &r, "x").to_string(),
+            "acc_unmap_data: x"
+        );
         assert_eq!(r.what(16, 4), "4 bytes at 0x10");
     }
 

@@ -21,5 +21,9 @@ pub fn panic_error(site: &Site<'_>, payload: &(dyn Any + Send)) -> Error {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".into());
-    Error::new(ErrorKind::Internal, site, format!("internal error (a bug in the acc runtime): {msg}"))
+    Error::new(
+        ErrorKind::Internal,
+        site,
+        format!("internal error (a bug in the acc runtime): {msg}"),
+    )
 }

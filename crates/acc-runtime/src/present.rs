@@ -72,7 +72,10 @@ impl Entry {
     }
 
     pub fn attach_count(&self, ptr_addr: usize) -> u32 {
-        self.attach.iter().find(|(p, _)| *p == ptr_addr).map_or(0, |&(_, n)| n)
+        self.attach
+            .iter()
+            .find(|(p, _)| *p == ptr_addr)
+            .map_or(0, |&(_, n)| n)
     }
 
     fn count(&mut self, c: Counter) -> &mut u32 {
@@ -140,7 +143,10 @@ pub enum Detach {
     NotAttached,
     /// The count went down; on the `last` detach the caller restores the device copy at `slot`
     /// to the host pointer's value.
-    Detached { slot: DevAddr, last: bool },
+    Detached {
+        slot: DevAddr,
+        last: bool,
+    },
 }
 
 #[derive(Default, Debug)]
@@ -172,7 +178,11 @@ impl PresentTable {
         let end = host.saturating_add(bytes.max(1));
         if let Some((_, e)) = self.by_host.range(..=host).next_back() {
             if host < e.end() {
-                return if end <= e.end() { Lookup::Present(e) } else { Lookup::Overlap(e) };
+                return if end <= e.end() {
+                    Lookup::Present(e)
+                } else {
+                    Lookup::Overlap(e)
+                };
             }
         }
         match self.by_host.range(host + 1..end).next() {
@@ -234,7 +244,9 @@ impl PresentTable {
             None => Enter::Absent,
             Some(e) => {
                 *e.count(counter) += 1;
-                Enter::Present { dev: e.dev_of(host) }
+                Enter::Present {
+                    dev: e.dev_of(host),
+                }
             }
         })
     }
@@ -248,13 +260,19 @@ impl PresentTable {
         counter: Counter,
         finalize: bool,
     ) -> Result<Exit, Overlap> {
-        let Some(e) = self.present_mut(host, bytes)? else { return Ok(Exit::Absent) };
+        let Some(e) = self.present_mut(host, bytes)? else {
+            return Ok(Exit::Absent);
+        };
         let dev = e.dev_of(host);
         let n = e.count(counter);
         if *n == 0 {
             return Ok(Exit::NoCount);
         }
-        *n = if finalize && counter == Counter::Dynamic { 0 } else { *n - 1 };
+        *n = if finalize && counter == Counter::Dynamic {
+            0
+        } else {
+            *n - 1
+        };
         if e.structured > 0 || e.dynamic > 0 || e.user_mapped {
             return Ok(Exit::Kept { dev });
         }
@@ -279,7 +297,10 @@ impl PresentTable {
                 1
             }
         };
-        Ok(Attach::Attached { slot, first: n == 1 })
+        Ok(Attach::Attached {
+            slot,
+            first: n == 1,
+        })
     }
 
     /// Detaches the pointer stored at `ptr_addr`; `finalize` zeroes its attach count.
@@ -329,10 +350,19 @@ mod tests {
     #[test]
     fn structured_and_dynamic_counts_are_separate() {
         let mut t = table_with(1000, 100, 50_000, Counter::Structured);
-        assert_eq!(t.enter(1000, 100, Counter::Dynamic), Ok(Enter::Present { dev: 50_000 }));
+        assert_eq!(
+            t.enter(1000, 100, Counter::Dynamic),
+            Ok(Enter::Present { dev: 50_000 })
+        );
         // finalize zeroes only the dynamic count: the data construct still holds the data.
-        assert_eq!(t.exit(1000, 100, Counter::Dynamic, true), Ok(Exit::Kept { dev: 50_000 }));
-        assert_eq!(t.exit(1000, 100, Counter::Dynamic, false), Ok(Exit::NoCount));
+        assert_eq!(
+            t.exit(1000, 100, Counter::Dynamic, true),
+            Ok(Exit::Kept { dev: 50_000 })
+        );
+        assert_eq!(
+            t.exit(1000, 100, Counter::Dynamic, false),
+            Ok(Exit::NoCount)
+        );
         match t.exit(1010, 10, Counter::Structured, false) {
             Ok(Exit::Removed { entry, dev }) => {
                 assert_eq!((entry.host, dev), (1000, 50_010));
@@ -346,13 +376,49 @@ mod tests {
     #[test]
     fn attach_counts_are_per_pointer() {
         let mut t = table_with(1000, 64, 50_000, Counter::Dynamic);
-        assert_eq!(t.attach(1008), Ok(Attach::Attached { slot: 50_008, first: true }));
-        assert_eq!(t.attach(1008), Ok(Attach::Attached { slot: 50_008, first: false }));
-        assert_eq!(t.attach(1016), Ok(Attach::Attached { slot: 50_016, first: true }));
-        assert_eq!(t.detach(1008, false), Ok(Detach::Detached { slot: 50_008, last: false }));
-        assert_eq!(t.detach(1008, false), Ok(Detach::Detached { slot: 50_008, last: true }));
+        assert_eq!(
+            t.attach(1008),
+            Ok(Attach::Attached {
+                slot: 50_008,
+                first: true
+            })
+        );
+        assert_eq!(
+            t.attach(1008),
+            Ok(Attach::Attached {
+                slot: 50_008,
+                first: false
+            })
+        );
+        assert_eq!(
+            t.attach(1016),
+            Ok(Attach::Attached {
+                slot: 50_016,
+                first: true
+            })
+        );
+        assert_eq!(
+            t.detach(1008, false),
+            Ok(Detach::Detached {
+                slot: 50_008,
+                last: false
+            })
+        );
+        assert_eq!(
+            t.detach(1008, false),
+            Ok(Detach::Detached {
+                slot: 50_008,
+                last: true
+            })
+        );
         assert_eq!(t.detach(1008, false), Ok(Detach::NotAttached));
-        assert_eq!(t.detach(1016, true), Ok(Detach::Detached { slot: 50_016, last: true }));
+        assert_eq!(
+            t.detach(1016, true),
+            Ok(Detach::Detached {
+                slot: 50_016,
+                last: true
+            })
+        );
         assert_eq!(t.attach(2000), Ok(Attach::NotPresent));
         assert_eq!(t.attach(1060), Err(Overlap { start: 1000 }));
     }
@@ -364,8 +430,14 @@ mod tests {
         e.user_mapped = true;
         t.insert(e);
         assert_eq!(t.exit(1000, 8, Counter::Dynamic, false), Ok(Exit::NoCount));
-        assert_eq!(t.enter(1000, 8, Counter::Dynamic), Ok(Enter::Present { dev: 9000 }));
-        assert_eq!(t.exit(1000, 8, Counter::Dynamic, true), Ok(Exit::Kept { dev: 9000 }));
+        assert_eq!(
+            t.enter(1000, 8, Counter::Dynamic),
+            Ok(Enter::Present { dev: 9000 })
+        );
+        assert_eq!(
+            t.exit(1000, 8, Counter::Dynamic, true),
+            Ok(Exit::Kept { dev: 9000 })
+        );
         assert_eq!(t.len(), 1);
     }
 }

@@ -71,7 +71,10 @@ impl Queue {
         let spawned = std::thread::Builder::new().name(name).spawn(move || {
             for job in rx {
                 if let Err(p) = catch_unwind(AssertUnwindSafe(job)) {
-                    fatal(&crate::ffi::panic_error(&Site::routine("async queue"), p.as_ref()));
+                    fatal(&crate::ffi::panic_error(
+                        &Site::routine("async queue"),
+                        p.as_ref(),
+                    ));
                 }
                 let mut c = lock(&worker.state);
                 c.completed += 1;
@@ -83,7 +86,11 @@ impl Queue {
         });
         if let Err(e) = spawned {
             let site = Site::routine("async queue");
-            fatal(&Error::new(ErrorKind::Internal, &site, format!("cannot start a queue thread: {e}")));
+            fatal(&Error::new(
+                ErrorKind::Internal,
+                &site,
+                format!("cannot start a queue thread: {e}"),
+            ));
         }
         q
     }
@@ -115,7 +122,10 @@ impl Queue {
 impl Queues {
     /// Queues that run `eager`ly (in the caller) or deferred (on a worker thread per queue).
     pub fn new(eager: bool) -> Queues {
-        Queues { eager, queues: Mutex::new(HashMap::new()) }
+        Queues {
+            eager,
+            queues: Mutex::new(HashMap::new()),
+        }
     }
 
     pub fn is_eager(&self) -> bool {
@@ -177,7 +187,9 @@ impl Queues {
 
     /// Makes queue `on` wait for what every other queue has been given so far.
     pub fn wait_all_async(&self, on: i32) {
-        for key in lock(&self.queues).keys().copied().collect::<Vec<_>>() {
+        // Collected first: a guard in the `for` expression would live through the loop.
+        let keys: Vec<i32> = lock(&self.queues).keys().copied().collect();
+        for key in keys {
             self.wait_async(key, on);
         }
     }
@@ -244,11 +256,17 @@ mod tests {
         let s2 = Arc::clone(&step);
         let seen = Arc::new(AtomicUsize::new(99));
         let seen2 = Arc::clone(&seen);
-        qs.submit(QueueSel::Async(2), move || seen2.store(s2.load(Ordering::SeqCst), Ordering::SeqCst));
+        qs.submit(QueueSel::Async(2), move || {
+            seen2.store(s2.load(Ordering::SeqCst), Ordering::SeqCst)
+        });
         assert!(!qs.test(2), "queue 2 waits for queue 1's gate");
         gate_tx.send(()).unwrap();
         qs.wait(2);
-        assert_eq!(seen.load(Ordering::SeqCst), 1, "queue 2 ran after queue 1's operation");
+        assert_eq!(
+            seen.load(Ordering::SeqCst),
+            1,
+            "queue 2 ran after queue 1's operation"
+        );
         assert!(qs.test(1) && qs.test(2));
     }
 

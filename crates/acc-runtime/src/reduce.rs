@@ -189,7 +189,12 @@ pub fn init(op: Op, ty: Type, slot: &mut Slot) {
 ///
 /// # Safety
 /// `var` points at a valid, writable value of type `ty` (it need not be aligned).
-pub unsafe fn combine_into(op: Op, ty: Type, var: *mut c_void, partials: impl Iterator<Item = Slot>) {
+pub unsafe fn combine_into(
+    op: Op,
+    ty: Type,
+    var: *mut c_void,
+    partials: impl Iterator<Item = Slot>,
+) {
     /// # Safety
     /// As for `combine_into`.
     unsafe fn go<T: Elem>(op: Op, var: *mut c_void, partials: &mut dyn Iterator<Item = Slot>) {
@@ -224,18 +229,40 @@ mod tests {
         let mut x = 10.0f64;
         let parts = [1.5f64, 2.5].map(slot_of);
         // SAFETY: `x` is a valid f64.
-        unsafe { combine_into(Op::Add, Type::F64, (&mut x as *mut f64).cast(), parts.into_iter()) };
+        unsafe {
+            combine_into(
+                Op::Add,
+                Type::F64,
+                (&mut x as *mut f64).cast(),
+                parts.into_iter(),
+            )
+        };
         assert_eq!(x, 14.0);
         let mut m = 3i32;
         let parts = [7i32, -2, 5].map(slot_of);
         // SAFETY: `m` is a valid i32.
-        unsafe { combine_into(Op::Max, Type::I32, (&mut m as *mut i32).cast(), parts.into_iter()) };
+        unsafe {
+            combine_into(
+                Op::Max,
+                Type::I32,
+                (&mut m as *mut i32).cast(),
+                parts.into_iter(),
+            )
+        };
         assert_eq!(m, 7);
     }
 
     #[test]
     fn identities_leave_values_unchanged() {
-        for op in [Op::Add, Op::Mul, Op::Max, Op::Min, Op::BitAnd, Op::BitOr, Op::BitXor] {
+        for op in [
+            Op::Add,
+            Op::Mul,
+            Op::Max,
+            Op::Min,
+            Op::BitAnd,
+            Op::BitOr,
+            Op::BitXor,
+        ] {
             let mut s = 0;
             init(op, Type::U16, &mut s);
             let mut v = 0x1234u16;

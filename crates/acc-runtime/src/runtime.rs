@@ -91,7 +91,10 @@ pub const ASYNC_SYNC: i32 = -2;
 
 /// The process's runtime, created on first use from the environment.
 pub fn runtime() -> Result<&'static Runtime> {
-    RUNTIME.get_or_init(Runtime::from_env).as_ref().map_err(Clone::clone)
+    RUNTIME
+        .get_or_init(Runtime::from_env)
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// Parses a device type as `ACC_DEVICE_TYPE` spells it.
@@ -103,7 +106,9 @@ pub fn parse_device_type(s: &str, site: &Site<'_>) -> Result<DeviceKind> {
         other => Err(Error::new(
             ErrorKind::NoDevice,
             site,
-            format!("ACC_DEVICE_TYPE={other}: unknown device type; use host, host_discrete or nvidia"),
+            format!(
+                "ACC_DEVICE_TYPE={other}: unknown device type; use host, host_discrete or nvidia"
+            ),
         )),
     }
 }
@@ -125,15 +130,18 @@ impl Runtime {
             _ => DeviceKind::Host,
         };
         let discrete_count = match std::env::var("ACC_HOST_DISCRETE_DEVICES") {
-            Ok(s) => s.trim().parse::<usize>().ok().filter(|&n| (1..=64).contains(&n)).ok_or_else(
-                || {
+            Ok(s) => s
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| (1..=64).contains(&n))
+                .ok_or_else(|| {
                     Error::new(
                         ErrorKind::InvalidArgument,
                         &site,
                         format!("ACC_HOST_DISCRETE_DEVICES={s}: expected a count from 1 to 64"),
                     )
-                },
-            )?,
+                })?,
             Err(_) => 1,
         };
         let rt = Runtime::new(discrete_count, default_kind, 0);
@@ -147,10 +155,10 @@ impl Runtime {
                             ErrorKind::NoDevice,
                             &site,
                             format!(
-                                "ACC_DEVICE_NUM={s}: device type {} has {} device(s), numbered from 0",
-                                default_kind.name(),
-                                rt.count(default_kind)
-                            ),
+                            "ACC_DEVICE_NUM={s}: device type {} has {} device(s), numbered from 0",
+                            default_kind.name(),
+                            rt.count(default_kind)
+                        ),
                         ))
                     }
                 }
@@ -266,7 +274,11 @@ struct Addr(usize);
 #[derive(Clone, Copy, Debug)]
 pub enum Arg<'a> {
     /// A host address inside present data, passed as its device address.
-    Mapped { host: usize, bytes: usize, site: Site<'a> },
+    Mapped {
+        host: usize,
+        bytes: usize,
+        site: Site<'a>,
+    },
     /// `no_create`: the device address if present, the host address otherwise.
     MappedOrHost { host: usize, bytes: usize },
     /// A device address, passed as is (`deviceptr`).
@@ -366,11 +378,22 @@ impl DeviceState {
         Error::new(
             ErrorKind::NotPresent,
             site,
-            format!("{} is not present on device {}", site.what(host, bytes), self.label),
+            format!(
+                "{} is not present on device {}",
+                site.what(host, bytes),
+                self.label
+            ),
         )
     }
 
-    fn overlap(&self, t: &PresentTable, o: present::Overlap, site: &Site<'_>, host: usize, bytes: usize) -> Error {
+    fn overlap(
+        &self,
+        t: &PresentTable,
+        o: present::Overlap,
+        site: &Site<'_>,
+        host: usize,
+        bytes: usize,
+    ) -> Error {
         let other = match t.get(o.start) {
             Some(e) if e.var.is_empty() => format!("{} bytes at {:#x}", e.bytes, e.host),
             Some(e) => format!("'{}' ({} bytes at {:#x})", e.var, e.bytes, e.host),
@@ -394,7 +417,11 @@ impl DeviceState {
             DeviceError::NotAllocated { .. } => ErrorKind::BadFree,
             DeviceError::OutOfRange { .. } => ErrorKind::BadDevicePointer,
         };
-        let what = if bytes > 0 || host > 0 { format!("{}: ", site.what(host, bytes)) } else { String::new() };
+        let what = if bytes > 0 || host > 0 {
+            format!("{}: ", site.what(host, bytes))
+        } else {
+            String::new()
+        };
         Error::new(kind, site, format!("{what}{e} on device {}", self.label))
     }
 
@@ -430,7 +457,11 @@ impl DeviceState {
             // The entry owned this allocation and was just removed, so the free cannot fail;
             // if it does, the runtime's own bookkeeping is broken.
             if let Err(e) = self.device.free(dev) {
-                crate::error::fatal(&Error::new(ErrorKind::Internal, &Site::routine("release"), e.to_string()));
+                crate::error::fatal(&Error::new(
+                    ErrorKind::Internal,
+                    &Site::routine("release"),
+                    e.to_string(),
+                ));
             }
         });
     }
@@ -442,6 +473,8 @@ impl DeviceState {
     /// # Safety
     /// `[host, host + bytes)` is valid host memory until the action's copies have run; for
     /// `Attach`, `host` is the address of a pointer.
+    // The arguments are the clause's fields plus where it runs; a struct would only rename them.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn enter(
         &'static self,
         action: Action,
@@ -492,7 +525,10 @@ impl DeviceState {
                 Action::Present => Err(self.not_present(site, host, bytes)),
                 Action::NoCreate => Ok(host),
                 _ => {
-                    let dev = self.device.alloc(bytes).map_err(|e| self.dev_error(e, site, host, bytes))?;
+                    let dev = self
+                        .device
+                        .alloc(bytes)
+                        .map_err(|e| self.dev_error(e, site, host, bytes))?;
                     let var = site.var.to_string_lossy().unwrap_or_default();
                     t.insert_counted(Entry::new(host, bytes, dev, &var), counter);
                     if matches!(action, Action::Copy | Action::CopyIn) {
@@ -515,6 +551,8 @@ impl DeviceState {
     ///
     /// # Safety
     /// As for `enter`: `host` stays valid until the copy-out ran.
+    // The arguments are the clause's fields plus where it runs; a struct would only rename them.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn exit(
         &'static self,
         action: Action,
@@ -527,7 +565,11 @@ impl DeviceState {
     ) -> Result<()> {
         let copy_out = match action {
             Action::Copy | Action::CopyOut => true,
-            Action::CopyIn | Action::Create | Action::NoCreate | Action::Present | Action::Delete => false,
+            Action::CopyIn
+            | Action::Create
+            | Action::NoCreate
+            | Action::Present
+            | Action::Delete => false,
             Action::DevicePtr => return Ok(()),
             Action::Detach | Action::Attach => {
                 // SAFETY: forwarded from the caller.
@@ -616,7 +658,12 @@ impl DeviceState {
     ///
     /// # Safety
     /// `ptr_addr` is the address of a readable pointer.
-    pub unsafe fn attach(&'static self, ptr_addr: usize, q: QueueSel, site: &Site<'_>) -> Result<()> {
+    pub unsafe fn attach(
+        &'static self,
+        ptr_addr: usize,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
         if self.shared() {
             return Ok(());
         }
@@ -651,7 +698,13 @@ impl DeviceState {
             self.queues.submit(q, move || {
                 // SAFETY: `slot` lies in the present entry holding the pointer; `value` is a
                 // local copied into the job.
-                unsafe { self.device.copy_to_device(slot, (&value as *const usize).cast(), size_of::<usize>()) }
+                unsafe {
+                    self.device.copy_to_device(
+                        slot,
+                        (&value as *const usize).cast(),
+                        size_of::<usize>(),
+                    )
+                }
             });
         }
         Ok(())
@@ -662,7 +715,13 @@ impl DeviceState {
     ///
     /// # Safety
     /// `ptr_addr` is the address of a readable pointer.
-    pub unsafe fn detach(&'static self, ptr_addr: usize, finalize: bool, q: QueueSel, site: &Site<'_>) -> Result<()> {
+    pub unsafe fn detach(
+        &'static self,
+        ptr_addr: usize,
+        finalize: bool,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
         if self.shared() {
             return Ok(());
         }
@@ -674,7 +733,13 @@ impl DeviceState {
                 let value = unsafe { (ptr_addr as *const usize).read_unaligned() };
                 self.queues.submit(q, move || {
                     // SAFETY: as in `attach`.
-                    unsafe { self.device.copy_to_device(slot, (&value as *const usize).cast(), size_of::<usize>()) }
+                    unsafe {
+                        self.device.copy_to_device(
+                            slot,
+                            (&value as *const usize).cast(),
+                            size_of::<usize>(),
+                        )
+                    }
                 });
                 Ok(())
             }
@@ -702,14 +767,18 @@ impl DeviceState {
         if self.shared() {
             return dev;
         }
-        self.table().find_dev(dev).map_or(0, |e| e.host + (dev - e.dev))
+        self.table()
+            .find_dev(dev)
+            .map_or(0, |e| e.host + (dev - e.dev))
     }
 
     pub fn malloc(&self, bytes: usize, site: &Site<'_>) -> Result<DevAddr> {
         if bytes == 0 {
             return Ok(0);
         }
-        self.device.alloc(bytes).map_err(|e| self.dev_error(e, site, 0, 0))
+        self.device
+            .alloc(bytes)
+            .map_err(|e| self.dev_error(e, site, 0, 0))
     }
 
     pub fn free(&self, dev: DevAddr, site: &Site<'_>) -> Result<()> {
@@ -718,7 +787,11 @@ impl DeviceState {
         }
         if !self.shared() {
             if let Some(e) = self.table().find_dev(dev) {
-                let var = if e.var.is_empty() { String::new() } else { format!("'{}' ", e.var) };
+                let var = if e.var.is_empty() {
+                    String::new()
+                } else {
+                    format!("'{}' ", e.var)
+                };
                 return Err(Error::new(
                     ErrorKind::BadFree,
                     site,
@@ -747,7 +820,9 @@ impl DeviceState {
         if self.shared() || bytes == 0 {
             return Ok(());
         }
-        self.device.check_range(dev, bytes).map_err(|e| self.dev_error(e, site, host, bytes))?;
+        self.device
+            .check_range(dev, bytes)
+            .map_err(|e| self.dev_error(e, site, host, bytes))?;
         let mut t = self.table();
         match t.lookup(host, bytes) {
             Lookup::Absent => {}
@@ -757,7 +832,10 @@ impl DeviceState {
                 err = Error::new(
                     ErrorKind::AlreadyMapped,
                     site,
-                    format!("acc_map_data: {}", err.message().replace("partially overlaps", "overlaps")),
+                    format!(
+                        "acc_map_data: {}",
+                        err.message().replace("partially overlaps", "overlaps")
+                    ),
                 );
                 return Err(err);
             }
@@ -814,7 +892,10 @@ impl DeviceState {
             return Err(Error::new(
                 ErrorKind::BadUnmap,
                 site,
-                format!("{} is still in use by a data construct", site.what(e.host, e.bytes)),
+                format!(
+                    "{} is still in use by a data construct",
+                    site.what(e.host, e.bytes)
+                ),
             ));
         }
         t.remove(host);
@@ -822,14 +903,23 @@ impl DeviceState {
     }
 
     fn check_dev(&self, dev: DevAddr, bytes: usize, site: &Site<'_>) -> Result<()> {
-        self.device.check_range(dev, bytes).map_err(|e| self.dev_error(e, site, 0, 0))
+        self.device
+            .check_range(dev, bytes)
+            .map_err(|e| self.dev_error(e, site, 0, 0))
     }
 
     /// `acc_memcpy_to_device`.
     ///
     /// # Safety
     /// `host` is readable for `bytes` bytes until the copy ran.
-    pub unsafe fn memcpy_to_device(&'static self, dev: DevAddr, host: usize, bytes: usize, q: QueueSel, site: &Site<'_>) -> Result<()> {
+    pub unsafe fn memcpy_to_device(
+        &'static self,
+        dev: DevAddr,
+        host: usize,
+        bytes: usize,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
@@ -843,7 +933,14 @@ impl DeviceState {
     ///
     /// # Safety
     /// `host` is writable for `bytes` bytes until the copy ran.
-    pub unsafe fn memcpy_from_device(&'static self, host: usize, dev: DevAddr, bytes: usize, q: QueueSel, site: &Site<'_>) -> Result<()> {
+    pub unsafe fn memcpy_from_device(
+        &'static self,
+        host: usize,
+        dev: DevAddr,
+        bytes: usize,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
@@ -854,7 +951,14 @@ impl DeviceState {
     }
 
     /// `acc_memcpy_device`.
-    pub fn memcpy_device(&'static self, dst: DevAddr, src: DevAddr, bytes: usize, q: QueueSel, site: &Site<'_>) -> Result<()> {
+    pub fn memcpy_device(
+        &'static self,
+        dst: DevAddr,
+        src: DevAddr,
+        bytes: usize,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
@@ -869,7 +973,9 @@ impl DeviceState {
 
     /// `acc_wait(_async)` and the wait directive for one async argument.
     pub fn wait(&self, wait_arg: i32, async_arg: Option<i32>, site: &Site<'_>) -> Result<()> {
-        let QueueSel::Async(key) = queue_sel(wait_arg, site)? else { return Ok(()) };
+        let QueueSel::Async(key) = queue_sel(wait_arg, site)? else {
+            return Ok(());
+        };
         match async_arg.map(|a| queue_sel(a, site)).transpose()? {
             None | Some(QueueSel::Sync) => self.queues.wait(key),
             Some(QueueSel::Async(on)) => self.queues.wait_async(key, on),
@@ -922,17 +1028,29 @@ impl DeviceState {
     ) -> Result<()> {
         let n = geom.iterations;
         if n < 0 {
-            return Err(Error::new(ErrorKind::InvalidArgument, site, format!("kernel launched with {n} iterations")));
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                site,
+                format!("kernel launched with {n} iterations"),
+            ));
         }
         // Each argument's value, in an 8-byte-aligned slot (or several for large values).
         let mut offsets = Vec::with_capacity(args.len());
         let mut storage: Vec<u64> = Vec::with_capacity(args.len());
         {
-            let t = if self.shared() { None } else { Some(self.table()) };
+            let t = if self.shared() {
+                None
+            } else {
+                Some(self.table())
+            };
             for a in args {
                 offsets.push(storage.len());
                 let word = match *a {
-                    Arg::Mapped { host, bytes, ref site } => match &t {
+                    Arg::Mapped {
+                        host,
+                        bytes,
+                        ref site,
+                    } => match &t {
                         None => host,
                         Some(t) => match t.lookup(host, bytes) {
                             Lookup::Present(e) => e.dev_of(host),
@@ -957,7 +1075,13 @@ impl DeviceState {
                         storage.resize(at + words, 0);
                         // SAFETY: the caller guarantees `ptr` has `bytes` readable bytes; the
                         // slots have `words * 8 >= bytes` bytes.
-                        unsafe { std::ptr::copy_nonoverlapping(ptr as *const u8, storage[at..].as_mut_ptr().cast::<u8>(), bytes) };
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(
+                                ptr as *const u8,
+                                storage[at..].as_mut_ptr().cast::<u8>(),
+                                bytes,
+                            )
+                        };
                         continue;
                     }
                 };
@@ -970,14 +1094,29 @@ impl DeviceState {
                 return Err(Error::new(
                     ErrorKind::InvalidArgument,
                     &r.site,
-                    format!("reduction operator {:?} is not defined for {:?}", r.op, r.ty),
+                    format!(
+                        "reduction operator {:?} is not defined for {:?}",
+                        r.op, r.ty
+                    ),
                 ));
             }
-            let dev = if self.shared() { 0 } else { self.deviceptr(r.var) };
-            targets.push(if dev != 0 { RedTarget::Device(dev) } else { RedTarget::Host(r.var) });
+            let dev = if self.shared() {
+                0
+            } else {
+                self.deviceptr(r.var)
+            };
+            targets.push(if dev != 0 {
+                RedTarget::Device(dev)
+            } else {
+                RedTarget::Host(r.var)
+            });
         }
         let red_ops: Vec<(reduce::Op, reduce::Type)> = reds.iter().map(|r| (r.op, r.ty)).collect();
-        let want = if geom.num_gangs > 0 { geom.num_gangs as usize } else { self.device.concurrency() };
+        let want = if geom.num_gangs > 0 {
+            geom.num_gangs as usize
+        } else {
+            self.device.concurrency()
+        };
         let chunks = (n as u64).min(want as u64) as usize;
         self.queues.submit(q, move || {
             let base = storage.as_ptr() as usize;
@@ -1010,7 +1149,9 @@ impl DeviceState {
                 let parts = (0..chunks).map(|c| partials[c * nred + j]);
                 match *target {
                     // SAFETY: the launch's caller guarantees the variable.
-                    RedTarget::Host(var) => unsafe { reduce::combine_into(op, ty, var as *mut c_void, parts) },
+                    RedTarget::Host(var) => unsafe {
+                        reduce::combine_into(op, ty, var as *mut c_void, parts)
+                    },
                     RedTarget::Device(dev) => {
                         let mut tmp: reduce::Slot = 0;
                         let p = (&mut tmp as *mut reduce::Slot).cast::<u8>();
@@ -1045,7 +1186,12 @@ mod tests {
     }
 
     fn site(var: &str) -> Site<'_> {
-        Site { file: crate::error::Text::Str("t.c"), line: 7, var: crate::error::Text::Str(var), routine: "" }
+        Site {
+            file: crate::error::Text::Str("t.c"),
+            line: 7,
+            var: crate::error::Text::Str(var),
+            routine: "",
+        }
     }
 
     const S: QueueSel = QueueSel::Sync;
@@ -1057,12 +1203,31 @@ mod tests {
         let h = a.as_mut_ptr() as usize;
         // SAFETY: `a` outlives every synchronous action below.
         unsafe {
-            let dev = d.enter(Action::Copy, Flags::default(), h, 24, Counter::Structured, S, &site("a")).unwrap();
+            let dev = d
+                .enter(
+                    Action::Copy,
+                    Flags::default(),
+                    h,
+                    24,
+                    Counter::Structured,
+                    S,
+                    &site("a"),
+                )
+                .unwrap();
             assert_ne!(dev, h);
             // Change the device copy behind the runtime's back, as a kernel would.
             (dev as *mut f64).write(10.0);
             assert_eq!(a[0], 1.0, "host memory is separate");
-            d.exit(Action::Copy, Flags::default(), h, 24, Counter::Structured, S, &site("a")).unwrap();
+            d.exit(
+                Action::Copy,
+                Flags::default(),
+                h,
+                24,
+                Counter::Structured,
+                S,
+                &site("a"),
+            )
+            .unwrap();
         }
         assert_eq!(a, [10.0, 2.0, 3.0]);
         assert_eq!(d.mapped_count(), 0);
@@ -1076,8 +1241,28 @@ mod tests {
         let b = [5u32; 4];
         // SAFETY: `a` and `b` outlive the actions.
         unsafe {
-            let da = d.enter(Action::Create, Flags::default(), a.as_ptr() as usize, 16, Counter::Dynamic, S, &site("a")).unwrap();
-            let db = d.enter(Action::Create, Flags::ZERO, b.as_ptr() as usize, 16, Counter::Dynamic, S, &site("b")).unwrap();
+            let da = d
+                .enter(
+                    Action::Create,
+                    Flags::default(),
+                    a.as_ptr() as usize,
+                    16,
+                    Counter::Dynamic,
+                    S,
+                    &site("a"),
+                )
+                .unwrap();
+            let db = d
+                .enter(
+                    Action::Create,
+                    Flags::ZERO,
+                    b.as_ptr() as usize,
+                    16,
+                    Counter::Dynamic,
+                    S,
+                    &site("b"),
+                )
+                .unwrap();
             assert_eq!((da as *const u32).read(), u32::MAX);
             assert_eq!((db as *const u32).read(), 0);
         }
@@ -1090,16 +1275,51 @@ mod tests {
         let h = a.as_ptr() as usize;
         // SAFETY: `a` outlives the actions.
         unsafe {
-            let e = d.enter(Action::Present, Flags::default(), h, 100, Counter::Structured, S, &site("a[0:100]")).unwrap_err();
+            let e = d
+                .enter(
+                    Action::Present,
+                    Flags::default(),
+                    h,
+                    100,
+                    Counter::Structured,
+                    S,
+                    &site("a[0:100]"),
+                )
+                .unwrap_err();
             assert_eq!(e.kind(), ErrorKind::NotPresent);
             assert_eq!(e.to_string(), format!("t.c:7: 'a[0:100]' (100 bytes at {h:#x}) is not present on device host-discrete 0"));
-            d.enter(Action::CopyIn, Flags::default(), h, 50, Counter::Dynamic, S, &site("a[0:50]")).unwrap();
-            let e = d.enter(Action::CopyIn, Flags::default(), h + 40, 20, Counter::Dynamic, S, &site("a[40:20]")).unwrap_err();
+            d.enter(
+                Action::CopyIn,
+                Flags::default(),
+                h,
+                50,
+                Counter::Dynamic,
+                S,
+                &site("a[0:50]"),
+            )
+            .unwrap();
+            let e = d
+                .enter(
+                    Action::CopyIn,
+                    Flags::default(),
+                    h + 40,
+                    20,
+                    Counter::Dynamic,
+                    S,
+                    &site("a[40:20]"),
+                )
+                .unwrap_err();
             assert_eq!(e.kind(), ErrorKind::PartialOverlap);
-            assert!(e.to_string().contains("partially overlaps 'a[0:50]'"), "{e}");
-            let e = d.update(false, false, h + 60, 4, S, &site("a[60:4]")).unwrap_err();
+            assert!(
+                e.to_string().contains("partially overlaps 'a[0:50]'"),
+                "{e}"
+            );
+            let e = d
+                .update(false, false, h + 60, 4, S, &site("a[60:4]"))
+                .unwrap_err();
             assert_eq!(e.kind(), ErrorKind::NotPresent);
-            d.update(false, true, h + 60, 4, S, &site("a[60:4]")).unwrap();
+            d.update(false, true, h + 60, 4, S, &site("a[60:4]"))
+                .unwrap();
         }
     }
 
@@ -1108,18 +1328,39 @@ mod tests {
         let d = discrete();
         let big = vec![0u8; 2 << 20];
         // SAFETY: `big` outlives the action.
-        let e = unsafe { d.enter(Action::Create, Flags::default(), big.as_ptr() as usize, big.len(), Counter::Dynamic, S, &site("big")) }.unwrap_err();
+        let e = unsafe {
+            d.enter(
+                Action::Create,
+                Flags::default(),
+                big.as_ptr() as usize,
+                big.len(),
+                Counter::Dynamic,
+                S,
+                &site("big"),
+            )
+        }
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::OutOfMemory);
         let p = d.malloc(64, &site("")).unwrap();
         let host = [0u8; 64];
-        d.map_data(host.as_ptr() as usize, p, 64, &site("h")).unwrap();
-        assert_eq!(d.free(p, &Site::routine("acc_free")).unwrap_err().kind(), ErrorKind::BadFree);
+        d.map_data(host.as_ptr() as usize, p, 64, &site("h"))
+            .unwrap();
+        assert_eq!(
+            d.free(p, &Site::routine("acc_free")).unwrap_err().kind(),
+            ErrorKind::BadFree
+        );
         assert_eq!(d.hostptr(p + 3), host.as_ptr() as usize + 3);
-        d.unmap_data(host.as_ptr() as usize, &Site::routine("acc_unmap_data")).unwrap();
-        let e = d.unmap_data(host.as_ptr() as usize, &Site::routine("acc_unmap_data")).unwrap_err();
+        d.unmap_data(host.as_ptr() as usize, &Site::routine("acc_unmap_data"))
+            .unwrap();
+        let e = d
+            .unmap_data(host.as_ptr() as usize, &Site::routine("acc_unmap_data"))
+            .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::BadUnmap);
         d.free(p, &Site::routine("acc_free")).unwrap();
-        assert_eq!(d.free(p, &Site::routine("acc_free")).unwrap_err().kind(), ErrorKind::BadFree);
+        assert_eq!(
+            d.free(p, &Site::routine("acc_free")).unwrap_err().kind(),
+            ErrorKind::BadFree
+        );
     }
 
     #[test]
@@ -1134,8 +1375,28 @@ mod tests {
         let sp = &s as *const S1 as usize;
         // SAFETY: `s` and `data` outlive the actions.
         unsafe {
-            let ds = d.enter(Action::CopyIn, Flags::default(), sp, 8, Counter::Dynamic, S, &site("s")).unwrap();
-            let dd = d.enter(Action::CopyIn, Flags::default(), data.as_ptr() as usize, 32, Counter::Dynamic, S, &site("data")).unwrap();
+            let ds = d
+                .enter(
+                    Action::CopyIn,
+                    Flags::default(),
+                    sp,
+                    8,
+                    Counter::Dynamic,
+                    S,
+                    &site("s"),
+                )
+                .unwrap();
+            let dd = d
+                .enter(
+                    Action::CopyIn,
+                    Flags::default(),
+                    data.as_ptr() as usize,
+                    32,
+                    Counter::Dynamic,
+                    S,
+                    &site("data"),
+                )
+                .unwrap();
             d.attach(sp, S, &site("s.p")).unwrap();
             assert_eq!((ds as *const usize).read(), dd);
             d.attach(sp, S, &site("s.p")).unwrap();
@@ -1169,17 +1430,73 @@ mod tests {
         let st = site("a[0:1000]");
         // SAFETY: `a` and `sum` outlive the synchronous launch.
         unsafe {
-            d.enter(Action::Copy, Flags::default(), h, 8000, Counter::Structured, S, &st).unwrap();
-            let args = [Arg::Mapped { host: h, bytes: 8000, site: st }];
-            let reds = [Reduction { op: reduce::Op::Add, ty: reduce::Type::I64, var: &mut sum as *mut i64 as usize, site: st }];
-            d.launch(add_one, Geometry { iterations: 1000, num_gangs: 7, ..Geometry::default() }, &args, &reds, S, &st).unwrap();
+            d.enter(
+                Action::Copy,
+                Flags::default(),
+                h,
+                8000,
+                Counter::Structured,
+                S,
+                &st,
+            )
+            .unwrap();
+            let args = [Arg::Mapped {
+                host: h,
+                bytes: 8000,
+                site: st,
+            }];
+            let reds = [Reduction {
+                op: reduce::Op::Add,
+                ty: reduce::Type::I64,
+                var: &mut sum as *mut i64 as usize,
+                site: st,
+            }];
+            d.launch(
+                add_one,
+                Geometry {
+                    iterations: 1000,
+                    num_gangs: 7,
+                    ..Geometry::default()
+                },
+                &args,
+                &reds,
+                S,
+                &st,
+            )
+            .unwrap();
             assert_eq!(a[0], 0, "the kernel ran on the device copy");
-            d.exit(Action::Copy, Flags::default(), h, 8000, Counter::Structured, S, &st).unwrap();
+            d.exit(
+                Action::Copy,
+                Flags::default(),
+                h,
+                8000,
+                Counter::Structured,
+                S,
+                &st,
+            )
+            .unwrap();
         }
         assert_eq!(a[999], 1000);
         assert_eq!(sum, 5 + (1..=1000).sum::<i64>());
         // SAFETY: `a` is valid; the launch is synchronous.
-        let e = unsafe { d.launch(add_one, Geometry { iterations: 1, ..Geometry::default() }, &[Arg::Mapped { host: h, bytes: 8, site: st }], &[], S, &st) }.unwrap_err();
+        let e = unsafe {
+            d.launch(
+                add_one,
+                Geometry {
+                    iterations: 1,
+                    ..Geometry::default()
+                },
+                &[Arg::Mapped {
+                    host: h,
+                    bytes: 8,
+                    site: st,
+                }],
+                &[],
+                S,
+                &st,
+            )
+        }
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NotPresent);
     }
 

@@ -2,41 +2,59 @@
 //! `include/acc_rt.h`, links them with the static library, and runs them on both devices; and
 //! checks that the error cases fail with the message the runtime promises.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The static library cargo built beside this test, or, when it is missing (a test binary run
-/// on its own), one built now into a separate target directory so as not to wait on cargo's
-/// lock of the running build.
+/// The static library, built by cargo into a target directory of this test's own: cargo does
+/// not put a fresh `libacc_runtime.a` beside test binaries, an old one there may be stale, and
+/// a separate directory does not wait on the lock of the cargo that runs this test. When the
+/// library is up to date the build is a no-op.
 fn staticlib() -> PathBuf {
     static LIB: OnceLock<PathBuf> = OnceLock::new();
     LIB.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test executable path");
-        // target/<profile>/deps/c_programs-<hash> → target/<profile>/libacc_runtime.a
-        let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
-        let lib = profile_dir.join("libacc_runtime.a");
-        if lib.exists() {
-            return lib;
-        }
         let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("staticlib");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "-p", "acc-runtime", "--lib", "--target-dir"])
+        let out = Command::new(cargo)
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "acc-runtime",
+                "--lib",
+                "--target-dir",
+            ])
             .arg(&target)
             .current_dir(CRATE)
-            .status()
+            .output()
             .expect("run cargo to build the static library");
-        assert!(status.success(), "building libacc_runtime.a failed");
+        assert!(
+            out.status.success(),
+            "building libacc_runtime.a failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         target.join("debug").join("libacc_runtime.a")
     })
     .clone()
 }
 
-/// Compiles `tests/c/<name>.c` once and returns the executable.
+/// Compiles `tests/c/<name>.c` once per test run and returns the executable; tests share
+/// programs, so compiling is serialised and memoised.
 fn compile(name: &str) -> PathBuf {
+    static BUILT: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(exe) = built.get(name) {
+        return exe.clone();
+    }
+    let exe = compile_now(name);
+    built.insert(name.to_owned(), exe.clone());
+    exe
+}
+
+fn compile_now(name: &str) -> PathBuf {
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c-programs");
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join(name);
@@ -51,7 +69,11 @@ fn compile(name: &str) -> PathBuf {
         .arg(&exe)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {cc}: {e}"));
-    assert!(out.status.success(), "compiling {name}.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "compiling {name}.c failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     exe
 }
 
@@ -116,20 +138,35 @@ fn fails(case: &str, env: &[(&str, &str)]) -> String {
 #[test]
 fn errors_name_the_variable_and_location_and_exit_1() {
     let e = fails("not_present", &[]);
-    assert!(e.contains("kernels.c:12: 'a[0:100]' (800 bytes at 0x"), "{e}");
-    assert!(e.contains("is not present on device host-discrete 0"), "{e}");
+    assert!(
+        e.contains("kernels.c:12: 'a[0:100]' (800 bytes at 0x"),
+        "{e}"
+    );
+    assert!(
+        e.contains("is not present on device host-discrete 0"),
+        "{e}"
+    );
 
     let e = fails("overlap", &[]);
-    assert!(e.contains("overlap.c:7: 'a[40:20]' (160 bytes at 0x"), "{e}");
+    assert!(
+        e.contains("overlap.c:7: 'a[40:20]' (160 bytes at 0x"),
+        "{e}"
+    );
     assert!(e.contains("partially overlaps 'a[0:50]'"), "{e}");
 
     assert!(fails("unmap_twice", &[]).contains("acc_unmap_data: 0x"));
     assert!(fails("free_mapped", &[]).contains("still mapped on device host-discrete 0"));
     assert!(fails("free_twice", &[]).contains("freed twice"));
     let e = fails("oom", &[("ACC_HOST_DISCRETE_MEMORY", "1M")]);
-    assert!(e.contains("acc_copyin: 2097152 bytes at 0x") && e.contains("out of device memory"), "{e}");
+    assert!(
+        e.contains("acc_copyin: 2097152 bytes at 0x") && e.contains("out of device memory"),
+        "{e}"
+    );
     let e = fails("launch_not_present", &[]);
-    assert!(e.contains("launch.c:30: 'b[0:100]' (800 bytes at 0x"), "{e}");
+    assert!(
+        e.contains("launch.c:30: 'b[0:100]' (800 bytes at 0x"),
+        "{e}"
+    );
     assert!(fails("update_not_present", &[]).contains("acc_update_self: 800 bytes at 0x"));
     assert!(fails("bad_device_pointer", &[]).contains("are not inside one live device allocation"));
     assert!(fails("nvidia", &[]).contains("not available in this build"));

@@ -26,7 +26,11 @@ struct State {
 impl Arena {
     /// An arena of `capacity` bytes; new memory is filled with `poison` when given.
     pub(crate) fn new(capacity: usize, poison: Option<u8>) -> Arena {
-        Arena { capacity, poison, state: Mutex::new(State::default()) }
+        Arena {
+            capacity,
+            poison,
+            state: Mutex::new(State::default()),
+        }
     }
 
     pub(crate) fn free_bytes(&self) -> usize {
@@ -65,12 +69,20 @@ impl Arena {
 
     pub(crate) fn free(&self, addr: DevAddr) -> Result<(), DeviceError> {
         let mut st = self.lock();
-        let size = st.live.remove(&addr).ok_or(DeviceError::NotAllocated { addr })?;
+        let size = st
+            .live
+            .remove(&addr)
+            .ok_or(DeviceError::NotAllocated { addr })?;
         st.used -= size;
         drop(st);
         // SAFETY: `addr` was returned by `alloc` with this size and alignment and was live
         // until the `remove` above, so it is freed exactly once.
-        unsafe { dealloc(addr as *mut u8, Layout::from_size_align_unchecked(size, ALIGN)) };
+        unsafe {
+            dealloc(
+                addr as *mut u8,
+                Layout::from_size_align_unchecked(size, ALIGN),
+            )
+        };
         Ok(())
     }
 
@@ -90,7 +102,12 @@ impl Drop for Arena {
         let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
         for (&addr, &size) in &st.live {
             // SAFETY: every live entry was allocated by `alloc` with this layout and not freed.
-            unsafe { dealloc(addr as *mut u8, Layout::from_size_align_unchecked(size, ALIGN)) };
+            unsafe {
+                dealloc(
+                    addr as *mut u8,
+                    Layout::from_size_align_unchecked(size, ALIGN),
+                )
+            };
         }
     }
 }
@@ -119,7 +136,14 @@ mod tests {
     fn capacity_is_enforced() {
         let a = Arena::new(1000, None);
         let p = a.alloc(600).unwrap();
-        assert!(matches!(a.alloc(600), Err(DeviceError::OutOfMemory { requested: 600, free: 400, .. })));
+        assert!(matches!(
+            a.alloc(600),
+            Err(DeviceError::OutOfMemory {
+                requested: 600,
+                free: 400,
+                ..
+            })
+        ));
         a.free(p).unwrap();
         assert!(a.alloc(600).is_ok());
     }

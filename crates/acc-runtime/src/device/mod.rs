@@ -49,15 +49,28 @@ pub type DevAddr = usize;
 /// Why a device operation failed; `runtime` turns these into errors that name the variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceError {
-    OutOfMemory { requested: usize, free: usize, total: usize },
-    NotAllocated { addr: DevAddr },
-    OutOfRange { addr: DevAddr, bytes: usize },
+    OutOfMemory {
+        requested: usize,
+        free: usize,
+        total: usize,
+    },
+    NotAllocated {
+        addr: DevAddr,
+    },
+    OutOfRange {
+        addr: DevAddr,
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for DeviceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            DeviceError::OutOfMemory { requested, free, total } => write!(
+            DeviceError::OutOfMemory {
+                requested,
+                free,
+                total,
+            } => write!(
                 f,
                 "out of device memory: {requested} bytes requested, {free} of {total} bytes free"
             ),
@@ -65,7 +78,10 @@ impl fmt::Display for DeviceError {
                 write!(f, "{addr:#x} is not the start of a live device allocation")
             }
             DeviceError::OutOfRange { addr, bytes } => {
-                write!(f, "{bytes} bytes at {addr:#x} are not inside one live device allocation")
+                write!(
+                    f,
+                    "{bytes} bytes at {addr:#x} are not inside one live device allocation"
+                )
             }
         }
     }
