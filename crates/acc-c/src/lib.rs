@@ -34,11 +34,9 @@ pub struct Analysis {
 /// in included files (see [`preprocess::header_facts`]); pass the default
 /// for self-contained code.
 pub fn analyze(src: &str, headers: TypeEnv, opts: OmpOptions) -> Analysis {
-    let mut parser = syntax::parser();
-    let tree = parser
-        .parse(src, None)
-        .expect("tree-sitter parses any text without a timeout");
-    let (unit, mut diags) = sema::analyze(tree.root_node(), src, headers);
+    let trees = syntax::parse(src);
+    let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
+    let (unit, mut diags) = sema::analyze(&roots, src, headers);
     diags.extend(acc_engine::check::check_unit(&unit));
     let (attrs, d) = acc_engine::attrs::analyze(&unit);
     diags.extend(d);

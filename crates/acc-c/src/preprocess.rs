@@ -38,14 +38,12 @@ pub fn header_facts(cc: &str, file: &Path, args: &[String]) -> Result<TypeEnv, S
 /// The facts of already preprocessed text.
 pub fn learn_text(text: &str) -> TypeEnv {
     let mut env = TypeEnv::default();
-    let mut parser = crate::syntax::parser();
-    let Some(tree) = parser.parse(text, None) else {
-        return env;
-    };
-    let root = tree.root_node();
-    let mut c = root.walk();
-    for n in root.children(&mut c) {
-        env.learn(n, text);
+    for tree in crate::syntax::parse(text) {
+        let root = tree.root_node();
+        let mut c = root.walk();
+        for n in root.children(&mut c) {
+            env.learn(n, text);
+        }
     }
     env
 }

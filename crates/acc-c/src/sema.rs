@@ -11,11 +11,15 @@ use acc_engine::facts::{Construct, ConstructId, LoopFacts, Ref, Unit, Var, VarId
 use acc_engine::{Diagnostic, Span};
 use tree_sitter::Node;
 
+use crate::syntax::fields;
+
 use crate::consts;
 use crate::types::{TypeEnv, TypeFacts};
 
 /// Builds the unit for `root`, the tree of `src`.
-pub fn analyze(root: Node, src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic>) {
+/// Builds the unit for the trees of `src` (one, or several for the pieces
+/// of a large file, in source order).
+pub fn analyze(roots: &[Node], src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic>) {
     let mut w = Walker {
         src,
         env,
@@ -32,9 +36,11 @@ pub fn analyze(root: Node, src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic>) {
         labels: HashMap::new(),
         unknown_types: Vec::new(),
     };
-    let mut c = root.walk();
-    let children: Vec<Node> = root.children(&mut c).collect();
-    w.visit_seq(&children, true);
+    for root in roots {
+        let mut c = root.walk();
+        let children: Vec<Node> = root.children(&mut c).collect();
+        w.visit_seq(&children, true);
+    }
     for id in w.pending_routines.drain(..) {
         let span = w.unit.construct(id).directive.name_span;
         w.diags.push(
@@ -81,11 +87,11 @@ struct Walker<'s> {
 fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
     match node.kind() {
         "preproc_call" => {
-            let dir = node.child_by_field_name("directive")?;
+            let dir = node.child_by_field_id(fields().directive.get())?;
             if &src[dir.byte_range()] != "#pragma" {
                 return None;
             }
-            let arg = node.child_by_field_name("argument")?;
+            let arg = node.child_by_field_id(fields().argument.get())?;
             let text = &src[arg.byte_range()];
             if !(text.starts_with("acc ")
                 || text == "acc"
@@ -106,11 +112,11 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
             if call.kind() != "call_expression" {
                 return None;
             }
-            let f = call.child_by_field_name("function")?;
+            let f = call.child_by_field_id(fields().function.get())?;
             if &src[f.byte_range()] != "_Pragma" {
                 return None;
             }
-            let args = call.child_by_field_name("arguments")?;
+            let args = call.child_by_field_id(fields().arguments.get())?;
             let lit = args.named_child(0)?;
             if lit.kind() != "string_literal" {
                 return None;
@@ -213,7 +219,7 @@ impl<'s> Walker<'s> {
             directive::parse_pragma_operator(&self.src[base..end], base)
         } else {
             let end = node
-                .child_by_field_name("argument")
+                .child_by_field_id(fields().argument.get())
                 .map_or(node.end_byte(), |a| a.end_byte());
             directive::parse_directive(&self.src[base..end], base)
         };
@@ -364,7 +370,7 @@ impl<'s> Walker<'s> {
             if level + 1 == depth {
                 break;
             }
-            let mut body = node.child_by_field_name("body");
+            let mut body = node.child_by_field_id(fields().body.get());
             while let Some(b) = body.filter(|b| b.kind() == "compound_statement") {
                 let mut c = b.walk();
                 let stmts: Vec<Node> = b
@@ -398,20 +404,22 @@ impl<'s> Walker<'s> {
             control: None,
             declared_in_init: false,
         };
-        let Some(init) = node.child_by_field_name("initializer") else {
+        let Some(init) = node.child_by_field_id(fields().initializer.get()) else {
             return facts;
         };
         match init.kind() {
             "declaration" => {
                 let first = {
                     let mut c = init.walk();
-                    let d = init.children_by_field_name("declarator", &mut c).next();
+                    let d = init
+                        .children_by_field_id(fields().declarator, &mut c)
+                        .next();
                     d
                 };
                 if let Some(d) = first {
                     let mut n = d;
                     while n.kind() != "identifier" {
-                        match n.child_by_field_name("declarator") {
+                        match n.child_by_field_id(fields().declarator.get()) {
                             Some(x) => n = x,
                             None => break,
                         }
@@ -422,7 +430,7 @@ impl<'s> Walker<'s> {
             }
             "assignment_expression" => {
                 if let Some(l) = init
-                    .child_by_field_name("left")
+                    .child_by_field_id(fields().left.get())
                     .filter(|l| l.kind() == "identifier")
                 {
                     facts.control = self.lookup(self.text(l));
@@ -456,7 +464,7 @@ impl<'s> Walker<'s> {
             }
             "for_statement" => {
                 self.scopes.push(HashMap::new());
-                if let Some(init) = node.child_by_field_name("initializer") {
+                if let Some(init) = node.child_by_field_id(fields().initializer.get()) {
                     if init.kind() == "declaration" {
                         self.declaration(init, false);
                     } else {
@@ -473,24 +481,24 @@ impl<'s> Walker<'s> {
                 used
             }
             "while_statement" => {
-                if let Some(c) = node.child_by_field_name("condition") {
+                if let Some(c) = node.child_by_field_id(fields().condition.get()) {
                     self.expr(c);
                 }
                 self.loop_body(node, "body", rest)
             }
             "do_statement" => {
                 let used = self.loop_body(node, "body", rest);
-                if let Some(c) = node.child_by_field_name("condition") {
+                if let Some(c) = node.child_by_field_id(fields().condition.get()) {
                     self.expr(c);
                 }
                 used
             }
             "if_statement" => {
-                if let Some(c) = node.child_by_field_name("condition") {
+                if let Some(c) = node.child_by_field_id(fields().condition.get()) {
                     self.expr(c);
                 }
                 let used = self.sub_body(node, "consequence", rest);
-                if let Some(alt) = node.child_by_field_name("alternative") {
+                if let Some(alt) = node.child_by_field_id(fields().alternative.get()) {
                     let mut c = alt.walk();
                     let stmts: Vec<Node> = alt.named_children(&mut c).collect();
                     for s in stmts {
@@ -500,30 +508,32 @@ impl<'s> Walker<'s> {
                 used
             }
             "switch_statement" => {
-                if let Some(c) = node.child_by_field_name("condition") {
+                if let Some(c) = node.child_by_field_id(fields().condition.get()) {
                     self.expr(c);
                 }
                 self.switch_depth += 1;
-                if let Some(b) = node.child_by_field_name("body") {
+                if let Some(b) = node.child_by_field_id(fields().body.get()) {
                     self.visit_stmt(b, &[], false);
                 }
                 self.switch_depth -= 1;
                 1
             }
             "case_statement" => {
-                if let Some(v) = node.child_by_field_name("value") {
+                if let Some(v) = node.child_by_field_id(fields().value.get()) {
                     self.expr(v);
                 }
                 let mut c = node.walk();
                 let children: Vec<Node> = node
                     .children(&mut c)
-                    .filter(|n| n.is_named() && Some(*n) != node.child_by_field_name("value"))
+                    .filter(|n| {
+                        n.is_named() && Some(*n) != node.child_by_field_id(fields().value.get())
+                    })
                     .collect();
                 self.visit_seq(&children, false);
                 1
             }
             "labeled_statement" => {
-                if let Some(l) = node.child_by_field_name("label") {
+                if let Some(l) = node.child_by_field_id(fields().label.get()) {
                     self.labels.insert(self.text(l), Self::span(l));
                 }
                 let mut c = node.walk();
@@ -569,7 +579,7 @@ impl<'s> Walker<'s> {
                 1
             }
             "goto_statement" => {
-                if let Some(l) = node.child_by_field_name("label") {
+                if let Some(l) = node.child_by_field_id(fields().label.get()) {
                     self.gotos.push((self.text(l), Self::span(node)));
                 }
                 1
@@ -582,8 +592,8 @@ impl<'s> Walker<'s> {
                     .children(&mut c)
                     .filter(|n| {
                         n.is_named()
-                            && Some(*n) != node.child_by_field_name("condition")
-                            && Some(*n) != node.child_by_field_name("name")
+                            && Some(*n) != node.child_by_field_id(fields().condition.get())
+                            && Some(*n) != node.child_by_field_id(fields().name.get())
                     })
                     .collect();
                 self.visit_seq(&children, file_scope);
@@ -627,14 +637,14 @@ impl<'s> Walker<'s> {
 
     fn function(&mut self, node: Node<'s>) {
         let name = node
-            .child_by_field_name("declarator")
+            .child_by_field_id(fields().declarator.get())
             .and_then(|d| {
                 let mut n = d;
                 loop {
                     if n.kind() == "function_declarator" {
-                        return n.child_by_field_name("declarator");
+                        return n.child_by_field_id(fields().declarator.get());
                     }
-                    n = n.child_by_field_name("declarator")?;
+                    n = n.child_by_field_id(fields().declarator.get())?;
                 }
             })
             .map_or("", |n| self.text(n));
@@ -645,10 +655,10 @@ impl<'s> Walker<'s> {
         self.scopes.push(HashMap::new());
         // Parameters.
         if let Some(fd) = find_descendant(
-            node.child_by_field_name("declarator"),
+            node.child_by_field_id(fields().declarator.get()),
             "function_declarator",
         ) {
-            if let Some(params) = fd.child_by_field_name("parameters") {
+            if let Some(params) = fd.child_by_field_id(fields().parameters.get()) {
                 let mut c = params.walk();
                 let ps: Vec<Node> = params.named_children(&mut c).collect();
                 for p in ps {
@@ -656,8 +666,8 @@ impl<'s> Walker<'s> {
                         continue;
                     }
                     if let (Some(ty), Some(decl)) = (
-                        p.child_by_field_name("type"),
-                        p.child_by_field_name("declarator"),
+                        p.child_by_field_id(fields().ty.get()),
+                        p.child_by_field_id(fields().declarator.get()),
                     ) {
                         let base = self.env.base_facts(p, ty, self.src);
                         self.declare_var(p, ty, decl, base, true, false);
@@ -667,7 +677,7 @@ impl<'s> Walker<'s> {
         }
         self.gotos.clear();
         self.labels.clear();
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.child_by_field_id(fields().body.get()) {
             self.visit_stmt(body, &[], false);
         }
         self.check_gotos();
@@ -711,7 +721,7 @@ impl<'s> Walker<'s> {
     }
 
     fn declaration(&mut self, node: Node<'s>, file_scope: bool) {
-        let Some(ty) = node.child_by_field_name("type") else {
+        let Some(ty) = node.child_by_field_id(fields().ty.get()) else {
             return;
         };
         let base = self.env.base_facts(node, ty, self.src);
@@ -724,10 +734,12 @@ impl<'s> Walker<'s> {
             r
         };
         let mut c = node.walk();
-        let decls: Vec<Node> = node.children_by_field_name("declarator", &mut c).collect();
+        let decls: Vec<Node> = node
+            .children_by_field_id(fields().declarator, &mut c)
+            .collect();
         for d in decls {
             self.declare_var(node, ty, d, base, false, file_scope || is_static);
-            if let Some(v) = d.child_by_field_name("value") {
+            if let Some(v) = d.child_by_field_id(fields().value.get()) {
                 self.expr(v);
             }
         }
@@ -746,18 +758,18 @@ impl<'s> Walker<'s> {
         let mut x = Some(d);
         while let Some(n) = x {
             if n.kind() == "array_declarator" {
-                if let Some(size) = n.child_by_field_name("size") {
+                if let Some(size) = n.child_by_field_id(fields().size.get()) {
                     self.expr(size);
                 }
             }
-            x = n.child_by_field_name("declarator");
+            x = n.child_by_field_id(fields().declarator.get());
         }
         let Some((name, facts)) = self.env.declarator_facts(base, d, self.src, param) else {
             return;
         };
         let ident = find_identifier(d).unwrap_or(d);
         let declarator = if d.kind() == "init_declarator" {
-            d.child_by_field_name("declarator").unwrap_or(d)
+            d.child_by_field_id(fields().declarator.get()).unwrap_or(d)
         } else {
             d
         };
@@ -804,6 +816,11 @@ impl<'s> Walker<'s> {
 
     /// Records every variable reference in an expression.
     fn expr(&mut self, node: Node<'s>) {
+        // Only references inside constructs matter to the engine (and a
+        // nested statement expression cannot hold a directive).
+        if self.open.is_empty() {
+            return;
+        }
         match node.kind() {
             "identifier" => {
                 if let Some(var) = self.lookup(self.text(node)) {
@@ -814,7 +831,7 @@ impl<'s> Walker<'s> {
                 }
             }
             "field_expression" => {
-                if let Some(a) = node.child_by_field_name("argument") {
+                if let Some(a) = node.child_by_field_id(fields().argument.get()) {
                     self.expr(a);
                 }
             }
@@ -868,7 +885,7 @@ fn find_identifier(mut n: Node) -> Option<Node> {
             return Some(n);
         }
         n = n
-            .child_by_field_name("declarator")
+            .child_by_field_id(fields().declarator.get())
             .or_else(|| n.named_child(0))?;
     }
 }
@@ -878,7 +895,7 @@ fn find_descendant<'t>(mut n: Option<Node<'t>>, kind: &str) -> Option<Node<'t>> 
         if x.kind() == kind {
             return Some(x);
         }
-        n = x.child_by_field_name("declarator");
+        n = x.child_by_field_id(fields().declarator.get());
     }
     None
 }

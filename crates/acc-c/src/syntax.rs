@@ -7,3 +7,239 @@ pub fn parser() -> tree_sitter::Parser {
         .expect("the tree-sitter-c grammar matches the tree-sitter version");
     p
 }
+
+/// Field ids of the C grammar, looked up once: `child_by_field_name`
+/// compares the name against every field of the grammar on each call,
+/// which dominated the walk over large files.
+pub struct Fields {
+    pub alternative: std::num::NonZeroU16,
+    pub argument: std::num::NonZeroU16,
+    pub arguments: std::num::NonZeroU16,
+    pub body: std::num::NonZeroU16,
+    pub condition: std::num::NonZeroU16,
+    pub declarator: std::num::NonZeroU16,
+    pub directive: std::num::NonZeroU16,
+    pub function: std::num::NonZeroU16,
+    pub initializer: std::num::NonZeroU16,
+    pub label: std::num::NonZeroU16,
+    pub left: std::num::NonZeroU16,
+    pub name: std::num::NonZeroU16,
+    pub parameters: std::num::NonZeroU16,
+    pub size: std::num::NonZeroU16,
+    pub ty: std::num::NonZeroU16,
+    pub value: std::num::NonZeroU16,
+}
+
+/// The field ids of [`tree_sitter_c::LANGUAGE`].
+pub fn fields() -> &'static Fields {
+    static FIELDS: std::sync::OnceLock<Fields> = std::sync::OnceLock::new();
+    FIELDS.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+        let id = |name: &str| {
+            lang.field_id_for_name(name)
+                .unwrap_or_else(|| panic!("the C grammar has a `{name}` field"))
+        };
+        Fields {
+            alternative: id("alternative"),
+            argument: id("argument"),
+            arguments: id("arguments"),
+            body: id("body"),
+            condition: id("condition"),
+            declarator: id("declarator"),
+            directive: id("directive"),
+            function: id("function"),
+            initializer: id("initializer"),
+            label: id("label"),
+            left: id("left"),
+            name: id("name"),
+            parameters: id("parameters"),
+            size: id("size"),
+            ty: id("type"),
+            value: id("value"),
+        }
+    })
+}
+
+/// Files below this size are parsed in one piece.
+const CHUNKED_PARSE_MIN_BYTES: usize = 64 * 1024;
+
+/// Parses `src`, in parallel pieces when it is large.
+///
+/// tree-sitter parses one file on one thread, and on a large file the parse
+/// dominates translation. Top-level items are independent, so the file is
+/// cut after lines that are a lone `}` in column 0 (the end of a function or
+/// type at file scope in any common style) outside comments and
+/// preprocessor conditionals, and the pieces are parsed on all cores with
+/// included ranges, which keeps byte offsets absolute. If any piece has a
+/// syntax error the cut may have been wrong, so the whole file is parsed
+/// again in one piece: the result is always what a single parse gives on a
+/// file without errors.
+pub fn parse(src: &str) -> Vec<tree_sitter::Tree> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if src.len() < CHUNKED_PARSE_MIN_BYTES || threads < 2 {
+        return vec![parse_whole(src)];
+    }
+    let cuts = cut_points(src, threads * 4);
+    if cuts.len() < 2 {
+        return vec![parse_whole(src)];
+    }
+    let mut bounds = Vec::with_capacity(cuts.len() + 1);
+    let mut start = 0;
+    for cut in cuts.into_iter().chain(std::iter::once(src.len())) {
+        if cut > start {
+            bounds.push((start, cut));
+        }
+        start = cut;
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut trees: Vec<Option<tree_sitter::Tree>> = (0..bounds.len()).map(|_| None).collect();
+    let results = std::sync::Mutex::new(&mut trees);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let mut p = parser();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(start, end)) = bounds.get(i) else {
+                        break;
+                    };
+                    let range = tree_sitter::Range {
+                        start_byte: start,
+                        end_byte: end,
+                        start_point: point_at(src, start),
+                        end_point: point_at(src, end),
+                    };
+                    let tree = p
+                        .set_included_ranges(&[range])
+                        .ok()
+                        .and_then(|()| p.parse(src, None));
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = tree;
+                }
+            });
+        }
+    });
+    let trees: Option<Vec<tree_sitter::Tree>> = trees.into_iter().collect();
+    match trees {
+        Some(trees) if !trees.iter().any(|t| t.root_node().has_error()) => trees,
+        _ => vec![parse_whole(src)],
+    }
+}
+
+fn parse_whole(src: &str) -> tree_sitter::Tree {
+    parser()
+        .parse(src, None)
+        .expect("tree-sitter parses any text when no timeout or cancellation is set")
+}
+
+fn point_at(src: &str, byte: usize) -> tree_sitter::Point {
+    let before = &src.as_bytes()[..byte];
+    let row = before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    tree_sitter::Point::new(row, byte - line_start)
+}
+
+/// Byte offsets after lone-`}` lines at file scope, about `pieces` of them
+/// evenly spread.
+fn cut_points(src: &str, pieces: usize) -> Vec<usize> {
+    let target = src.len() / pieces.max(1);
+    let mut cuts = Vec::new();
+    let mut last = 0;
+    let mut in_comment = false;
+    let mut pp_depth = 0i32;
+    let mut offset = 0;
+    for line in src.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        if !in_comment && trimmed.starts_with('#') {
+            let directive = trimmed[1..].trim_start();
+            if directive.starts_with("if") {
+                pp_depth += 1;
+            } else if directive.starts_with("endif") {
+                pp_depth -= 1;
+            }
+        }
+        // Track block comments roughly; a cut is only made where no
+        // comment could be open.
+        let mut rest = line;
+        loop {
+            if in_comment {
+                match rest.find("*/") {
+                    Some(i) => {
+                        in_comment = false;
+                        rest = &rest[i + 2..];
+                    }
+                    None => break,
+                }
+            } else {
+                match rest.find("/*") {
+                    Some(i) if !rest[..i].contains("//") => {
+                        in_comment = true;
+                        rest = &rest[i + 2..];
+                    }
+                    _ => break,
+                }
+            }
+        }
+        let lone_brace = line.trim_end() == "}";
+        if lone_brace
+            && !in_comment
+            && pp_depth == 0
+            && offset - last >= target
+            && offset < src.len()
+        {
+            let _ = start;
+            cuts.push(offset);
+            last = offset;
+        }
+    }
+    cuts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sexp_all(trees: &[tree_sitter::Tree]) -> Vec<String> {
+        trees
+            .iter()
+            .flat_map(|t| {
+                let root = t.root_node();
+                let mut c = root.walk();
+                root.children(&mut c)
+                    .map(|n| format!("{}@{:?}", n.to_sexp(), n.byte_range()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chunked_parse_equals_whole_parse() {
+        let mut src =
+            String::from("#include <stdio.h>\n#if X\nint f(void) {\n  return 1;\n}\n#endif\n");
+        for k in 0..3000 {
+            src.push_str(&format!(
+                "/* item {k} }} */\nstatic int g{k}(int n) {{\n  #pragma acc parallel loop\n  for (int i = 0; i < n; i++) {{ n += i; }}\n  return n;\n}}\n"
+            ));
+        }
+        let chunked = parse(&src);
+        let whole = vec![parse_whole(&src)];
+        assert_eq!(sexp_all(&chunked), sexp_all(&whole));
+    }
+
+    #[test]
+    fn a_bad_cut_falls_back_to_one_parse() {
+        // A lone `}` that closes an initializer split across lines: cutting
+        // there would give errors, so the result is the single parse.
+        let mut src = String::new();
+        for k in 0..4000 {
+            src.push_str(&format!("int a{k}[] = {{\n  1, 2\n}}\n;\n"));
+        }
+        let trees = parse(&src);
+        assert!(!trees.iter().any(|t| t.root_node().has_error()));
+        assert_eq!(sexp_all(&trees), sexp_all(&[parse_whole(&src)]));
+    }
+}

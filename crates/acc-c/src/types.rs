@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use acc_engine::facts::Shape;
 use tree_sitter::Node;
 
+use crate::syntax::fields;
+
 /// What the engine needs to know of a type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TypeFacts {
@@ -57,12 +59,12 @@ impl TypeEnv {
     pub fn learn(&mut self, node: Node, src: &str) {
         match node.kind() {
             "type_definition" => {
-                let Some(ty) = node.child_by_field_name("type") else {
+                let Some(ty) = node.child_by_field_id(fields().ty.get()) else {
                     return;
                 };
                 let base = self.base_facts(node, ty, src);
                 let mut c = node.walk();
-                for d in node.children_by_field_name("declarator", &mut c) {
+                for d in node.children_by_field_id(fields().declarator, &mut c) {
                     if let Some((name, facts)) = self.declarator_facts(base, d, src, false) {
                         self.typedefs.insert(name.to_string(), facts);
                     }
@@ -70,7 +72,7 @@ impl TypeEnv {
                 self.learn_specifier(ty, src);
             }
             "declaration" => {
-                if let Some(ty) = node.child_by_field_name("type") {
+                if let Some(ty) = node.child_by_field_id(fields().ty.get()) {
                     self.learn_specifier(ty, src);
                 }
             }
@@ -79,8 +81,8 @@ impl TypeEnv {
             }
             "preproc_def" => {
                 if let (Some(name), Some(value)) = (
-                    node.child_by_field_name("name"),
-                    node.child_by_field_name("value"),
+                    node.child_by_field_id(fields().name.get()),
+                    node.child_by_field_id(fields().value.get()),
                 ) {
                     self.constants.insert(
                         src[name.byte_range()].to_string(),
@@ -96,15 +98,15 @@ impl TypeEnv {
         match ty.kind() {
             "struct_specifier" | "union_specifier" => {
                 if let (Some(name), Some(_)) = (
-                    ty.child_by_field_name("name"),
-                    ty.child_by_field_name("body"),
+                    ty.child_by_field_id(fields().name.get()),
+                    ty.child_by_field_id(fields().body.get()),
                 ) {
                     self.complete_tags
                         .insert(src[name.byte_range()].to_string());
                 }
             }
             "enum_specifier" => {
-                let Some(body) = ty.child_by_field_name("body") else {
+                let Some(body) = ty.child_by_field_id(fields().body.get()) else {
                     return;
                 };
                 let mut next = 0i64;
@@ -113,10 +115,10 @@ impl TypeEnv {
                     if e.kind() != "enumerator" {
                         continue;
                     }
-                    let Some(name) = e.child_by_field_name("name") else {
+                    let Some(name) = e.child_by_field_id(fields().name.get()) else {
                         continue;
                     };
-                    if let Some(v) = e.child_by_field_name("value") {
+                    if let Some(v) = e.child_by_field_id(fields().value.get()) {
                         if let Some(x) = crate::consts::eval(&src[v.byte_range()], self) {
                             next = x;
                         }
@@ -141,9 +143,9 @@ impl TypeEnv {
         }
         let mut facts = match ty.kind() {
             "struct_specifier" | "union_specifier" => {
-                let complete = ty.child_by_field_name("body").is_some()
+                let complete = ty.child_by_field_id(fields().body.get()).is_some()
                     || ty
-                        .child_by_field_name("name")
+                        .child_by_field_id(fields().name.get())
                         .is_some_and(|n| self.complete_tags.contains(&src[n.byte_range()]));
                 TypeFacts {
                     shape: Shape::Aggregate,
@@ -199,7 +201,7 @@ impl TypeEnv {
                 "identifier" => break &src[d.byte_range()],
                 "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
                     d = d
-                        .child_by_field_name("declarator")
+                        .child_by_field_id(fields().declarator.get())
                         .or_else(|| d.named_child(0))?;
                 }
                 "pointer_declarator" => {
@@ -208,12 +210,12 @@ impl TypeEnv {
                         ch.kind() == "type_qualifier" && &src[ch.byte_range()] == "const"
                     });
                     derivations.push((Shape::Pointer, is_const, true));
-                    d = d.child_by_field_name("declarator")?;
+                    d = d.child_by_field_id(fields().declarator.get())?;
                 }
                 "array_declarator" => {
-                    let sized = d.child_by_field_name("size").is_some();
+                    let sized = d.child_by_field_id(fields().size.get()).is_some();
                     derivations.push((Shape::Array, false, sized));
-                    d = d.child_by_field_name("declarator")?;
+                    d = d.child_by_field_id(fields().declarator.get())?;
                 }
                 _ => return None,
             }
@@ -235,7 +237,7 @@ impl TypeEnv {
                             .is_some_and(|x| x.1);
                     let elem_complete = derivations.len() > 1 || base.is_complete;
                     let has_init = declarator.kind() == "init_declarator"
-                        && declarator.child_by_field_name("value").is_some();
+                        && declarator.child_by_field_id(fields().value.get()).is_some();
                     TypeFacts {
                         shape: Shape::Array,
                         is_const: elem_const,

@@ -287,8 +287,13 @@ pub fn analyze(unit: &Unit) -> (Analysis, Vec<Diagnostic>) {
         unit,
         an: Analysis::default(),
         diags: Vec::new(),
+        declares: Vec::new(),
     };
     cx.build_effs();
+    cx.declares = (0..cx.an.effs.len() as u32)
+        .map(EffId)
+        .filter(|&e| cx.an.eff(e).kind == EffKind::Declare)
+        .collect();
     cx.explicit_attrs();
     cx.partition_loops();
     cx.loop_attrs();
@@ -300,6 +305,8 @@ struct Cx<'u> {
     unit: &'u Unit,
     an: Analysis,
     diags: Vec<Diagnostic>,
+    /// Every `declare`, which may act on any later construct.
+    declares: Vec<EffId>,
 }
 
 impl<'u> Cx<'u> {
@@ -616,6 +623,13 @@ impl<'u> Cx<'u> {
                 .take_while(|&a| an.eff(a).kind == EffKind::Loop)
                 .collect()
         };
+        // Loops with a nested loop that has exp gang may not have gang.
+        let mut has_nested_gang = std::collections::HashSet::new();
+        for &d in &loops {
+            if self.an.eff(d).partition.gang == Some(GangOrigin::Exp) {
+                has_nested_gang.extend(loop_ancestors(&self.an, d));
+            }
+        }
         let mut permitted = BTreeMap::new();
         for &l in &loops {
             let an = &self.an;
@@ -624,12 +638,10 @@ impl<'u> Cx<'u> {
                 let q = an.eff(a).partition;
                 q.gang.is_some() || q.worker || q.vector
             });
-            let nested_gang = loops.iter().any(|&d| {
-                d != l
-                    && an.eff(d).partition.gang == Some(GangOrigin::Exp)
-                    && an.eff_ancestors(d).any(|a| a == l)
-            });
-            permitted.insert(l, !p.seq && !ancestor_levels && !nested_gang);
+            permitted.insert(
+                l,
+                !p.seq && !ancestor_levels && !has_nested_gang.contains(&l),
+            );
         }
         for &l in &loops {
             let an = &self.an;
@@ -748,10 +760,8 @@ impl<'u> Cx<'u> {
         // A `declare` earlier in an enclosing block or at file scope acts
         // like a data region around everything after it.
         let here = self.unit.construct(self.an.eff(e).construct).pragma_span;
-        for (i, eff) in self.an.effs.iter().enumerate() {
-            if eff.kind != EffKind::Declare {
-                continue;
-            }
+        for &i in &self.declares {
+            let eff = self.an.eff(i);
             let c = self.unit.construct(eff.construct);
             let covers = match c.block_rest {
                 Some(rest) => rest.contains(here),
@@ -762,7 +772,7 @@ impl<'u> Cx<'u> {
                     dma: Some((d, _)), ..
                 }) = eff.attr(var)
                 {
-                    return Some((EffId(i as u32), *d));
+                    return Some((i, *d));
                 }
             }
         }
@@ -781,8 +791,14 @@ impl<'u> Cx<'u> {
             };
             let kind = self.an.eff(p).kind;
             let default = self.default_clause(p);
+            // Nested constructs follow their parent, in source order.
             let loops: Vec<EffId> = (p.0 + 1..self.an.effs.len() as u32)
                 .map(EffId)
+                .take_while(|&l| {
+                    let c = self.an.eff(l).construct;
+                    c == self.an.eff(p).construct
+                        || body.contains(self.unit.construct(c).pragma_span)
+                })
                 .filter(|&l| {
                     self.an.eff(l).kind == EffKind::Loop && self.an.eff(l).compute == Some(p)
                 })
