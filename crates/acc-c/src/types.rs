@@ -198,7 +198,7 @@ impl TypeEnv {
         let mut d = declarator;
         let name = loop {
             match d.kind() {
-                "identifier" => break &src[d.byte_range()],
+                "identifier" | "type_identifier" => break &src[d.byte_range()],
                 "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
                     d = d
                         .child_by_field_id(fields().declarator.get())
