@@ -403,6 +403,7 @@ impl<'s> Walker<'s> {
             span: Self::span(node),
             control: None,
             declared_in_init: false,
+            header: crate::loops::header(node, self.src),
         };
         let Some(init) = node.child_by_field_id(fields().initializer.get()) else {
             return facts;
@@ -794,6 +795,11 @@ impl<'s> Walker<'s> {
             shape: facts.shape,
             is_const: facts.is_const,
             is_complete: facts.is_complete,
+            decl_name: {
+                let start = type_text.len() + 1 + (ident.start_byte() - declarator.start_byte());
+                start..start + name.len()
+            },
+            scalar: crate::types::scalar_type(&type_text, facts.shape),
             decl_text: format!("{type_text} {}", self.text(declarator)),
             is_global: global,
         });

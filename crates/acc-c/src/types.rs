@@ -254,3 +254,42 @@ impl TypeEnv {
         Some((name, facts))
     }
 }
+
+/// The arithmetic type of a scalar declared with `type_text` (qualifiers
+/// and all), for reductions.
+pub fn scalar_type(type_text: &str, shape: Shape) -> Option<acc_engine::facts::ScalarType> {
+    use acc_engine::facts::ScalarType as S;
+    if shape != Shape::Scalar {
+        return None;
+    }
+    let words: Vec<&str> = type_text
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "restrict" | "signed" | "int") || *w == "int")
+        .collect();
+    let unsigned = type_text.split_whitespace().any(|w| w == "unsigned");
+    let has = |w: &str| type_text.split_whitespace().any(|x| x == w);
+    if has("_Complex") || has("complex") {
+        return Some(S::Complex);
+    }
+    let longs = type_text.split_whitespace().filter(|w| *w == "long").count();
+    Some(match () {
+        _ if has("_Bool") || has("bool") => S::Bool,
+        _ if has("float") => S::F32,
+        _ if has("double") => S::F64,
+        _ if has("char") => if unsigned { S::U8 } else { S::I8 },
+        _ if has("short") => if unsigned { S::U16 } else { S::I16 },
+        _ if longs >= 1 => if unsigned { S::U64 } else { S::I64 },
+        _ if has("int") || unsigned || has("signed") => if unsigned { S::U32 } else { S::I32 },
+        _ => match words.last().copied().unwrap_or("") {
+            "int8_t" => S::I8,
+            "int16_t" => S::I16,
+            "int32_t" => S::I32,
+            "int64_t" | "ptrdiff_t" | "ssize_t" | "intptr_t" | "intmax_t" | "off_t" => S::I64,
+            "uint8_t" => S::U8,
+            "uint16_t" => S::U16,
+            "uint32_t" => S::U32,
+            "uint64_t" | "size_t" | "uintptr_t" | "uintmax_t" => S::U64,
+            _ => return None,
+        },
+    })
+}

@@ -51,6 +51,68 @@ pub struct Var {
     pub decl_text: String,
     /// Declared at file scope (or `static`/`extern` in a function).
     pub is_global: bool,
+    /// Where the name is in `decl_text`, so a lowering can declare a
+    /// pointer to the type (`double (*p)[10]`) by replacing it.
+    pub decl_name: std::ops::Range<usize>,
+    /// The arithmetic type, for reductions; `None` for other types.
+    pub scalar: Option<ScalarType>,
+}
+
+/// Arithmetic types, as reductions need them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarType {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+    Bool,
+    /// `_Complex` of any kind: `+` and `*` only.
+    Complex,
+}
+
+impl ScalarType {
+    pub fn is_integer(self) -> bool {
+        !matches!(self, ScalarType::F32 | ScalarType::F64 | ScalarType::Complex)
+    }
+}
+
+/// A `for` header in the canonical form OpenACC requires of partitioned
+/// loops: `for (init; var cmp upper; var += step)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopHeader {
+    pub var: String,
+    /// The type when the variable is declared in the init (`int`).
+    pub var_type: Option<String>,
+    pub lower: String,
+    pub upper: String,
+    pub cmp: Cmp,
+    /// The signed step, e.g. `1`, `-1`, `(s)`, `-(s)`.
+    pub step: String,
+    pub lower_span: Span,
+    pub upper_span: Span,
+    /// The step expression's span and whether it is subtracted; `None`
+    /// for `++`/`--`.
+    pub step_span: Option<(Span, bool)>,
+    /// From `for` through the closing `)`.
+    pub header_span: Span,
+    /// The loop body statement (for a repaired body, the directive and
+    /// statement that follow).
+    pub body: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Ne,
 }
 
 /// One loop associated with a loop construct (several with `collapse`).
@@ -63,6 +125,8 @@ pub struct LoopFacts {
     /// Declared in the init of the `for` (`for (int i = …)`) rather than
     /// just assigned (`for (i = …)`).
     pub declared_in_init: bool,
+    /// The canonical form, when the header has one.
+    pub header: Option<LoopHeader>,
 }
 
 #[derive(Clone, Debug)]

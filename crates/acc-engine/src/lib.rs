@@ -16,6 +16,7 @@ pub mod diag;
 pub mod directive;
 pub mod facts;
 pub mod omp;
+pub mod plan;
 pub mod span;
 
 pub use diag::{Diagnostic, Severity};

@@ -180,6 +180,11 @@ void acc_rt_launch(const acc_rt_kernel *kernel, const acc_rt_config *config,
 /* The error path calls handler(message, user) before it exits with status 1. */
 void acc_rt_set_error_handler(void (*handler)(const char *message, void *user), void *user);
 
+/* `atomic` constructs in host kernels: the statement runs between these two calls, under one
+ * process-wide lock. */
+void acc_rt_atomic_begin(void);
+void acc_rt_atomic_end(void);
+
 /* Nonzero when the current device shares the host's memory (data calls are then no-ops). */
 int acc_rt_shared_memory(void);
 

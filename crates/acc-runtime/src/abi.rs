@@ -492,3 +492,34 @@ pub extern "C" fn acc_rt_shared_memory() -> c_int {
             .shares_host_memory() as c_int)
     })
 }
+
+/// The one lock of `atomic` constructs on the CPU devices: generated code
+/// brackets the atomic statement with `acc_rt_atomic_begin/end`. One
+/// process-wide lock keeps every form (capture blocks included) atomic
+/// with respect to every other, whichever translation unit it is in.
+static ATOMIC_LOCK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Takes the atomic lock (spinning, then yielding: atomic sections are a
+/// few instructions long).
+#[no_mangle]
+pub extern "C" fn acc_rt_atomic_begin() {
+    use std::sync::atomic::Ordering;
+    let mut spins = 0u32;
+    while ATOMIC_LOCK
+        .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        spins += 1;
+        if spins < 64 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Releases the atomic lock.
+#[no_mangle]
+pub extern "C" fn acc_rt_atomic_end() {
+    ATOMIC_LOCK.store(false, std::sync::atomic::Ordering::Release);
+}

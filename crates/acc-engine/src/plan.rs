@@ -1,0 +1,400 @@
+//! The offload plan: the data attributes of [`crate::attrs`] lowered for
+//! our runtime rather than for OpenMP. It says, per construct, which data
+//! actions happen on entry and exit (structured and dynamic reference
+//! counts kept apart, which OpenMP cannot express), how each variable
+//! reaches a kernel, which reductions the runtime combines across gangs, and
+//! how each loop is partitioned. Both front ends and every device read the
+//! same plan; `Display` prints it, which is what `acc cc --info` shows.
+
+use std::fmt;
+
+use crate::attrs::{clause_items, Analysis, Dma, Dsa, EffId, EffKind, Origin, Partition};
+use crate::diag::Diagnostic;
+use crate::directive::{ClauseArgs, ClauseKind, DataModifier, ReductionOp, VarItem};
+use crate::facts::{ConstructId, Shape, Unit, VarId};
+
+/// A data action of the runtime, one per list item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Copy,
+    Copyin,
+    Copyout,
+    Create,
+    NoCreate,
+    Present,
+    Deviceptr,
+    Attach,
+    Detach,
+    Delete,
+    UpdateSelf,
+    UpdateDevice,
+}
+
+impl Action {
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Copy => "copy",
+            Action::Copyin => "copyin",
+            Action::Copyout => "copyout",
+            Action::Create => "create",
+            Action::NoCreate => "no_create",
+            Action::Present => "present",
+            Action::Deviceptr => "deviceptr",
+            Action::Attach => "attach",
+            Action::Detach => "detach",
+            Action::Delete => "delete",
+            Action::UpdateSelf => "update self",
+            Action::UpdateDevice => "update device",
+        }
+    }
+}
+
+/// One item of a data clause, explicit or implicit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataItem {
+    pub action: Action,
+    pub var: VarId,
+    /// The list item as written (`a[0:n]`), or the variable's name for an
+    /// implicit one.
+    pub item: Option<VarItem>,
+    pub zero: bool,
+    pub finalize: bool,
+    pub if_present: bool,
+    pub implicit: bool,
+}
+
+/// How a variable reaches the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// The device copy of the variable (shared: arrays, aggregates, mapped
+    /// scalars).
+    Mapped,
+    /// A pointer's value, translated to the device address of its target
+    /// when that is present (OpenMP 5.1's zero-length array section), else
+    /// unchanged.
+    TranslatedPointer,
+    /// A pointer that already holds a device address (`deviceptr`).
+    Deviceptr,
+    /// A copy of the value for each gang (`firstprivate`).
+    Value,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub var: VarId,
+    pub pass: Pass,
+}
+
+/// A reduction across gangs, combined by the runtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GangReduction {
+    pub var: VarId,
+    pub op: ReductionOp,
+}
+
+/// How one loop construct inside a kernel runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopPlan {
+    pub construct: ConstructId,
+    pub eff: EffId,
+    pub partition: Partition,
+    /// Loops folded into one iteration space (`collapse`, `tile`).
+    pub depth: usize,
+    /// Variables private to each iteration (explicit `private`).
+    pub private: Vec<VarId>,
+}
+
+/// A compute construct lowered to one kernel launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelPlan {
+    pub construct: ConstructId,
+    pub kind: EffKind,
+    /// Structured data actions around the launch (explicit clauses, then
+    /// the implicit ones).
+    pub data: Vec<DataItem>,
+    pub params: Vec<Param>,
+    pub private: Vec<VarId>,
+    pub reductions: Vec<GangReduction>,
+    pub loops: Vec<LoopPlan>,
+    /// Gang-partitioned loops exist, so the launch uses many gangs.
+    pub gang_partitioned: bool,
+}
+
+/// The plan of one construct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConstructPlan {
+    Kernel(KernelPlan),
+    /// `data`, `host_data` and block-scope `declare`: structured actions
+    /// around a statement.
+    Region { construct: ConstructId, data: Vec<DataItem> },
+    /// `enter data`, `exit data`, `update`.
+    Dynamic { construct: ConstructId, kind: EffKind, data: Vec<DataItem> },
+    /// A loop inside a kernel (planned with its kernel) or a directive
+    /// with nothing to plan.
+    None,
+}
+
+/// Plans every construct of the unit.
+pub fn plan(unit: &Unit, an: &Analysis) -> (Vec<ConstructPlan>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let plans = unit
+        .construct_ids()
+        .map(|c| {
+            let outer = an.outermost(c);
+            match an.eff(outer).kind {
+                k if k.is_compute() => ConstructPlan::Kernel(kernel(unit, an, outer, &mut diags)),
+                EffKind::Data | EffKind::HostData => ConstructPlan::Region {
+                    construct: c,
+                    data: explicit_data(unit, an, outer),
+                },
+                EffKind::Declare if unit.construct(c).block_rest.is_some() => ConstructPlan::Region {
+                    construct: c,
+                    data: explicit_data(unit, an, outer),
+                },
+                k @ (EffKind::EnterData | EffKind::ExitData | EffKind::Update | EffKind::Declare) => {
+                    ConstructPlan::Dynamic {
+                        construct: c,
+                        kind: k,
+                        data: explicit_data(unit, an, outer),
+                    }
+                }
+                _ => ConstructPlan::None,
+            }
+        })
+        .collect();
+    (plans, diags)
+}
+
+fn action_of(kind: ClauseKind, eff: EffKind) -> Option<Action> {
+    Some(match kind {
+        ClauseKind::Copy => Action::Copy,
+        ClauseKind::Copyin => Action::Copyin,
+        ClauseKind::Copyout => Action::Copyout,
+        ClauseKind::Create | ClauseKind::DeviceResident => Action::Create,
+        ClauseKind::NoCreate => Action::NoCreate,
+        ClauseKind::Present => Action::Present,
+        ClauseKind::Deviceptr => Action::Deviceptr,
+        ClauseKind::Attach => Action::Attach,
+        ClauseKind::Detach => Action::Detach,
+        ClauseKind::Delete => Action::Delete,
+        ClauseKind::Link => Action::Create,
+        ClauseKind::SelfClause | ClauseKind::Host if eff == EffKind::Update => Action::UpdateSelf,
+        ClauseKind::Device if eff == EffKind::Update => Action::UpdateDevice,
+        _ => return None,
+    })
+}
+
+fn explicit_data(unit: &Unit, an: &Analysis, e: EffId) -> Vec<DataItem> {
+    let eff = an.eff(e);
+    let c = unit.construct(eff.construct);
+    let d = &c.directive;
+    let finalize = d.has(ClauseKind::Finalize);
+    let if_present = d.has(ClauseKind::IfPresent);
+    let mut out = Vec::new();
+    for &ci in &eff.clauses {
+        let clause = &d.clauses[ci];
+        let Some(action) = action_of(clause.kind, eff.kind) else { continue };
+        let zero = matches!(&clause.args, ClauseArgs::Vars { modifiers, .. }
+            if modifiers.iter().any(|m| m.0 == DataModifier::Zero));
+        for (ii, item) in clause_items(&clause.args).iter().enumerate() {
+            let Some(Some(var)) = c.clause_vars.get(ci).and_then(|v| v.get(ii)) else { continue };
+            out.push(DataItem {
+                action,
+                var: *var,
+                item: Some(item.clone()),
+                zero,
+                finalize,
+                if_present,
+                implicit: false,
+            });
+        }
+    }
+    out
+}
+
+fn kernel(unit: &Unit, an: &Analysis, p: EffId, _diags: &mut [Diagnostic]) -> KernelPlan {
+    let eff = an.eff(p);
+    let mut data = explicit_data(unit, an, p);
+    let mut params = Vec::new();
+    let mut private = Vec::new();
+    let mut reductions = Vec::new();
+    for a in &eff.attrs {
+        let var = unit.var(a.var);
+        if let Some((dma, Origin::Imp)) = a.dma {
+            let action = match dma {
+                Dma::Copy => Some(Action::Copy),
+                Dma::Present => Some(Action::Present),
+                _ => None,
+            };
+            if let Some(action) = action {
+                data.push(DataItem {
+                    action,
+                    var: a.var,
+                    item: None,
+                    zero: false,
+                    finalize: false,
+                    if_present: false,
+                    implicit: true,
+                });
+            }
+        }
+        let deviceptr = matches!(a.dma, Some((Dma::Deviceptr, _))) || enclosing_deviceptr(an, p, a.var);
+        let pointer = var.shape == Shape::Pointer;
+        match a.dsa {
+            Some((Dsa::Private, _)) => private.push(a.var),
+            Some((Dsa::Reduction(op), _)) => reductions.push(GangReduction { var: a.var, op }),
+            Some((Dsa::Firstprivate, origin)) => {
+                let pass = if deviceptr {
+                    Pass::Deviceptr
+                } else if pointer && !origin.is_exp() {
+                    Pass::TranslatedPointer
+                } else {
+                    Pass::Value
+                };
+                params.push(Param { var: a.var, pass });
+            }
+            Some((Dsa::Shared, _)) | None => {
+                let pass = if deviceptr {
+                    Pass::Deviceptr
+                } else if pointer && !names_whole(unit, an, p, a.var) {
+                    Pass::TranslatedPointer
+                } else {
+                    Pass::Mapped
+                };
+                params.push(Param { var: a.var, pass });
+            }
+        }
+    }
+    let loops: Vec<LoopPlan> = an
+        .effs
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.kind == EffKind::Loop && l.compute == Some(p))
+        .map(|(i, l)| {
+            let c = unit.construct(l.construct);
+            let depth = c
+                .loops
+                .len()
+                .max(1);
+            LoopPlan {
+                construct: l.construct,
+                eff: EffId(i as u32),
+                partition: l.partition,
+                depth,
+                private: l
+                    .attrs
+                    .iter()
+                    .filter(|x| matches!(x.dsa, Some((Dsa::Private, Origin::Exp { .. }))))
+                    .map(|x| x.var)
+                    .collect(),
+            }
+        })
+        .collect();
+    let gang_partitioned = loops.iter().any(|l| l.partition.gang.is_some());
+    KernelPlan {
+        construct: eff.construct,
+        kind: eff.kind,
+        data,
+        params,
+        private,
+        reductions,
+        loops,
+        gang_partitioned,
+    }
+}
+
+/// Is the variable named whole (not as a subarray) in an explicit data
+/// clause of the compute construct? A pointer named whole is itself the
+/// data (`copy(p)` copies the pointer); a pointer named with a subarray
+/// (`copy(p[0:n])`) maps its target, and the kernel uses the translated
+/// pointer.
+fn names_whole(unit: &Unit, an: &Analysis, p: EffId, var: VarId) -> bool {
+    explicit_data(unit, an, p)
+        .iter()
+        .any(|d| d.var == var && d.item.as_ref().is_some_and(|i| i.accessors.is_empty()))
+}
+
+fn enclosing_deviceptr(an: &Analysis, p: EffId, var: VarId) -> bool {
+    an.eff_ancestors(p).any(|a| {
+        let e = an.eff(a);
+        matches!(e.kind, EffKind::Data | EffKind::Declare)
+            && e.attr(var).is_some_and(|x| matches!(x.dma, Some((Dma::Deviceptr, _))))
+    })
+}
+
+/// A plan printed with variable names, for `--info`.
+pub struct Info<'a> {
+    pub unit: &'a Unit,
+    pub plan: &'a ConstructPlan,
+}
+
+impl fmt::Display for Info<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |v: VarId| self.unit.var(v).name.as_str();
+        let items = |data: &[DataItem]| {
+            data.iter()
+                .map(|d| {
+                    let text = d.item.as_ref().map_or_else(|| name(d.var).to_string(), |i| i.text.clone());
+                    format!("{}{}({text})", if d.implicit { "implicit " } else { "" }, d.action.name())
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self.plan {
+            ConstructPlan::Kernel(k) => {
+                let kind = match k.kind {
+                    EffKind::Serial => "serial",
+                    EffKind::Kernels => "kernels",
+                    _ => "parallel",
+                };
+                write!(f, "{kind} region: one kernel")?;
+                if !k.data.is_empty() {
+                    write!(f, "; data: {}", items(&k.data))?;
+                }
+                for l in &k.loops {
+                    let p = &l.partition;
+                    let mut levels = Vec::new();
+                    if let Some(g) = p.gang {
+                        levels.push(if g == crate::attrs::GangOrigin::Imp { "gang (implicit)" } else { "gang" });
+                    }
+                    if p.worker {
+                        levels.push("worker");
+                    }
+                    if p.vector {
+                        levels.push("vector");
+                    }
+                    let line = self.unit.construct(l.construct).directive.span;
+                    let _ = line;
+                    if p.seq {
+                        write!(f, "; loop: sequential")?;
+                    } else {
+                        write!(f, "; loop: {}", levels.join(" "))?;
+                    }
+                    if l.depth > 1 {
+                        write!(f, " over {} collapsed loops", l.depth)?;
+                    }
+                }
+                for r in &k.reductions {
+                    write!(f, "; reduction({}:{}) across gangs", r.op.symbol(), name(r.var))?;
+                }
+                let firstprivate: Vec<&str> =
+                    k.params.iter().filter(|p| p.pass == Pass::Value).map(|p| name(p.var)).collect();
+                if !firstprivate.is_empty() {
+                    write!(f, "; firstprivate: {}", firstprivate.join(", "))?;
+                }
+                Ok(())
+            }
+            ConstructPlan::Region { data, .. } => write!(f, "data region: {}", items(data)),
+            ConstructPlan::Dynamic { kind, data, .. } => {
+                let what = match kind {
+                    EffKind::EnterData => "enter data",
+                    EffKind::ExitData => "exit data",
+                    EffKind::Update => "update",
+                    _ => "declare",
+                };
+                write!(f, "{what}: {}", items(data))
+            }
+            ConstructPlan::None => Ok(()),
+        }
+    }
+}
