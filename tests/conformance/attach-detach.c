@@ -44,13 +44,19 @@ int main(void) {
   /* attach on a data construct and on a compute construct */
   struct two t = {malloc(n * sizeof(double)), malloc(n * sizeof(double))};
   for (int i = 0; i < n; i++) { t.x[i] = i * 0.5; t.y[i] = 0.0; }
-  #pragma acc data copyin(t.x[0:n]) copy(t.y[0:n])
+  #pragma acc data copyin(t.x[0:n])
   {
-    #pragma acc data copyin(t) attach(t.x)
+    #pragma acc data copy(t.y[0:n])
     {
-      #pragma acc parallel loop attach(t.y)
-      for (int i = 0; i < n; i++)
-        t.y[i] = t.x[i] * 4.0;
+      #pragma acc data copyin(t)
+      {
+        #pragma acc data attach(t.x)
+        {
+          #pragma acc parallel loop attach(t.y)
+          for (int i = 0; i < n; i++)
+            t.y[i] = t.x[i] * 4.0;
+        }
+      }
     }
   }
 

@@ -2,9 +2,10 @@
  * fixed-size arrays, subarrays of malloc'd arrays (with non-zero starts and
  * only the section written), a 2-D subarray, scalars and structs, nested
  * data regions (data already present is neither reallocated nor copied),
- * and a device scratch buffer (create) that is written by one kernel and
- * read by the next. Compute constructs inside the data region name the
- * pointer-based sections again (present_or semantics) or with present. */
+ * a device scratch buffer (create) that is written by one kernel and read
+ * by the next, and a data construct with if(0). Compute constructs inside
+ * the data region name the pointer-based sections again (present_or
+ * semantics) or with present. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,6 +22,9 @@ int main(void) {
   static int m[R][C], m2[R][C];
   struct params p = {3.0, 4};
   long total = 0;
+  int no = 0;
+  double *e = malloc(n * sizeof *e);
+  for (int i = 0; i < n; i++) e[i] = 1.0;
   for (int i = 0; i < n; i++) { a[i] = i; b[i] = -1.0; c[i] = i * 0.5; }
   for (int r = 0; r < R; r++)
     for (int k = 0; k < C; k++) { m[r][k] = r + k; m2[r][k] = 0; }
@@ -52,12 +56,23 @@ int main(void) {
         m2[r][k] = m[r][k] * 2;
   }
 
+  /* data if(0): nothing is mapped, the inner copy does the work */
+  #pragma acc data copy(e[0:n]) if(no)
+  {
+    #pragma acc parallel loop copy(e[0:n])
+    for (int i = 0; i < n; i++)
+      e[i] += i;
+  }
+
   long rtotal = 0;
   for (int i = 0; i < n; i++) {
     double rb = (i >= 10 && i < n - 10) ? i * 3.0 + 4 : -1.0;
     double rc = i * 0.5 + i;
     rtotal += (long)rc;
-    if (b[i] != rb || c[i] != rc) { printf("data-clauses: i=%d b=%g c=%g\n", i, b[i], c[i]); return 1; }
+    if (b[i] != rb || c[i] != rc || e[i] != 1.0 + i) {
+      printf("data-clauses: i=%d b=%g c=%g e=%g\n", i, b[i], c[i], e[i]);
+      return 1;
+    }
   }
   if (total != rtotal) { printf("data-clauses: total = %ld, expected %ld\n", total, rtotal); return 1; }
   for (int r = 0; r < R; r++)
@@ -66,6 +81,6 @@ int main(void) {
       if (m2[r][k] != want) { printf("data-clauses: m2[%d][%d] = %d\n", r, k, m2[r][k]); return 1; }
     }
   printf("data-clauses: ok\n");
-  free(a); free(b); free(c); free(tmp);
+  free(a); free(b); free(c); free(tmp); free(e);
   return 0;
 }

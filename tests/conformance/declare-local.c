@@ -6,7 +6,8 @@
  * function exit, when the locals go away.
  * (declare present at function scope has no portable C use: declare takes
  * no subarrays, an automatic local cannot be present on entry, and extern
- * variables may only be in create/copyin/deviceptr/device_resident/link.) */
+ * variables may only be in create/copyin/deviceptr/device_resident/link.)
+ * Function-scope device_resident is in declare-device-resident-local.c. */
 #include <stdio.h>
 
 #define N 64

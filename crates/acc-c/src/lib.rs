@@ -36,14 +36,27 @@ pub struct Analysis {
 /// in included files (see [`preprocess::header_facts`]); pass the default
 /// for self-contained code.
 pub fn analyze(src: &str, headers: TypeEnv, opts: OmpOptions) -> Analysis {
+    analyze_for(src, headers, Some(opts))
+}
+
+/// As [`analyze`]; without OpenMP options it skips the OpenMP mapping (and
+/// its diagnostics about what OpenMP cannot express), as lowering to the
+/// runtime does.
+pub fn analyze_for(src: &str, headers: TypeEnv, omp: Option<OmpOptions>) -> Analysis {
     let trees = syntax::parse(src);
     let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
     let (unit, mut diags) = sema::analyze(&roots, src, headers);
     diags.extend(acc_engine::check::check_unit(&unit));
     let (attrs, d) = acc_engine::attrs::analyze(&unit);
     diags.extend(d);
-    let (forms, d) = acc_engine::omp::to_omp(&unit, &attrs, opts);
-    diags.extend(d);
+    let forms = match omp {
+        Some(opts) => {
+            let (forms, d) = acc_engine::omp::to_omp(&unit, &attrs, opts);
+            diags.extend(d);
+            forms
+        }
+        None => Vec::new(),
+    };
     diags.sort_by_key(|d| (d.span.start, d.span.end));
     diags.dedup();
     Analysis {

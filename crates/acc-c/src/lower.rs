@@ -43,14 +43,8 @@ pub struct Lowered {
 
 /// Lowers one file. `None` when there are errors (in the diagnostics).
 pub fn lower_file(src: &str, headers: TypeEnv, opts: &LowerOptions) -> (Option<Lowered>, Vec<Diagnostic>) {
-    let analysis = crate::analyze(src, headers, acc_engine::omp::OmpOptions::default());
-    // The OpenMP mapping's own diagnostics (things OpenMP cannot express)
-    // do not apply to the runtime.
-    let mut diags: Vec<Diagnostic> = analysis
-        .diags
-        .into_iter()
-        .filter(|d| !d.message.contains("OpenMP") && !d.message.contains("has no OpenMP form"))
-        .collect();
+    let analysis = crate::analyze_for(src, headers, None);
+    let mut diags = analysis.diags;
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
@@ -191,7 +185,8 @@ fn red_type(t: ScalarType) -> Option<&'static str> {
         ScalarType::I16 => "ACC_RT_TYPE_I16",
         ScalarType::I32 => "ACC_RT_TYPE_I32",
         ScalarType::I64 => "ACC_RT_TYPE_I64",
-        ScalarType::U8 | ScalarType::Bool => "ACC_RT_TYPE_U8",
+        ScalarType::U8 => "ACC_RT_TYPE_U8",
+        ScalarType::Bool => "ACC_RT_TYPE_BOOL",
         ScalarType::U16 => "ACC_RT_TYPE_U16",
         ScalarType::U32 => "ACC_RT_TYPE_U32",
         ScalarType::U64 => "ACC_RT_TYPE_U64",
@@ -612,27 +607,43 @@ impl<'a> Lowerer<'a> {
         // Host side: data, arguments, reductions, launch.
         let (data_array, data_count) = self.data_array(&k.data, &format!("__acc_d{n}"));
         let mut args = Vec::new();
+        let mut offsets: Vec<String> = Vec::new();
         let mut decls = String::new();
         for (i, p) in k.params.iter().enumerate() {
             let var = self.unit.var(p.var);
             let name = &var.name;
             let text = c_string(name);
             match p.pass {
-                Pass::Mapped => {
-                    args.push(format!("{{ACC_RT_ARG_MAPPED, (void *)&{name}, 0, {text}}}"));
-                    let _ = writeln!(
-                        decls,
-                        "  {} = *({})__acc_c->args[{i}];",
-                        declare_as(self.unit, p.var, &format!("(*__acc_{name})")),
-                        declare_as(self.unit, p.var, "(**)")
-                    );
-                }
+                Pass::Mapped => match self.probe(id, p.var) {
+                    // Only part of the array is mapped: find the device
+                    // copy through that part, then step back to element 0.
+                    Some(probe) => {
+                        let j = k.params.len() + offsets.len();
+                        args.push(format!("{{ACC_RT_ARG_MAPPED, (void *)({probe}), 0, {text}}}"));
+                        offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
+                        let _ = writeln!(
+                            decls,
+                            "  {} = ({})((char *)*(void **)__acc_chunk->args[{i}] - *(const size_t *)__acc_chunk->args[{j}]); (void)__acc_p_{name};",
+                            declare_as(self.unit, p.var, &format!("(*__acc_p_{name})")),
+                            declare_as(self.unit, p.var, "(*)")
+                        );
+                    }
+                    None => {
+                        args.push(format!("{{ACC_RT_ARG_MAPPED, (void *)&{name}, 0, {text}}}"));
+                        let _ = writeln!(
+                            decls,
+                            "  {} = *({})__acc_chunk->args[{i}]; (void)__acc_p_{name};",
+                            declare_as(self.unit, p.var, &format!("(*__acc_p_{name})")),
+                            declare_as(self.unit, p.var, "(**)")
+                        );
+                    }
+                },
                 Pass::TranslatedPointer | Pass::Deviceptr => {
                     let kind = if p.pass == Pass::Deviceptr { "ACC_RT_ARG_DEVICEPTR" } else { "ACC_RT_ARG_NO_CREATE" };
                     args.push(format!("{{{kind}, (void *){name}, 0, {text}}}"));
                     let _ = writeln!(
                         decls,
-                        "  {} = *({})__acc_c->args[{i}];",
+                        "  {} = *({})__acc_chunk->args[{i}]; (void){name};",
                         declare_as(self.unit, p.var, name),
                         declare_as(self.unit, p.var, "(*)")
                     );
@@ -642,13 +653,13 @@ impl<'a> Lowerer<'a> {
                     if var.shape == acc_engine::facts::Shape::Array {
                         let _ = writeln!(
                             decls,
-                            "  {}; __builtin_memcpy((void *)&{name}, __acc_c->args[{i}], sizeof({name}));",
+                            "  {}; __builtin_memcpy((void *)&{name}, __acc_chunk->args[{i}], sizeof({name})); (void){name};",
                             declare_as(self.unit, p.var, name)
                         );
                     } else {
                         let _ = writeln!(
                             decls,
-                            "  {} = *({})__acc_c->args[{i}];",
+                            "  {} = *({})__acc_chunk->args[{i}]; (void){name};",
                             declare_as(self.unit, p.var, name),
                             declare_as(self.unit, p.var, "(*)")
                         );
@@ -656,8 +667,19 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        // The offsets of partly mapped arrays travel as values after the
+        // parameters; the host computes them where the launch is.
+        let offset_decls: String = offsets
+            .iter()
+            .enumerate()
+            .map(|(j, o)| format!("const size_t __acc_off{n}_{j} = {o}; "))
+            .collect();
+        for j in 0..offsets.len() {
+            args.push(format!("{{ACC_RT_ARG_VALUE, (void *)&__acc_off{n}_{j}, sizeof(size_t), \"offset\"}}"));
+        }
         for &v in &k.private {
-            let _ = writeln!(decls, "  {};", declare_as(self.unit, v, &self.unit.var(v).name));
+            let name = &self.unit.var(v).name;
+            let _ = writeln!(decls, "  {}; (void){name};", declare_as(self.unit, v, name));
         }
         let mut reds = Vec::new();
         let mut red_store = String::new();
@@ -673,16 +695,33 @@ impl<'a> Lowerer<'a> {
             reds.push(format!("{{{}, {ty}, (void *)&{}, {}}}", red_op(r.op), var.name, c_string(&var.name)));
             let _ = writeln!(
                 decls,
-                "  {} = *({})__acc_c->red[{j}];",
+                "  {} = *({})__acc_chunk->red[{j}];",
                 declare_as(self.unit, r.var, &var.name),
                 declare_as(self.unit, r.var, "(*)")
             );
-            let _ = writeln!(red_store, "  *({})__acc_c->red[{j}] = {};", declare_as(self.unit, r.var, "(*)"), var.name);
+            let _ = writeln!(red_store, "  *({})__acc_chunk->red[{j}] = {};", declare_as(self.unit, r.var, "(*)"), var.name);
         }
 
-        let iterations = self.iterations(id, k);
+        // A `kernels` region runs each statement of its block as its own
+        // kernel, in order: a loop nest with gang partitioning on many
+        // gangs, anything else on one.
+        let parts: Vec<(Span, String)> = if k.kind == EffKind::Kernels && !c.directive.kind.is_combined() && !c.statements.is_empty() {
+            c.statements
+                .iter()
+                .map(|&s| {
+                    let gang = k.loops.iter().any(|l| {
+                        l.partition.gang.is_some() && self.unit.construct(l.construct).pragma_span.start == s.start
+                    });
+                    (s, if gang { "INT64_MAX".to_string() } else { "1".to_string() })
+                })
+                .collect()
+        } else {
+            vec![(body, self.iterations(id, k))]
+        };
         let num = |kind| self.clause_expr(id, kind).map_or("0".to_string(), |e| format!("(int32_t)({e})"));
         let num_gangs = if k.kind == EffKind::Serial { "1".to_string() } else { num(ClauseKind::NumGangs) };
+        let nw = num(ClauseKind::NumWorkers);
+        let vl = num(ClauseKind::VectorLength);
         let asy = self.async_arg(id);
         let wait = self.wait_clause(id, line);
         let args_decl = if args.is_empty() {
@@ -696,18 +735,37 @@ impl<'a> Lowerer<'a> {
             format!("acc_rt_reduction __acc_x{n}[] = {{{}}};", reds.join(", "))
         };
         let construct_name = c.directive.kind.name();
+        let mut launches = String::new();
+        for (pi, (span, iterations)) in parts.iter().enumerate() {
+            let fname = format!("{fname}_{pi}");
+            let _ = write!(
+                launches,
+                "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, 0, 0}}; \
+                 const acc_rt_config __acc_g{n}_{pi} = {{{iterations}, {num_gangs}, {nw}, {vl}, {asy}}}; \
+                 acc_rt_launch(&__acc_k{n}_{pi}, &__acc_g{n}_{pi}, __acc_a{n}, {nargs}, __acc_x{n}, {nreds}); ",
+                f = self.file,
+                nargs = args.len(),
+                nreds = reds.len(),
+            );
+            let kernel_body = self.kernel_body(id, k, *span);
+            let _ = writeln!(self.prototypes, "static void {fname}(const acc_rt_chunk *);");
+            let mut text = String::new();
+            let _ = writeln!(text, "\n/* {construct_name} at {}:{line} */", self.file.trim_matches('"'));
+            let _ = writeln!(text, "static void {fname}(const acc_rt_chunk *__acc_chunk) {{");
+            text.push_str(&decls);
+            let _ = writeln!(text, "  (void)__acc_chunk;");
+            let _ = writeln!(text, "#line {} {}", self.line(*span), self.file);
+            text.push_str(&kernel_body);
+            text.push('\n');
+            text.push_str(&red_store);
+            text.push_str("}\n");
+            self.kernels.push_str(&text);
+        }
         let launch = format!(
             "{wait}{data_array} acc_rt_region_begin({f}, {line}, __acc_d{n}, {data_count}, {asy}); \
-             {args_decl} {reds_decl} \
-             static const acc_rt_kernel __acc_k{n} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, 0, 0}}; \
-             const acc_rt_config __acc_g{n} = {{{iterations}, {num_gangs}, {nw}, {vl}, {asy}}}; \
-             acc_rt_launch(&__acc_k{n}, &__acc_g{n}, __acc_a{n}, {nargs}, __acc_x{n}, {nreds}); \
+             {offset_decls}{args_decl} {reds_decl} {launches}\
              acc_rt_region_end({f}, {line}, __acc_d{n}, {data_count}, {asy});",
             f = self.file,
-            nw = num(ClauseKind::NumWorkers),
-            vl = num(ClauseKind::VectorLength),
-            nargs = args.len(),
-            nreds = reds.len(),
         );
         let host_version = self.host_version(body);
         let replacement = match self.condition(id) {
@@ -715,21 +773,29 @@ impl<'a> Lowerer<'a> {
             None => format!("{{ {launch} }}"),
         };
         self.replace(Span::new(c.pragma_span.start, body.end), replacement);
+    }
 
-        // The kernel.
-        let kernel_body = self.kernel_body(id, k, body);
-        let _ = writeln!(self.prototypes, "static void {fname}(const acc_rt_chunk *);");
-        let mut text = String::new();
-        let _ = writeln!(text, "\n/* {construct_name} at {}:{line} */", self.file.trim_matches('"'));
-        let _ = writeln!(text, "static void {fname}(const acc_rt_chunk *__acc_c) {{");
-        text.push_str(&decls);
-        let _ = writeln!(text, "  (void)__acc_c;");
-        let _ = writeln!(text, "#line {} {}", self.line(body), self.file);
-        text.push_str(&kernel_body);
-        text.push('\n');
-        text.push_str(&red_store);
-        text.push_str("}\n");
-        self.kernels.push_str(&text);
+    /// For an array mapped only in part (by the construct or an enclosing
+    /// data region, as `a[lo:len]`), an address inside the mapped part.
+    fn probe(&mut self, id: ConstructId, var: VarId) -> Option<String> {
+        if self.unit.var(var).shape != acc_engine::facts::Shape::Array {
+            return None;
+        }
+        let scopes = std::iter::once(id).chain(self.unit.ancestors(id));
+        let mut found = None;
+        for c in scopes {
+            let data = match &self.plans[c.0 as usize] {
+                ConstructPlan::Kernel(k) => &k.data,
+                ConstructPlan::Region { data, .. } => data,
+                _ => continue,
+            };
+            if let Some(item) = data.iter().find(|d| d.var == var).and_then(|d| d.item.clone()) {
+                found = Some(item);
+                break;
+            }
+        }
+        let item = found.filter(|i| i.is_subarray())?;
+        self.item_extent(&item).map(|(addr, _)| addr)
     }
 
     /// The launch's iteration count: the outer loop's trip count when the
@@ -798,7 +864,7 @@ impl<'a> Lowerer<'a> {
                 ref_edits.push(Edit {
                     start: r.span.start,
                     end: r.span.end,
-                    text: format!("(*__acc_{})", self.unit.var(r.var).name),
+                    text: format!("(*__acc_p_{})", self.unit.var(r.var).name),
                     order: 0,
                     line_after: false,
                 });
@@ -808,7 +874,8 @@ impl<'a> Lowerer<'a> {
         // Nested directives.
         for cid in self.unit.construct_ids() {
             let nested = self.unit.construct(cid);
-            let inner_of_this = cid == id || self.unit.ancestors(cid).any(|a| a == id);
+            let inner_of_this = cid == id
+                || (body.contains(nested.pragma_span) && self.unit.ancestors(cid).any(|a| a == id));
             if !inner_of_this {
                 continue;
             }
@@ -840,7 +907,12 @@ impl<'a> Lowerer<'a> {
                 let _ = write!(open, "{}; ", declare_as(self.unit, v, &self.unit.var(v).name));
             }
             let close_after = nested.body.map_or(body.end, |b| b.end);
-            if lp.partition.gang.is_some() {
+            // Only the outermost gang loop is split across chunks (gang
+            // dimensions below it run within the chunk).
+            let outer_gang = self.unit.ancestors(cid).take_while(|&a| a != id).chain((cid != id).then_some(id)).any(|a| {
+                k.loops.iter().any(|l| l.construct == a && l.partition.gang.is_some())
+            });
+            if lp.partition.gang.is_some() && !outer_gang {
                 match self.gang_loop(cid, lp.depth, &ref_edits, &mut open) {
                     Some((header_span, header_text, closers)) => {
                         // The loop directive goes; the header is replaced.
@@ -922,8 +994,8 @@ impl<'a> Lowerer<'a> {
         let _ = write!(
             open,
             "const long long __acc_t{n} = {}; \
-             const long long __acc_lo{n} = (long long)((__int128)__acc_t{n} * __acc_c->index / __acc_c->count); \
-             const long long __acc_hi{n} = (long long)((__int128)__acc_t{n} * (__acc_c->index + 1) / __acc_c->count); ",
+             const long long __acc_lo{n} = (long long)((__int128)__acc_t{n} * __acc_chunk->index / __acc_chunk->count); \
+             const long long __acc_hi{n} = (long long)((__int128)__acc_t{n} * (__acc_chunk->index + 1) / __acc_chunk->count); ",
             trips.join(" * ")
         );
         let mut header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n}++) {{ ");

@@ -262,6 +262,7 @@ impl<'s> Walker<'s> {
             function: None,
             block_rest,
             consts,
+            statements: Vec::new(),
         });
         if kind == DirectiveKind::Routine && !named_routine {
             self.pending_routines.push(id);
@@ -304,13 +305,36 @@ impl<'s> Walker<'s> {
             }
             Some(body) => {
                 self.unit.constructs[id.0 as usize].body = Some(body);
+                let first = nodes[1..].iter().copied().find(|n| !is_trivia(*n));
                 if kind.is_loop() {
-                    let first = nodes[1..].iter().copied().find(|n| !is_trivia(*n));
                     self.loop_facts(id, first, nodes);
+                }
+                if let Some(block) = first.filter(|n| kind.is_compute() && n.kind() == "compound_statement") {
+                    self.unit.constructs[id.0 as usize].statements = self.statements(block);
                 }
             }
         }
         1 + used
+    }
+
+    /// The statements of a block, each with the directives in front of it.
+    fn statements(&self, block: Node<'s>) -> Vec<Span> {
+        let mut c = block.walk();
+        let children: Vec<Node> = block.named_children(&mut c).filter(|n| !is_trivia(*n)).collect();
+        let mut out = Vec::new();
+        let mut start = None;
+        for n in children {
+            let s = *start.get_or_insert(n.start_byte());
+            if acc_pragma(n, self.src).is_some() {
+                continue;
+            }
+            out.push(Span::new(s, n.end_byte()));
+            start = None;
+        }
+        if let Some(s) = start {
+            out.push(Span::new(s, block.end_byte() - 1));
+        }
+        out
     }
 
     /// Integer constant values of the clause arguments.
@@ -350,6 +374,12 @@ impl<'s> Walker<'s> {
             })
             .unwrap_or(1);
         let name_span = d.name_span;
+        // `collapse(force:n)` allows code between the loops; then only the
+        // loops that are tightly nested are collapsed.
+        let force = d
+            .clauses
+            .iter()
+            .any(|c| matches!(&c.args, ClauseArgs::Collapse { force: Some(_), .. }));
         let Some(mut node) = first.filter(|n| n.kind() == "for_statement") else {
             let found = first.map_or("nothing", |n| n.kind());
             self.diags.push(
@@ -381,6 +411,7 @@ impl<'s> Walker<'s> {
             }
             match body.filter(|b| b.kind() == "for_statement") {
                 Some(b) => node = b,
+                None if force => break,
                 None => {
                     self.diags.push(
                         Diagnostic::error(

@@ -275,6 +275,8 @@ pub fn scalar_type(type_text: &str, shape: Shape) -> Option<acc_engine::facts::S
     Some(match () {
         _ if has("_Bool") || has("bool") => S::Bool,
         _ if has("float") => S::F32,
+        // `long double` has no reduction support in the runtime yet.
+        _ if has("double") && longs > 0 => return None,
         _ if has("double") => S::F64,
         _ if has("char") => if unsigned { S::U8 } else { S::I8 },
         _ if has("short") => if unsigned { S::U16 } else { S::I16 },

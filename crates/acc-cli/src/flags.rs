@@ -209,10 +209,17 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
                 a.common.push(arg.to_string());
             }
             "-ansi" | "-nostdinc" | "-undef" | "-trigraphs" => a.preprocess.push(arg.to_string()),
-            _ if IGNORED.contains(&arg) || arg.starts_with("-acc=") || arg.starts_with("-fopenacc-") => {}
+            _ if IGNORED.contains(&arg)
+                || arg.starts_with("-acc=")
+                || arg.starts_with("-fopenacc-") => {}
             _ if arg.starts_with("-Minfo") => a.info = true,
-            _ if LINK_ONLY.contains(&arg) || arg.starts_with("-Wl,") => a.link.push(arg.to_string()),
-            _ if arg.starts_with("-Wp,") || arg.starts_with("-std=") || arg.starts_with("--std=") => {
+            _ if LINK_ONLY.contains(&arg) || arg.starts_with("-Wl,") => {
+                a.link.push(arg.to_string())
+            }
+            _ if arg.starts_with("-Wp,")
+                || arg.starts_with("-std=")
+                || arg.starts_with("--std=") =>
+            {
                 a.preprocess.push(arg.to_string())
             }
             _ if arg.starts_with("-Wa,") => a.compile.push(arg.to_string()),
@@ -227,12 +234,59 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
     Ok(a)
 }
 
+/// The words of a response file (`@file`), as gcc reads them: separated by
+/// blanks, with single or double quotes and backslash escapes.
+pub fn split_response(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (c, quote) {
+            ('\\', _) => {
+                if let Some(n) = chars.next() {
+                    word.push(n);
+                }
+                in_word = true;
+            }
+            (q, Some(open)) if q == open => quote = None,
+            (_, Some(_)) => word.push(c),
+            ('\'' | '"', None) => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (c, None) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (c, None) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
 fn earliest(stage: Option<Stage>, s: Stage) -> Option<Stage> {
     Some(stage.map_or(s, |t| t.min(s)))
 }
 
-fn put(a: &mut CcArgs, lang: &mut Option<String>, dest: Dest, flag: &str, value: &str, separate: bool) {
-    let mut push = |list: &mut Vec<String>| {
+fn put(
+    a: &mut CcArgs,
+    lang: &mut Option<String>,
+    dest: Dest,
+    flag: &str,
+    value: &str,
+    separate: bool,
+) {
+    let push = |list: &mut Vec<String>| {
         if separate {
             list.push(flag.to_string());
             list.push(value.to_string());
@@ -435,7 +489,9 @@ mod tests {
 
     #[test]
     fn preprocessor_and_assembler_pass_through_flags() {
-        let a = p("-include cfg.h -isystem /sys -iquote q -Wp,-DX -Wa,--noexecstack -Xlinker -zdefs a.c");
+        let a = p(
+            "-include cfg.h -isystem /sys -iquote q -Wp,-DX -Wa,--noexecstack -Xlinker -zdefs a.c",
+        );
         assert_eq!(
             a.preprocess,
             strs(&["-include", "cfg.h", "-isystem", "/sys", "-iquote", "q", "-Wp,-DX"])
@@ -450,6 +506,15 @@ mod tests {
             let err = parse(&strs(&["a.c", flag])).unwrap_err();
             assert_eq!(err, format!("missing argument to `{flag}`"));
         }
+    }
+
+    #[test]
+    fn response_files_split_like_gcc() {
+        assert_eq!(
+            split_response("-O2  a.o\n'b c.o' \"d\\\"e\" f\\ g ''\n"),
+            strs(&["-O2", "a.o", "b c.o", "d\"e", "f g", ""])
+        );
+        assert!(split_response(" \n\t").is_empty());
     }
 
     #[test]

@@ -1,9 +1,15 @@
 //! The `acc` command: `acc translate` prints OpenACC C as OpenMP (Clacc's
-//! source-to-source modes).
+//! source-to-source modes); `acc cc` compiles OpenACC C with the runtime;
+//! `acc run` compiles and runs.
 //!
 //! This binary owns the I/O at the edge: reading files, running the
 //! preprocessor, rendering diagnostics, exit codes. Everything OpenACC is
 //! decided in acc-engine, everything C in acc-c.
+
+mod cc;
+mod flags;
+mod run;
+mod toolchain;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,6 +30,20 @@ struct Cli {
 enum Command {
     /// Print OpenACC C as OpenMP (or both), keeping the rest of the file.
     Translate(TranslateArgs),
+    /// Compile OpenACC C like `cc` (`acc cc --help` for the flags).
+    Cc(RawArgs),
+    /// Compile to a temporary executable and run it: `acc run prog.c [-- args]`.
+    Run(RawArgs),
+}
+
+/// The arguments of `acc cc` and `acc run`, which read them themselves
+/// (gcc's command line is not clap's); `main` hands them over before clap
+/// sees them, so this is only for `acc --help`.
+#[derive(clap::Args)]
+#[command(disable_help_flag = true)]
+struct RawArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -95,9 +115,28 @@ struct TranslateArgs {
 }
 
 fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().collect();
+    // Installed or linked as `acc-cc`, the binary is `acc cc` (for
+    // `CC=acc-cc`, where a build wants one word).
+    let invoked_as = argv.first().map(|a| {
+        std::path::Path::new(a)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    if invoked_as.as_deref() == Some("acc-cc") {
+        return ExitCode::from(cc::main(&argv[1..]));
+    }
+    match argv.get(1).map(String::as_str) {
+        Some("cc") => return ExitCode::from(cc::main(&argv[2..])),
+        Some("run") => return ExitCode::from(run::main(&argv[2..])),
+        _ => {}
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Translate(args) => translate(args),
+        Command::Cc(raw) => Ok(ExitCode::from(cc::main(&raw.args))),
+        Command::Run(raw) => Ok(ExitCode::from(run::main(&raw.args))),
     };
     match result {
         Ok(code) => code,

@@ -23,7 +23,13 @@ pub type Result<T> = std::result::Result<T, Fail>;
 /// (x86_64 and aarch64 Linux with glibc, Rust 1.90).
 #[cfg(target_os = "linux")]
 pub const RUNTIME_SYSTEM_LIBS: &[&str] = &[
-    "-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc",
+    "-lgcc_s",
+    "-lutil",
+    "-lrt",
+    "-lpthread",
+    "-lm",
+    "-ldl",
+    "-lc",
 ];
 #[cfg(target_os = "macos")]
 pub const RUNTIME_SYSTEM_LIBS: &[&str] = &["-lSystem", "-lc", "-lm"];
@@ -80,10 +86,6 @@ impl HostCc {
             .cloned()
             .collect();
         (program.clone(), flags)
-    }
-
-    pub fn name(&self) -> String {
-        self.words.join(" ")
     }
 }
 
@@ -155,7 +157,10 @@ pub fn runtime_include() -> Result<PathBuf> {
             "openacc.h",
             include_str!("../../acc-runtime/include/openacc.h"),
         ),
-        ("acc_rt.h", include_str!("../../acc-runtime/include/acc_rt.h")),
+        (
+            "acc_rt.h",
+            include_str!("../../acc-runtime/include/acc_rt.h"),
+        ),
     ];
     let mut hash = Fnv::default();
     for (name, text) in HEADERS {

@@ -474,7 +474,8 @@ impl<'u> Cx<'u> {
         let Some((other_clause, other_item)) = conflict else {
             return;
         };
-        if other_item.key() == item.key() {
+        // Different members of one struct are different data.
+        if other_item.key() == item.key() || other_item.is_member() || item.is_member() {
             return;
         }
         let message = if other_clause.kind == kind {
@@ -823,7 +824,13 @@ impl<'u> Cx<'u> {
             // the parent parallel", when nothing explicit intervenes.
             let mut promote_copy = Vec::new();
             for &(l, v, _, _) in &reductions {
-                if self.an.eff(l).partition.gang.is_none() || self.unit.declared_in(v, body) {
+                // OpenACC 2.7+ sec. 2.11: a reduction on a combined
+                // construct implies `copy` on its compute part, whatever
+                // the loop's partitioning. Clacc's rule covers only gang
+                // loops; for a `serial loop` or `parallel loop seq` the
+                // spec's rule is what users expect (the result comes back).
+                let combined = self.an.eff(l).construct == self.an.eff(p).construct;
+                if (self.an.eff(l).partition.gang.is_none() && !combined) || self.unit.declared_in(v, body) {
                     continue;
                 }
                 let explicit_between =
@@ -863,9 +870,14 @@ impl<'u> Cx<'u> {
                     (Dma::Nomap, Dsa::Shared)
                 } else if promote_copy.contains(&v) {
                     (Dma::Copy, Dsa::Shared)
-                } else if default == Some(DefaultKind::Present) {
+                } else if default == Some(DefaultKind::Present) && !var.shape.is_scalar() {
+                    // `default(present)` is about arrays and aggregates; a
+                    // scalar stays firstprivate (OpenACC 3.3 2.5.16).
                     (Dma::Present, Dsa::Shared)
-                } else if let Some(span) = default.and(self.default_span(p)) {
+                } else if let Some(span) = default
+                    .filter(|d| *d == DefaultKind::None)
+                    .and(self.default_span(p))
+                {
                     let use_span = self
                         .unit
                         .refs_in(body)

@@ -93,7 +93,9 @@ fn nesting(unit: &Unit, id: ConstructId, diags: &mut Vec<Diagnostic>) {
                 } else {
                     None
                 };
-                if let Some(or) = outer_rank {
+                // gang(dim:) loops nest, outer dimensions first (3.3).
+                let gang_dims_nest = rank == 0 && outer_rank == Some(0) && gang_dim(&c.directive) < gang_dim(ad);
+                if let Some(or) = outer_rank.filter(|_| !gang_dims_nest) {
                     if or >= rank {
                         let names = ["gang", "worker", "vector"];
                         diags.push(
@@ -156,4 +158,19 @@ fn positive_args(unit: &Unit, id: ConstructId, diags: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// The `dim` of a directive's `gang` clause (1 when absent).
+fn gang_dim(d: &crate::directive::Directive) -> i64 {
+    d.clauses
+        .iter()
+        .filter(|c| c.kind == ClauseKind::Gang)
+        .find_map(|c| match &c.args {
+            ClauseArgs::Gang(args) => args
+                .iter()
+                .find(|a| a.kind == crate::directive::GangArgKind::Dim)
+                .and_then(|a| a.value.int_value()),
+            _ => None,
+        })
+        .unwrap_or(1)
 }

@@ -158,6 +158,10 @@ pub struct Construct {
     /// expressions (macros and `enum` constants included), by the span of
     /// the argument; `None` for an argument it knows is not constant.
     pub consts: Vec<(Span, Option<i64>)>,
+    /// For a compute construct whose statement is a block: the block's
+    /// statements, each with the directives in front of it (a `kernels`
+    /// region runs each as its own kernel).
+    pub statements: Vec<Span>,
 }
 
 /// A use of a variable's name in a statement (not in a declarator).

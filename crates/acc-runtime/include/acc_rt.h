@@ -159,7 +159,7 @@ enum acc_rt_red_op {
 enum acc_rt_red_type {
   ACC_RT_TYPE_I8 = 1, ACC_RT_TYPE_I16 = 2, ACC_RT_TYPE_I32 = 3, ACC_RT_TYPE_I64 = 4,
   ACC_RT_TYPE_U8 = 5, ACC_RT_TYPE_U16 = 6, ACC_RT_TYPE_U32 = 7, ACC_RT_TYPE_U64 = 8,
-  ACC_RT_TYPE_F32 = 9, ACC_RT_TYPE_F64 = 10
+  ACC_RT_TYPE_F32 = 9, ACC_RT_TYPE_F64 = 10, ACC_RT_TYPE_BOOL = 11
 };
 
 typedef struct acc_rt_reduction {

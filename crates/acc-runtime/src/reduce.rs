@@ -31,6 +31,8 @@ pub enum Type {
     U64,
     F32,
     F64,
+    /// C's `_Bool`: one byte holding 0 or 1, kept normalized.
+    Bool,
 }
 
 impl Op {
@@ -65,6 +67,7 @@ impl Type {
             8 => U64,
             9 => F32,
             10 => F64,
+            11 => Bool,
             _ => return None,
         })
     }
@@ -72,7 +75,7 @@ impl Type {
     pub fn size(self) -> usize {
         use Type::*;
         match self {
-            I8 | U8 => 1,
+            I8 | U8 | Bool => 1,
             I16 | U16 => 2,
             I32 | U32 | F32 => 4,
             I64 | U64 | F64 => 8,
@@ -146,6 +149,29 @@ macro_rules! float_elem {
 }
 float_elem!(f32, f64);
 
+/// `_Bool`: every operator's result converted back to 0 or 1, as C does
+/// when it stores into a `_Bool` (so `+` is `||` and `*` is `&&`).
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+#[repr(transparent)]
+struct Bool(u8);
+
+impl Elem for Bool {
+    fn identity(op: Op) -> Option<Bool> {
+        Some(Bool(match op {
+            Op::Add | Op::Max | Op::BitOr | Op::BitXor | Op::Or => 0,
+            Op::Mul | Op::Min | Op::BitAnd | Op::And => 1,
+        }))
+    }
+    fn apply(op: Op, a: Bool, b: Bool) -> Option<Bool> {
+        let (a, b) = (a.0 != 0, b.0 != 0);
+        Some(Bool(match op {
+            Op::Add | Op::Max | Op::BitOr | Op::Or => a || b,
+            Op::Mul | Op::Min | Op::BitAnd | Op::And => a && b,
+            Op::BitXor => a ^ b,
+        } as u8))
+    }
+}
+
 macro_rules! dispatch {
     ($ty:expr, $f:ident($($arg:expr),*)) => {
         match $ty {
@@ -159,6 +185,7 @@ macro_rules! dispatch {
             Type::U64 => $f::<u64>($($arg),*),
             Type::F32 => $f::<f32>($($arg),*),
             Type::F64 => $f::<f64>($($arg),*),
+            Type::Bool => $f::<Bool>($($arg),*),
         }
     };
 }

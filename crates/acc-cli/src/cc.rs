@@ -1,0 +1,508 @@
+//! `acc cc`: a C compiler driver with OpenACC, used as `gcc -fopenacc` or
+//! `nvc -acc` are. Each C file is lowered to host C that calls the runtime
+//! (`acc_c::lower`), the host compiler (`$CC`) compiles that, and the link
+//! adds the runtime's static library.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::flags::{self, CcArgs, Input, Stage};
+use crate::toolchain::{self, Fail, HostCc, Result, TempDir};
+
+/// `_OPENACC`, as the preprocessor sees it in the user's code.
+const OPENACC: &str = acc_c::preprocess::OPENACC_VERSION;
+
+pub const USAGE: &str = "\
+usage: acc cc [flags] files...
+
+A C compiler with OpenACC: lowers each C file to host C that calls the acc
+runtime, compiles it with $CC (default cc) and links the runtime.
+
+  -c / -S / -E        stop after compiling / after assembly / after preprocessing
+  -o FILE             the output
+  -I DIR -D X[=Y] -U X -std=... -include F   preprocessor flags
+  -O* -g -W* -f* -m* -pthread                passed to $CC
+  -l LIB -L DIR -Wl,... -shared              passed to the link
+  -MD -MMD -MF -MT -MP                       dependency files
+  -x LANG             the language of the files that follow
+  --keep              keep the generated C beside the output (NAME.acc.c)
+  --info              print how each construct was mapped (also -Minfo)
+  -acc -fopenacc      accepted and ignored: OpenACC is always on
+
+Flags it does not know go to $CC as they are. ACC_CC overrides $CC;
+ACC_RUNTIME_LIB names the runtime library (libacc_runtime.a) or its directory.
+";
+
+/// Runs `acc cc` on its arguments (after `cc`) and returns the exit status.
+pub fn main(raw: &[String]) -> u8 {
+    let raw = &expand_response_files(raw, 0);
+    let args = match flags::parse(raw) {
+        Ok(a) => a,
+        Err(e) => return report(Fail::Msg(e)),
+    };
+    if args.help {
+        print!("{USAGE}");
+        return 0;
+    }
+    let cc = HostCc::from_env();
+    if args.inputs.is_empty() {
+        return match no_inputs(&cc, raw, &args) {
+            Ok(()) => 0,
+            Err(f) => report(f),
+        };
+    }
+    match drive(&cc, &args, &Options::default()) {
+        Ok(()) => 0,
+        Err(f) => report(f),
+    }
+}
+
+/// The arguments with each `@file` replaced by the words in it (build
+/// systems pass long lists of objects that way); an `@file` that cannot be
+/// read stays as it is, as with gcc.
+pub fn expand_response_files(raw: &[String], depth: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in raw {
+        let text = match a.strip_prefix('@') {
+            Some(file) if depth < 16 => std::fs::read_to_string(file).ok(),
+            _ => None,
+        };
+        match text {
+            Some(t) => out.extend(expand_response_files(&flags::split_response(&t), depth + 1)),
+            None => out.push(a.clone()),
+        }
+    }
+    out
+}
+
+/// Prints our error and gives the status to exit with.
+pub fn report(f: Fail) -> u8 {
+    match f {
+        Fail::Msg(m) => {
+            eprintln!("acc: error: {m}");
+            1
+        }
+        Fail::Status(s) => s,
+    }
+}
+
+/// Choices of callers other than the command line (`acc run`).
+#[derive(Default)]
+pub struct Options {
+    /// Where `--keep` puts the generated C, instead of beside the output.
+    pub keep_dir: Option<PathBuf>,
+}
+
+/// No input files: `acc cc --version`, `-dumpmachine`, `-print-…` and the
+/// like are questions for the host compiler.
+fn no_inputs(cc: &HostCc, raw: &[String], args: &CcArgs) -> Result<()> {
+    if raw.is_empty() {
+        return Err(Fail::Msg("no input files".into()));
+    }
+    let mut cmd = cc.command();
+    cmd.args(
+        raw.iter()
+            .filter(|a| !matches!(a.as_str(), "--keep" | "--info" | "-acc" | "-fopenacc")),
+    );
+    toolchain::run(cmd, args.verbose)
+}
+
+/// Compiles and links as the arguments say.
+pub fn drive(cc: &HostCc, args: &CcArgs, opts: &Options) -> Result<()> {
+    let stage = args.stage();
+    let compiled: Vec<&Input> = args.compiled().collect();
+    if args.output.is_some() && stage != Stage::Link && compiled.len() > 1 {
+        return Err(Fail::Msg(
+            "cannot specify `-o` with `-c`, `-S` or `-E` with several files".into(),
+        ));
+    }
+    if stage == Stage::Preprocess {
+        return preprocess(cc, args);
+    }
+    if stage != Stage::Link {
+        for i in &args.inputs {
+            if let Input::Link(p) = i {
+                eprintln!("acc: warning: {p}: linker input file unused because linking not done");
+            }
+        }
+    }
+    let include = toolchain::runtime_include()?;
+    // The runtime library is looked for before compiling, so that a missing
+    // one is the first thing said.
+    let lib = match stage {
+        Stage::Link => Some(toolchain::runtime_lib()?),
+        _ => None,
+    };
+    let tmp = TempDir::new("cc")?;
+    let link_out = args.output.clone().unwrap_or_else(|| "a.out".into());
+    let n_c = args
+        .inputs
+        .iter()
+        .filter(|i| matches!(i, Input::C(_)))
+        .count();
+    let ctx = Ctx {
+        cc,
+        args,
+        include: &include,
+        tmp: &tmp,
+        keep_dir: opts.keep_dir.as_deref(),
+        link_out: &link_out,
+        single_c: n_c == 1,
+    };
+    // Every file is compiled, as gcc does, so that one run shows the errors
+    // of all of them; the first failure is the status.
+    let mut objects = Vec::new();
+    let mut failure = None;
+    for (n, input) in args.inputs.iter().enumerate() {
+        let result = match input {
+            Input::C(path) => ctx.compile_c(n, path),
+            Input::Foreign { path, lang } => ctx.compile_foreign(n, path, lang.as_deref()),
+            Input::Link(p) | Input::Lib(p) => Ok(PathBuf::from(p)),
+        };
+        match result {
+            Ok(obj) => objects.push(obj),
+            Err(f) => {
+                if let Fail::Msg(m) = &f {
+                    eprintln!("acc: error: {m}");
+                    failure.get_or_insert(Fail::Status(1));
+                } else {
+                    failure.get_or_insert(f);
+                }
+            }
+        }
+    }
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    let Some(lib) = lib else { return Ok(()) };
+    let mut cmd = cc.command();
+    cmd.args(&args.common).args(&args.link);
+    cmd.args(&objects);
+    cmd.arg(&lib);
+    let static_link = args.link.iter().any(|l| l == "-static");
+    for l in toolchain::RUNTIME_SYSTEM_LIBS {
+        // A fully static link has no libgcc_s; its unwinder is libgcc_eh.
+        cmd.arg(if static_link && *l == "-lgcc_s" {
+            "-lgcc_eh"
+        } else {
+            l
+        });
+    }
+    cmd.arg("-o").arg(&link_out);
+    toolchain::run(cmd, args.verbose)
+}
+
+/// `-E`, `-M`, `-MM`: the host preprocessor on the user's files, with
+/// `_OPENACC` defined and the runtime's headers on the path.
+fn preprocess(cc: &HostCc, args: &CcArgs) -> Result<()> {
+    let include = toolchain::runtime_include()?;
+    let mut cmd = cc.command();
+    // `-M` and `-MM` imply `-E`; saying it again changes nothing.
+    cmd.arg("-E").arg(format!("-D_OPENACC={OPENACC}"));
+    cmd.args(&args.preprocess).arg("-isystem").arg(&include);
+    cmd.args(&args.common).args(&args.compile);
+    if let Some(f) = &args.dep_file {
+        cmd.arg("-MF").arg(f);
+    }
+    for i in &args.inputs {
+        match i {
+            Input::C(p) => {
+                cmd.arg(p);
+            }
+            Input::Foreign { path, lang } => {
+                with_lang(&mut cmd, path, lang.as_deref());
+            }
+            Input::Link(_) | Input::Lib(_) => {}
+        }
+    }
+    if let Some(o) = &args.output {
+        cmd.arg("-o").arg(o);
+    }
+    toolchain::run(cmd, args.verbose)
+}
+
+fn with_lang(cmd: &mut std::process::Command, path: &str, lang: Option<&str>) {
+    match lang {
+        Some(l) => {
+            cmd.arg("-x").arg(l).arg(path).arg("-x").arg("none");
+        }
+        None => {
+            cmd.arg(path);
+        }
+    }
+}
+
+struct Ctx<'a> {
+    cc: &'a HostCc,
+    args: &'a CcArgs,
+    include: &'a Path,
+    tmp: &'a TempDir,
+    keep_dir: Option<&'a Path>,
+    link_out: &'a str,
+    /// Exactly one C input: `--keep` names the generated C after the output.
+    single_c: bool,
+}
+
+impl Ctx<'_> {
+    /// Where the object (or assembly) of input `n` goes.
+    fn object_path(&self, n: usize, path: &str) -> PathBuf {
+        let stem = stem(path);
+        match self.args.stage() {
+            Stage::Link | Stage::Preprocess => self.tmp.path().join(format!("{n}-{stem}.o")),
+            Stage::Compile => self
+                .args
+                .output
+                .as_ref()
+                .map_or_else(|| PathBuf::from(format!("{stem}.o")), PathBuf::from),
+            Stage::Assemble => self
+                .args
+                .output
+                .as_ref()
+                .map_or_else(|| PathBuf::from(format!("{stem}.s")), PathBuf::from),
+        }
+    }
+
+    /// Where the generated C of input `n` goes: a temporary file, or with
+    /// `--keep` beside the output (`prog.acc.c` for a program built from one
+    /// file, `foo.acc.c` beside `foo.o`, `DIR/foo.acc.c` for one of several
+    /// files linked into `DIR/prog`).
+    fn generated_path(&self, n: usize, path: &str, object: &Path) -> PathBuf {
+        let stem = stem(path);
+        if !self.args.keep {
+            return self.tmp.path().join(format!("{n}-{stem}.acc.c"));
+        }
+        if let Some(dir) = self.keep_dir {
+            return dir.join(format!("{stem}.acc.c"));
+        }
+        match self.args.stage() {
+            Stage::Link if self.single_c => PathBuf::from(format!("{}.acc.c", self.link_out)),
+            Stage::Link => Path::new(self.link_out)
+                .parent()
+                .unwrap_or(Path::new(""))
+                .join(format!("{stem}.acc.c")),
+            _ => object.with_extension("acc.c"),
+        }
+    }
+
+    fn compile_c(&self, n: usize, path: &str) -> Result<PathBuf> {
+        let args = self.args;
+        let object = self.object_path(n, path);
+        let src = std::fs::read(path).map_err(|e| Fail::Msg(format!("cannot read {path}: {e}")))?;
+        let src =
+            String::from_utf8(src).map_err(|_| Fail::Msg(format!("{path} is not UTF-8 text")))?;
+        if !args.keep && !args.info && !may_have_directives(&src) {
+            // Nothing to lower: compile the user's file itself, which is
+            // what lowering would give, without running the preprocessor
+            // twice, and with dependency files that name it.
+            let mut cmd = self.compile_command();
+            cmd.arg(stage_flag(args.stage()));
+            let by_name = matches!(
+                Path::new(path).extension().and_then(|e| e.to_str()),
+                Some("c" | "i")
+            );
+            with_lang(&mut cmd, path, (!by_name).then_some("c"));
+            if args.dep_file_wanted {
+                cmd.arg("-MF").arg(self.dep_file(path, &object));
+            }
+            cmd.arg("-o").arg(&object);
+            toolchain::run(cmd, args.verbose)?;
+            return Ok(object);
+        }
+        let host_c = self.lower(path, &src)?;
+        let generated = self.generated_path(n, path, &object);
+        if let Some(dir) = generated.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        std::fs::write(&generated, host_c)
+            .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", generated.display())))?;
+        let mut cmd = self.compile_command();
+        // `#include "x.h"` looks first beside the file that includes it, and
+        // the generated file is elsewhere: put the user's directory first on
+        // the quoted search path.
+        let src_dir = Path::new(path)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty());
+        cmd.arg("-iquote").arg(src_dir.unwrap_or(Path::new(".")));
+        let dep = args.dep_file_wanted.then(|| self.dep_file(path, &object));
+        if let Some(d) = &dep {
+            cmd.arg("-MF").arg(d);
+        }
+        cmd.arg(stage_flag(args.stage()))
+            .arg(&generated)
+            .arg("-o")
+            .arg(&object);
+        toolchain::run(cmd, args.verbose)?;
+        if let Some(d) = dep {
+            name_the_source_in_dep_file(&d, &generated, path)?;
+        }
+        Ok(object)
+    }
+
+    /// Header facts, lowering, diagnostics; the host C on success.
+    fn lower(&self, path: &str, src: &str) -> Result<String> {
+        let args = self.args;
+        let (program, mut pp) = self.cc.for_preprocessor();
+        pp.extend(args.preprocess.iter().cloned());
+        pp.extend(args.common.iter().cloned());
+        let headers =
+            acc_c::preprocess::header_facts(&program, Path::new(path), &pp).map_err(Fail::Msg)?;
+        let opts = acc_c::lower::LowerOptions {
+            file_name: path.to_string(),
+        };
+        let (lowered, diags) = acc_c::lower::lower_file(src, headers, &opts);
+        let mut stderr = std::io::stderr().lock();
+        for d in &diags {
+            let _ = write!(stderr, "{}", acc_c::render::render(d, path, src));
+        }
+        let errors = diags.iter().filter(|d| d.is_error()).count();
+        let lowered = match lowered {
+            Some(l) if errors == 0 => l,
+            _ => {
+                let errors = errors.max(1);
+                let _ = writeln!(
+                    stderr,
+                    "{errors} error{} generated.",
+                    if errors == 1 { "" } else { "s" }
+                );
+                return Err(Fail::Status(1));
+            }
+        };
+        if args.info {
+            for line in &lowered.info {
+                // Lines that start with a line number read as `file:12: …`.
+                let sep = if line.starts_with(|c: char| c.is_ascii_digit()) {
+                    ""
+                } else {
+                    " "
+                };
+                let _ = writeln!(stderr, "{path}:{sep}{line}");
+            }
+        }
+        let mut host_c = lowered.host_c;
+        if host_c == src {
+            // Unchanged text has the user's line numbers: one `#line` makes
+            // the host compiler's messages name the user's file.
+            host_c = format!("#line 1 \"{}\"\n{src}", c_string(path));
+        }
+        Ok(host_c)
+    }
+
+    fn compile_foreign(&self, n: usize, path: &str, lang: Option<&str>) -> Result<PathBuf> {
+        let object = self.object_path(n, path);
+        let mut cmd = self.compile_command();
+        cmd.arg(stage_flag(self.args.stage()));
+        with_lang(&mut cmd, path, lang);
+        if self.args.dep_file_wanted {
+            cmd.arg("-MF").arg(self.dep_file(path, &object));
+        }
+        cmd.arg("-o").arg(&object);
+        toolchain::run(cmd, self.args.verbose)?;
+        Ok(object)
+    }
+
+    /// `$CC` with the flags of a compile step, `_OPENACC` and the runtime's
+    /// headers, as system headers: `-MMD` leaves them out of dependency
+    /// files and their warnings are not the user's.
+    fn compile_command(&self) -> std::process::Command {
+        let a = self.args;
+        let mut cmd = self.cc.command();
+        cmd.arg(format!("-D_OPENACC={OPENACC}"));
+        cmd.args(&a.preprocess).arg("-isystem").arg(self.include);
+        cmd.args(&a.common).args(&a.compile);
+        cmd
+    }
+
+    /// The dependency file of `-MD`/`-MMD`: `-MF`, else the object's name
+    /// with `.d` when compiling with `-c -o`, else the source's stem with
+    /// `.d` in the current directory (gcc's rules).
+    fn dep_file(&self, path: &str, object: &Path) -> PathBuf {
+        if let Some(f) = &self.args.dep_file {
+            return PathBuf::from(f);
+        }
+        match (self.args.stage(), &self.args.output) {
+            (Stage::Compile | Stage::Assemble, Some(_)) => object.with_extension("d"),
+            _ => PathBuf::from(format!("{}.d", stem(path))),
+        }
+    }
+}
+
+fn stage_flag(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Assemble => "-S",
+        _ => "-c",
+    }
+}
+
+/// The file name without directory and extension.
+fn stem(path: &str) -> String {
+    Path::new(path)
+        .file_stem()
+        .map_or_else(|| "stdin".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// A C string literal's contents for `text`.
+fn c_string(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Whether the text may hold an OpenACC directive: `pragma`, then blanks or
+/// line splices, then `acc`; or `_Pragma`, which may hide one. A false
+/// "yes" only costs the lowering.
+pub fn may_have_directives(src: &str) -> bool {
+    if src.contains("_Pragma") {
+        return true;
+    }
+    src.match_indices("pragma").any(|(at, m)| {
+        let mut rest = &src[at + m.len()..];
+        loop {
+            let t = rest.trim_start_matches([' ', '\t']);
+            match t.strip_prefix("\\\n").or_else(|| t.strip_prefix("\\\r\n")) {
+                Some(r) => rest = r,
+                None => {
+                    rest = t;
+                    break;
+                }
+            }
+        }
+        rest.strip_prefix("acc")
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    })
+}
+
+/// The host compiler wrote the generated file's name into the dependency
+/// file; make wants the user's file there (the generated one is gone, and
+/// make would look for a rule to build it).
+fn name_the_source_in_dep_file(dep: &Path, generated: &Path, source: &str) -> Result<()> {
+    let Ok(text) = std::fs::read_to_string(dep) else {
+        return Ok(());
+    };
+    let escaped = source.replace(' ', "\\ ");
+    let new = text.replace(&*generated.to_string_lossy(), &escaped);
+    if new != text {
+        std::fs::write(dep, new)
+            .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", dep.display())))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives_are_found_conservatively() {
+        assert!(may_have_directives("#pragma acc parallel\n"));
+        assert!(may_have_directives("  #  pragma   acc loop\n"));
+        assert!(may_have_directives("#pragma \\\n acc kernels\n"));
+        assert!(may_have_directives("_Pragma(\"omp\")"));
+        assert!(may_have_directives("/* #pragma acc is mentioned */"));
+        assert!(!may_have_directives("#pragma once\n#pragma omp parallel\n"));
+        assert!(!may_have_directives("#pragma accurate\nint pragma_acc;\n"));
+        assert!(!may_have_directives("int main(void) { return 0; }\n"));
+    }
+
+    #[test]
+    fn c_strings_are_escaped() {
+        assert_eq!(c_string(r#"a\b"c.c"#), r#"a\\b\"c.c"#);
+    }
+}

@@ -1,0 +1,530 @@
+//! `acc cc` and `acc run` end to end: real programs built with the host C
+//! compiler and the runtime library, run, and their output checked; and the
+//! example Makefile project built with `make CC="acc cc"`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+const CRATE: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Whether the tools these tests need are here; without them a test says
+/// so and passes, unless `ACC_REQUIRE_TOOLS` is set (as in CI).
+fn have(tool: &str) -> bool {
+    let ok = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("ACC_REQUIRE_TOOLS").is_none(),
+            "{tool} is required"
+        );
+        eprintln!("skipped: no {tool}");
+    }
+    ok
+}
+
+fn have_cc() -> bool {
+    have(&std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+}
+
+/// The runtime's static library: `$ACC_RUNTIME_LIB`, else built by cargo
+/// into a target directory of the tests' own (as acc-runtime's C tests do:
+/// cargo does not build it for this crate, one beside the `acc` binary may
+/// be stale, and the target directory of the running cargo is locked). A
+/// no-op when it is up to date.
+fn runtime_lib() -> PathBuf {
+    static LIB: OnceLock<PathBuf> = OnceLock::new();
+    LIB.get_or_init(|| {
+        if let Some(p) = std::env::var_os("ACC_RUNTIME_LIB").filter(|p| !p.is_empty()) {
+            return PathBuf::from(p);
+        }
+        let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("staticlib");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = Command::new(cargo)
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "acc-runtime",
+                "--lib",
+                "--target-dir",
+            ])
+            .arg(&target)
+            .current_dir(CRATE)
+            .output()
+            .expect("run cargo to build the static library");
+        assert!(
+            out.status.success(),
+            "building libacc_runtime.a failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        target.join("debug").join("libacc_runtime.a")
+    })
+    .clone()
+}
+
+/// `acc` with the runtime library named and `$CC` left to the user's.
+fn acc(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_acc"));
+    c.current_dir(dir).env("ACC_RUNTIME_LIB", runtime_lib());
+    c
+}
+
+/// A fresh directory for one test, with the given files.
+fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("acc-cc")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+fn ok(out: Output) -> Output {
+    assert!(
+        out.status.success(),
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn exe(dir: &Path, name: &str) -> Output {
+    Command::new(dir.join(name)).output().unwrap()
+}
+
+const HELLO: &str = "#include <stdio.h>\nint main(void) { printf(\"hello\\n\"); return 0; }\n";
+
+#[test]
+fn one_file_to_a_program() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project("one-file", &[("hello.c", HELLO)]);
+    ok(acc(&dir)
+        .args([
+            "cc", "-O2", "-g", "-Wall", "-std=c11", "-o", "hello", "hello.c",
+        ])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "hello"))), "hello\n");
+    // Without -o the program is a.out, as with cc.
+    ok(acc(&dir).args(["cc", "hello.c"]).output().unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "a.out"))), "hello\n");
+}
+
+const UTIL_H: &str = "#ifndef UTIL_H\n#define UTIL_H\nint twice(int);\nint square(int);\n#endif\n";
+const TWICE: &str = "#include \"util.h\"\nint twice(int x) { return 2 * x; }\n";
+const SQUARE: &str = "#include \"util.h\"\nint square(int x) { return x * x; }\n";
+const MAIN: &str = "#include <stdio.h>\n#include <math.h>\n#include \"util.h\"\n\
+    int main(void) { printf(\"%d %d %.0f\\n\", twice(3), square(4), sqrt(81.0)); return 0; }\n";
+
+#[test]
+fn compile_then_link() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project(
+        "compile-then-link",
+        &[
+            ("src/util.h", UTIL_H),
+            ("src/twice.c", TWICE),
+            ("src/square.c", SQUARE),
+            ("src/main.c", MAIN),
+        ],
+    );
+    std::fs::create_dir_all(dir.join("build")).unwrap();
+    // -c with several files: objects named after the sources, here.
+    ok(acc(&dir)
+        .args(["cc", "-c", "-O1", "src/twice.c", "src/square.c"])
+        .output()
+        .unwrap());
+    assert!(dir.join("twice.o").is_file() && dir.join("square.o").is_file());
+    // -c with -o.
+    ok(acc(&dir)
+        .args(["cc", "-c", "src/main.c", "-o", "build/main.o"])
+        .output()
+        .unwrap());
+    // Link objects, with a library after them.
+    ok(acc(&dir)
+        .args([
+            "cc",
+            "build/main.o",
+            "twice.o",
+            "square.o",
+            "-o",
+            "build/prog",
+            "-lm",
+        ])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "build/prog"))), "6 16 9\n");
+    // -o with -c and several files is an error, as with gcc.
+    let out = acc(&dir)
+        .args(["cc", "-c", "src/twice.c", "src/square.c", "-o", "x.o"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot specify `-o`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn several_sources_and_an_object_in_one_command() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project(
+        "several",
+        &[
+            ("util.h", UTIL_H),
+            ("twice.c", TWICE),
+            ("square.c", SQUARE),
+            ("main.c", MAIN),
+        ],
+    );
+    ok(acc(&dir).args(["cc", "-c", "square.c"]).output().unwrap());
+    ok(acc(&dir)
+        .args([
+            "cc", "-O2", "main.c", "twice.c", "square.o", "-lm", "-o", "prog",
+        ])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "prog"))), "6 16 9\n");
+    // A response file, as build systems write for long lists of objects.
+    ok(acc(&dir)
+        .args(["cc", "-c", "main.c", "twice.c"])
+        .output()
+        .unwrap());
+    std::fs::write(dir.join("objs.rsp"), "main.o 'twice.o'\nsquare.o\n").unwrap();
+    ok(acc(&dir)
+        .args(["cc", "@objs.rsp", "-lm", "-o", "prog2"])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "prog2"))), "6 16 9\n");
+}
+
+#[test]
+fn x_c_compiles_a_file_of_any_name_as_c() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project("x-c", &[("hello.txt", HELLO)]);
+    ok(acc(&dir)
+        .args(["cc", "-x", "c", "hello.txt", "-x", "none", "-o", "hello"])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "hello"))), "hello\n");
+    ok(acc(&dir)
+        .args(["cc", "--keep", "-xc", "hello.txt", "-o", "hello2"])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "hello2"))), "hello\n");
+    assert!(dir.join("hello2.acc.c").is_file());
+}
+
+#[test]
+fn defines_undefines_and_include_directories() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include \"a.h\"\n#include <b.h>\n\
+        #ifndef GONE\nint main(void) { printf(\"%d %d %s %d\\n\", A, B, WORD, FLAG); return 0; }\n#endif\n";
+    let dir = project(
+        "defines",
+        &[
+            ("p.c", src),
+            ("inc1/a.h", "#define A 1\n"),
+            ("inc2/b.h", "#define B 2\n"),
+        ],
+    );
+    ok(acc(&dir)
+        .args([
+            "cc",
+            "-I",
+            "inc1",
+            "-Iinc2",
+            "-D",
+            "WORD=\"w\"",
+            "-DFLAG",
+            "-DGONE",
+            "-U",
+            "GONE",
+            "p.c",
+            "-o",
+            "p",
+        ])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "p"))), "1 2 w 1\n");
+}
+
+#[test]
+fn run_passes_arguments_and_the_exit_status() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\nint main(int argc, char **argv) {\n\
+        for (int i = 1; i < argc; i++) printf(\"[%s]\", argv[i]);\n\
+        printf(\" %d\\n\", N);\n  fprintf(stderr, \"to stderr\\n\");\n  return 40 + argc;\n}\n";
+    let dir = project("run", &[("args.c", src)]);
+    let out = acc(&dir)
+        .args(["run", "args.c", "-DN=5", "--", "a b", "-c", "--"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "[a b][-c][--] 5\n");
+    assert_eq!(stderr(&out), "to stderr\n");
+    assert_eq!(out.status.code(), Some(44));
+    // Without `--` there are no arguments.
+    let out = acc(&dir).args(["run", "-DN=1", "args.c"]).output().unwrap();
+    assert_eq!(stdout(&out), " 1\n");
+    assert_eq!(out.status.code(), Some(41));
+    // Stage flags make no sense for run.
+    let out = acc(&dir).args(["run", "-c", "args.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn openacc_errors_exit_1_with_clang_style_diagnostics() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project(
+        "error",
+        &[(
+            "bad.c",
+            "void f(int n, double *a) {\n  #pragma acc parallel copyinn(a[0:n])\n  { }\n}\n",
+        )],
+    );
+    let out = acc(&dir).args(["cc", "-c", "bad.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bad.c:2:24: error: unknown OpenACC clause `copyinn`"),
+        "{err}"
+    );
+    assert!(err.contains("1 error generated."), "{err}");
+    assert!(!dir.join("bad.o").exists());
+}
+
+#[test]
+fn host_compiler_errors_keep_its_status_and_name_the_users_file() {
+    if !have_cc() {
+        return;
+    }
+    // `#pragma acc` in a comment sends the file through the lowering (which
+    // leaves it as it is); the messages still name the user's file.
+    let src = "/* no #pragma acc here */\nint main(void) {\n  return nope;\n}\n";
+    let dir = project("host-error", &[("e.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "e.c"]).output().unwrap();
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    assert_ne!(out.status.code(), Some(0));
+    assert!(err.contains("e.c:3:10"), "{err}");
+    assert!(!err.contains(".acc.c"), "{err}");
+}
+
+#[test]
+fn lowered_files_keep_quoted_includes_dependency_files_and_keep() {
+    if !have_cc() {
+        return;
+    }
+    let src = "/* #pragma acc comes later */\n#include <stdio.h>\n#include \"k.h\"\n\
+        int main(void) { printf(\"%d\\n\", K); return 0; }\n";
+    let dir = project(
+        "lowered",
+        &[("src/k.c", src), ("src/k.h", "#define K 11\n")],
+    );
+    std::fs::create_dir_all(dir.join("obj")).unwrap();
+    ok(acc(&dir)
+        .args([
+            "cc", "--keep", "-MMD", "-MP", "-c", "src/k.c", "-o", "obj/k.o",
+        ])
+        .output()
+        .unwrap());
+    let dep = std::fs::read_to_string(dir.join("obj/k.d")).unwrap();
+    assert!(dep.starts_with("obj/k.o: src/k.c src/k.h"), "{dep}");
+    assert!(
+        !dep.contains("acc_rt.h"),
+        "runtime headers are system headers: {dep}"
+    );
+    let kept = std::fs::read_to_string(dir.join("obj/k.acc.c")).unwrap();
+    assert!(kept.contains("#line 1 \"src/k.c\""), "{kept}");
+    ok(acc(&dir)
+        .args(["cc", "obj/k.o", "-o", "k"])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "k"))), "11\n");
+    // Linking one file with --keep: the generated C is named after the program.
+    ok(acc(&dir)
+        .args(["cc", "--keep", "src/k.c", "-o", "k2"])
+        .output()
+        .unwrap());
+    assert!(dir.join("k2.acc.c").is_file());
+}
+
+#[test]
+fn openacc_program_runs() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\nint main(void) {\n  double a[100], s = 0;\n\
+        #pragma acc parallel loop copyout(a)\n  for (int i = 0; i < 100; i++) a[i] = i;\n\
+        #pragma acc parallel loop reduction(+:s) copyin(a)\n  for (int i = 0; i < 100; i++) s += a[i];\n\
+        printf(\"%.0f\\n\", s);\n  return s != 4950;\n}\n";
+    let dir = project("openacc", &[("sum.c", src)]);
+    let out = acc(&dir).args(["run", "--info", "sum.c"]).output().unwrap();
+    assert_eq!(stdout(&ok(out.clone())), "4950\n");
+    assert!(stderr(&out).contains("sum.c:4:"), "{}", stderr(&out));
+    let out = ok(acc(&dir)
+        .args(["run", "sum.c"])
+        .env("ACC_DEVICE_TYPE", "host_discrete")
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&out), "4950\n");
+}
+
+#[test]
+fn preprocess_and_assembly_pass_through() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project(
+        "stages",
+        &[(
+            "v.c",
+            "int v = _OPENACC;\n#include <openacc.h>\nint f(void) { return v; }\n",
+        )],
+    );
+    let out = ok(acc(&dir).args(["cc", "-E", "v.c"]).output().unwrap());
+    assert!(stdout(&out).contains("int v = 202211;"), "{}", stdout(&out));
+    ok(acc(&dir).args(["cc", "-S", "v.c"]).output().unwrap());
+    assert!(dir.join("v.s").is_file());
+}
+
+#[test]
+fn questions_without_inputs_go_to_the_host_compiler() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project("questions", &[]);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = ok(acc(&dir).args(["cc", "--version"]).output().unwrap());
+    assert!(!out.stdout.is_empty());
+    let out = acc(&dir).arg("cc").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no input files"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_missing_runtime_library_says_how_to_build_it() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project("no-runtime", &[("hello.c", HELLO)]);
+    let out = acc(&dir)
+        .env("ACC_RUNTIME_LIB", dir.join("nowhere"))
+        .args(["cc", "hello.c"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("ACC_RUNTIME_LIB"), "{}", stderr(&out));
+    // Compiling alone does not need it.
+    ok(acc(&dir)
+        .env("ACC_RUNTIME_LIB", dir.join("nowhere"))
+        .args(["cc", "-c", "hello.c"])
+        .output()
+        .unwrap());
+}
+
+#[test]
+fn acc_cc_is_the_name_of_a_link_to_acc() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project("acc-cc", &[("hello.c", HELLO)]);
+    let link = dir.join("acc-cc");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_acc"), &link).unwrap();
+    #[cfg(not(unix))]
+    std::fs::copy(env!("CARGO_BIN_EXE_acc"), &link).unwrap();
+    ok(Command::new(&link)
+        .current_dir(&dir)
+        .env("ACC_RUNTIME_LIB", runtime_lib())
+        .args(["hello.c", "-o", "hello"])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "hello"))), "hello\n");
+}
+
+/// The example project: an ordinary Makefile, built with a plain compiler
+/// (the directives ignored) and with `make CC="acc cc"`, where `make`
+/// exports `CC="acc cc"` to the commands it runs and acc must not take
+/// itself for the host compiler.
+#[test]
+fn example_makefile_project_builds_with_acc_cc() {
+    if !have_cc() || !have("make") {
+        return;
+    }
+    let src = Path::new(CRATE).join("../../examples/make-project");
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if ["Makefile", "main.c", "vec.c", "vec.h"].contains(&name.as_str()) {
+            files.push((name, std::fs::read_to_string(e.path()).unwrap()));
+        }
+    }
+    assert_eq!(files.len(), 4, "the example project has moved");
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let dir = project("make-project", &files);
+    let make = |args: &[&str]| {
+        Command::new("make")
+            .args(["--no-print-directory"])
+            .args(args)
+            .current_dir(&dir)
+            .env("ACC_RUNTIME_LIB", runtime_lib())
+            .env_remove("MAKEFLAGS")
+            .env_remove("MFLAGS")
+            .output()
+            .unwrap()
+    };
+    let out = ok(make(&["check"]));
+    assert!(
+        stdout(&out).contains("built without OpenACC"),
+        "{}",
+        stdout(&out)
+    );
+    ok(make(&["clean"]));
+    let cc = format!("CC={} cc", env!("CARGO_BIN_EXE_acc"));
+    let out = ok(make(&[&cc, "check"]));
+    let text = stdout(&out);
+    assert!(text.contains("OpenACC 202211"), "{text}");
+    assert!(
+        text.contains("saxpy ok") && text.contains("dot ok"),
+        "{text}"
+    );
+    ok(make(&["clean"]));
+}
