@@ -2,7 +2,9 @@
 fn main() {
     let path = std::env::args().nth(1).expect("a C file");
     let src = std::fs::read_to_string(&path).unwrap();
-    let opts = acc_c::lower::LowerOptions { file_name: path.clone() };
+    let opts = acc_c::lower::LowerOptions {
+        file_name: path.clone(),
+    };
     let (out, diags) = acc_c::lower::lower_file(&src, Default::default(), &opts);
     for d in &diags {
         eprint!("{}", acc_c::render::render(d, &path, &src));

@@ -44,7 +44,10 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
     if cond.kind() != "binary_expression" {
         return None;
     }
-    let (l, r) = (cond.child_by_field_id(f.left.get())?, cond.child_by_field_id(f.right.get())?);
+    let (l, r) = (
+        cond.child_by_field_id(f.left.get())?,
+        cond.child_by_field_id(f.right.get())?,
+    );
     let op = &src[cond.child_by_field_id(f.operator.get())?.byte_range()];
     let (cmp, upper, upper_span) = if text(l) == var {
         (
@@ -84,7 +87,11 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
                 return None;
             }
             let op = &src[update.child_by_field_id(f.operator.get())?.byte_range()];
-            if op == "++" { "1".to_string() } else { "-1".to_string() }
+            if op == "++" {
+                "1".to_string()
+            } else {
+                "-1".to_string()
+            }
         }
         "assignment_expression" => {
             let left = update.child_by_field_id(f.left.get())?;

@@ -17,7 +17,9 @@
 use std::fmt::Write;
 
 use acc_engine::attrs::EffKind;
-use acc_engine::directive::{Accessor, ClauseArgs, ClauseKind, DirectiveKind, ReductionOp, VarItem};
+use acc_engine::directive::{
+    Accessor, ClauseArgs, ClauseKind, DirectiveKind, ReductionOp, VarItem,
+};
 use acc_engine::facts::{Cmp, ConstructId, LoopHeader, ScalarType, Unit, VarId};
 use acc_engine::plan::{Action, ConstructPlan, DataItem, KernelPlan, Pass};
 use acc_engine::{Diagnostic, Span};
@@ -42,7 +44,11 @@ pub struct Lowered {
 }
 
 /// Lowers one file. `None` when there are errors (in the diagnostics).
-pub fn lower_file(src: &str, headers: TypeEnv, opts: &LowerOptions) -> (Option<Lowered>, Vec<Diagnostic>) {
+pub fn lower_file(
+    src: &str,
+    headers: TypeEnv,
+    opts: &LowerOptions,
+) -> (Option<Lowered>, Vec<Diagnostic>) {
     let analysis = crate::analyze_for(src, headers, None);
     let mut diags = analysis.diags;
     if diags.iter().any(|d| d.is_error()) {
@@ -53,7 +59,6 @@ pub fn lower_file(src: &str, headers: TypeEnv, opts: &LowerOptions) -> (Option<L
     let mut lw = Lowerer {
         src,
         unit: &analysis.unit,
-        an: &analysis.attrs,
         plans: &plans,
         file: c_string(&opts.file_name),
         edits: Vec::new(),
@@ -127,7 +132,6 @@ struct Edit {
 struct Lowerer<'a> {
     src: &'a str,
     unit: &'a Unit,
-    an: &'a acc_engine::attrs::Analysis,
     plans: &'a [ConstructPlan],
     /// The file name as a C string literal.
     file: String,
@@ -154,7 +158,11 @@ fn c_string(s: &str) -> String {
 }
 
 fn line_of(src: &str, offset: usize) -> usize {
-    src.as_bytes()[..offset.min(src.len())].iter().filter(|&&b| b == b'\n').count() + 1
+    src.as_bytes()[..offset.min(src.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 /// The declaration text with the name replaced, e.g. `double (*p)[10]`.
@@ -207,10 +215,6 @@ fn cmp_code(c: Cmp) -> u8 {
 }
 
 impl<'a> Lowerer<'a> {
-    fn text(&self, span: Span) -> &'a str {
-        &self.src[span.range()]
-    }
-
     fn fresh(&mut self) -> usize {
         self.counter += 1;
         self.counter
@@ -237,17 +241,26 @@ impl<'a> Lowerer<'a> {
             let line = self.line(c.pragma_span);
             match &self.plans[id.0 as usize] {
                 ConstructPlan::Kernel(k) => {
-                    let info = acc_engine::plan::Info { unit: self.unit, plan: &self.plans[id.0 as usize] };
+                    let info = acc_engine::plan::Info {
+                        unit: self.unit,
+                        plan: &self.plans[id.0 as usize],
+                    };
                     self.info.push(format!("{line}: {info}"));
                     self.kernel(id, k);
                 }
                 ConstructPlan::Region { data, .. } => {
-                    let info = acc_engine::plan::Info { unit: self.unit, plan: &self.plans[id.0 as usize] };
+                    let info = acc_engine::plan::Info {
+                        unit: self.unit,
+                        plan: &self.plans[id.0 as usize],
+                    };
                     self.info.push(format!("{line}: {info}"));
                     self.region(id, data);
                 }
                 ConstructPlan::Dynamic { kind, data, .. } => {
-                    let info = acc_engine::plan::Info { unit: self.unit, plan: &self.plans[id.0 as usize] };
+                    let info = acc_engine::plan::Info {
+                        unit: self.unit,
+                        plan: &self.plans[id.0 as usize],
+                    };
                     self.info.push(format!("{line}: {info}"));
                     self.dynamic(id, *kind, data);
                 }
@@ -278,11 +291,14 @@ impl<'a> Lowerer<'a> {
 
     fn clause_expr(&self, id: ConstructId, kind: ClauseKind) -> Option<&'a str> {
         let d = &self.unit.construct(id).directive;
-        d.clauses.iter().find(|c| c.kind == kind).and_then(|c| match &c.args {
-            ClauseArgs::Expr(e) => Some(e.text.as_str()),
-            ClauseArgs::Exprs(es) => es.first().map(|e| e.text.as_str()),
-            _ => None,
-        })
+        d.clauses
+            .iter()
+            .find(|c| c.kind == kind)
+            .and_then(|c| match &c.args {
+                ClauseArgs::Expr(e) => Some(e.text.as_str()),
+                ClauseArgs::Exprs(es) => es.first().map(|e| e.text.as_str()),
+                _ => None,
+            })
     }
 
     /// `acc_async_sync`, `acc_async_noval` or the queue expression.
@@ -300,7 +316,9 @@ impl<'a> Lowerer<'a> {
     /// `acc_rt_wait` for a `wait` clause, if any.
     fn wait_clause(&self, id: ConstructId, line: usize) -> String {
         let d = &self.unit.construct(id).directive;
-        let Some(c) = d.clauses.iter().find(|c| c.kind == ClauseKind::Wait) else { return String::new() };
+        let Some(c) = d.clauses.iter().find(|c| c.kind == ClauseKind::Wait) else {
+            return String::new();
+        };
         match &c.args {
             ClauseArgs::Wait(Some(w)) if !w.queues.is_empty() => {
                 let qs: Vec<&str> = w.queues.iter().map(|q| q.text.as_str()).collect();
@@ -322,7 +340,9 @@ impl<'a> Lowerer<'a> {
         for c in &d.clauses {
             match (c.kind, &c.args) {
                 (ClauseKind::If, ClauseArgs::Expr(e)) => conds.push(format!("({})", e.text)),
-                (ClauseKind::SelfClause, ClauseArgs::Expr(e)) if d.kind != DirectiveKind::Update => {
+                (ClauseKind::SelfClause, ClauseArgs::Expr(e))
+                    if d.kind != DirectiveKind::Update =>
+                {
                     conds.push(format!("!({})", e.text))
                 }
                 (ClauseKind::SelfClause, ClauseArgs::None) if d.kind != DirectiveKind::Update => {
@@ -360,7 +380,11 @@ impl<'a> Lowerer<'a> {
         if d.if_present {
             flags.push("ACC_RT_IF_PRESENT");
         }
-        let flags = if flags.is_empty() { "0".to_string() } else { flags.join(" | ") };
+        let flags = if flags.is_empty() {
+            "0".to_string()
+        } else {
+            flags.join(" | ")
+        };
         let name = self.unit.var(d.var).name.clone();
         let (addr, bytes, text) = match &d.item {
             None => (format!("&{name}"), format!("sizeof({name})"), name),
@@ -371,11 +395,20 @@ impl<'a> Lowerer<'a> {
         };
         let (addr, bytes) = if matches!(d.action, Action::Attach | Action::Detach) {
             // The address of the pointer itself.
-            (format!("&({})", item_text(d.item.as_ref(), &self.unit.var(d.var).name)), "sizeof(void *)".into())
+            (
+                format!(
+                    "&({})",
+                    item_text(d.item.as_ref(), &self.unit.var(d.var).name)
+                ),
+                "sizeof(void *)".into(),
+            )
         } else {
             (addr, bytes)
         };
-        Some(format!("{{{action}, {flags}, (void *)({addr}), (size_t)({bytes}), {}}}", c_string(&text)))
+        Some(format!(
+            "{{{action}, {flags}, (void *)({addr}), (size_t)({bytes}), {}}}",
+            c_string(&text)
+        ))
     }
 
     /// The start address and byte count of a list item.
@@ -391,13 +424,19 @@ impl<'a> Lowerer<'a> {
             }
             iter.next();
         }
-        let Some(Accessor::Section { lower, length, span }) = iter.next() else {
+        let Some(Accessor::Section {
+            lower,
+            length,
+            span,
+        }) = iter.next()
+        else {
             return Some((format!("&({prefix})"), format!("sizeof({prefix})")));
         };
         // Later sections must cover whole rows: the data stays contiguous.
         for rest in iter {
             match rest {
-                Accessor::Section { lower, .. } if lower.as_ref().is_none_or(|l| l.int_value() == Some(0)) => {}
+                Accessor::Section { lower, .. }
+                    if lower.as_ref().is_none_or(|l| l.int_value() == Some(0)) => {}
                 _ => {
                     self.diags.push(Diagnostic::error(
                         item.span,
@@ -407,7 +446,9 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let lo = lower.as_ref().map_or("0".to_string(), |l| format!("({})", l.text));
+        let lo = lower
+            .as_ref()
+            .map_or("0".to_string(), |l| format!("({})", l.text));
         let len = match length {
             Some(l) => format!("({})", l.text),
             None => {
@@ -415,14 +456,20 @@ impl<'a> Lowerer<'a> {
                 if shape == Some(acc_engine::facts::Shape::Pointer) || item.accessors.len() > 1 {
                     self.diags.push(Diagnostic::error(
                         *span,
-                        format!("the length of `{}` is unknown; write it, as in `{}[lo:len]`", item.text, prefix),
+                        format!(
+                            "the length of `{}` is unknown; write it, as in `{}[lo:len]`",
+                            item.text, prefix
+                        ),
                     ));
                     return None;
                 }
                 format!("(sizeof({prefix}) / sizeof(({prefix})[0]) - {lo})")
             }
         };
-        Some((format!("&({prefix})[{lo}]"), format!("{len} * sizeof(({prefix})[0])")))
+        Some((
+            format!("&({prefix})[{lo}]"),
+            format!("{len} * sizeof(({prefix})[0])"),
+        ))
     }
 
     fn data_array(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
@@ -430,7 +477,10 @@ impl<'a> Lowerer<'a> {
         if entries.is_empty() {
             return (format!("const acc_rt_data *{name} = 0;"), 0);
         }
-        (format!("const acc_rt_data {name}[] = {{{}}};", entries.join(", ")), entries.len())
+        (
+            format!("const acc_rt_data {name}[] = {{{}}};", entries.join(", ")),
+            entries.len(),
+        )
     }
 
     fn region(&mut self, id: ConstructId, data: &[DataItem]) {
@@ -455,7 +505,11 @@ impl<'a> Lowerer<'a> {
         self.replace(c.pragma_span, open);
         if !is_declare {
             if let Some(body) = c.body {
-                self.insert(body.end, " }".into(), -(self.unit.ancestors(id).count() as i64));
+                self.insert(
+                    body.end,
+                    " }".into(),
+                    -(self.unit.ancestors(id).count() as i64),
+                );
             }
         }
     }
@@ -470,8 +524,13 @@ impl<'a> Lowerer<'a> {
             if clause.kind != ClauseKind::UseDevice {
                 continue;
             }
-            for (ii, item) in acc_engine::attrs::clause_items(&clause.args).iter().enumerate() {
-                let Some(Some(v)) = c.clause_vars.get(ci).and_then(|x| x.get(ii)) else { continue };
+            for (ii, item) in acc_engine::attrs::clause_items(&clause.args)
+                .iter()
+                .enumerate()
+            {
+                let Some(Some(v)) = c.clause_vars.get(ci).and_then(|x| x.get(ii)) else {
+                    continue;
+                };
                 let var = self.unit.var(*v);
                 if var.shape != acc_engine::facts::Shape::Pointer {
                     self.diags.push(Diagnostic::error(
@@ -488,12 +547,21 @@ impl<'a> Lowerer<'a> {
                     var.name,
                     c_string(&item.text)
                 );
-                let _ = write!(inner, "{} = ({})__acc_ud{n}; ", declare_as(self.unit, *v, &var.name), declare_as(self.unit, *v, ""));
+                let _ = write!(
+                    inner,
+                    "{} = ({})__acc_ud{n}; ",
+                    declare_as(self.unit, *v, &var.name),
+                    declare_as(self.unit, *v, "")
+                );
             }
         }
         self.replace(c.pragma_span, format!("{open}{inner}"));
         if let Some(body) = c.body {
-            self.insert(body.end, " } }".into(), -(self.unit.ancestors(id).count() as i64));
+            self.insert(
+                body.end,
+                " } }".into(),
+                -(self.unit.ancestors(id).count() as i64),
+            );
         }
     }
 
@@ -519,7 +587,10 @@ impl<'a> Lowerer<'a> {
                 return;
             }
         };
-        let body = format!("{wait}{array} {call}({}, {line}, __acc_d{n}, {count}, {asy});", self.file);
+        let body = format!(
+            "{wait}{array} {call}({}, {line}, __acc_d{n}, {count}, {asy});",
+            self.file
+        );
         let text = match self.condition(id) {
             Some(cond) => format!("if ({cond}) {{ {body} }}"),
             None => format!("{{ {body} }}"),
@@ -548,7 +619,11 @@ impl<'a> Lowerer<'a> {
                 }
             }
             DirectiveKind::Init | DirectiveKind::Shutdown => {
-                let f = if d.kind == DirectiveKind::Init { "acc_init" } else { "acc_shutdown" };
+                let f = if d.kind == DirectiveKind::Init {
+                    "acc_init"
+                } else {
+                    "acc_shutdown"
+                };
                 format!("{f}({});", self.device_type(id))
             }
             DirectiveKind::Set => {
@@ -619,7 +694,9 @@ impl<'a> Lowerer<'a> {
                     // copy through that part, then step back to element 0.
                     Some(probe) => {
                         let j = k.params.len() + offsets.len();
-                        args.push(format!("{{ACC_RT_ARG_MAPPED, (void *)({probe}), 0, {text}}}"));
+                        args.push(format!(
+                            "{{ACC_RT_ARG_MAPPED, (void *)({probe}), 0, {text}}}"
+                        ));
                         offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
                         let _ = writeln!(
                             decls,
@@ -639,7 +716,11 @@ impl<'a> Lowerer<'a> {
                     }
                 },
                 Pass::TranslatedPointer | Pass::Deviceptr => {
-                    let kind = if p.pass == Pass::Deviceptr { "ACC_RT_ARG_DEVICEPTR" } else { "ACC_RT_ARG_NO_CREATE" };
+                    let kind = if p.pass == Pass::Deviceptr {
+                        "ACC_RT_ARG_DEVICEPTR"
+                    } else {
+                        "ACC_RT_ARG_NO_CREATE"
+                    };
                     args.push(format!("{{{kind}, (void *){name}, 0, {text}}}"));
                     let _ = writeln!(
                         decls,
@@ -649,7 +730,9 @@ impl<'a> Lowerer<'a> {
                     );
                 }
                 Pass::Value => {
-                    args.push(format!("{{ACC_RT_ARG_VALUE, (void *)&{name}, sizeof({name}), {text}}}"));
+                    args.push(format!(
+                        "{{ACC_RT_ARG_VALUE, (void *)&{name}, sizeof({name}), {text}}}"
+                    ));
                     if var.shape == acc_engine::facts::Shape::Array {
                         let _ = writeln!(
                             decls,
@@ -675,7 +758,9 @@ impl<'a> Lowerer<'a> {
             .map(|(j, o)| format!("const size_t __acc_off{n}_{j} = {o}; "))
             .collect();
         for j in 0..offsets.len() {
-            args.push(format!("{{ACC_RT_ARG_VALUE, (void *)&__acc_off{n}_{j}, sizeof(size_t), \"offset\"}}"));
+            args.push(format!(
+                "{{ACC_RT_ARG_VALUE, (void *)&__acc_off{n}_{j}, sizeof(size_t), \"offset\"}}"
+            ));
         }
         for &v in &k.private {
             let name = &self.unit.var(v).name;
@@ -688,38 +773,69 @@ impl<'a> Lowerer<'a> {
             let Some(ty) = var.scalar.and_then(red_type) else {
                 self.diags.push(Diagnostic::error(
                     var.decl_span,
-                    format!("reduction on `{}`: only integer and floating types are supported yet", var.name),
+                    format!(
+                        "reduction on `{}`: only integer and floating types are supported yet",
+                        var.name
+                    ),
                 ));
                 continue;
             };
-            reds.push(format!("{{{}, {ty}, (void *)&{}, {}}}", red_op(r.op), var.name, c_string(&var.name)));
+            reds.push(format!(
+                "{{{}, {ty}, (void *)&{}, {}}}",
+                red_op(r.op),
+                var.name,
+                c_string(&var.name)
+            ));
             let _ = writeln!(
                 decls,
                 "  {} = *({})__acc_chunk->red[{j}];",
                 declare_as(self.unit, r.var, &var.name),
                 declare_as(self.unit, r.var, "(*)")
             );
-            let _ = writeln!(red_store, "  *({})__acc_chunk->red[{j}] = {};", declare_as(self.unit, r.var, "(*)"), var.name);
+            let _ = writeln!(
+                red_store,
+                "  *({})__acc_chunk->red[{j}] = {};",
+                declare_as(self.unit, r.var, "(*)"),
+                var.name
+            );
         }
 
         // A `kernels` region runs each statement of its block as its own
         // kernel, in order: a loop nest with gang partitioning on many
         // gangs, anything else on one.
-        let parts: Vec<(Span, String)> = if k.kind == EffKind::Kernels && !c.directive.kind.is_combined() && !c.statements.is_empty() {
+        let parts: Vec<(Span, String)> = if k.kind == EffKind::Kernels
+            && !c.directive.kind.is_combined()
+            && !c.statements.is_empty()
+        {
             c.statements
                 .iter()
                 .map(|&s| {
                     let gang = k.loops.iter().any(|l| {
-                        l.partition.gang.is_some() && self.unit.construct(l.construct).pragma_span.start == s.start
+                        l.partition.gang.is_some()
+                            && self.unit.construct(l.construct).pragma_span.start == s.start
                     });
-                    (s, if gang { "INT64_MAX".to_string() } else { "1".to_string() })
+                    (
+                        s,
+                        if gang {
+                            "INT64_MAX".to_string()
+                        } else {
+                            "1".to_string()
+                        },
+                    )
                 })
                 .collect()
         } else {
             vec![(body, self.iterations(id, k))]
         };
-        let num = |kind| self.clause_expr(id, kind).map_or("0".to_string(), |e| format!("(int32_t)({e})"));
-        let num_gangs = if k.kind == EffKind::Serial { "1".to_string() } else { num(ClauseKind::NumGangs) };
+        let num = |kind| {
+            self.clause_expr(id, kind)
+                .map_or("0".to_string(), |e| format!("(int32_t)({e})"))
+        };
+        let num_gangs = if k.kind == EffKind::Serial {
+            "1".to_string()
+        } else {
+            num(ClauseKind::NumGangs)
+        };
         let nw = num(ClauseKind::NumWorkers);
         let vl = num(ClauseKind::VectorLength);
         let asy = self.async_arg(id);
@@ -748,10 +864,20 @@ impl<'a> Lowerer<'a> {
                 nreds = reds.len(),
             );
             let kernel_body = self.kernel_body(id, k, *span);
-            let _ = writeln!(self.prototypes, "static void {fname}(const acc_rt_chunk *);");
+            let _ = writeln!(
+                self.prototypes,
+                "static void {fname}(const acc_rt_chunk *);"
+            );
             let mut text = String::new();
-            let _ = writeln!(text, "\n/* {construct_name} at {}:{line} */", self.file.trim_matches('"'));
-            let _ = writeln!(text, "static void {fname}(const acc_rt_chunk *__acc_chunk) {{");
+            let _ = writeln!(
+                text,
+                "\n/* {construct_name} at {}:{line} */",
+                self.file.trim_matches('"')
+            );
+            let _ = writeln!(
+                text,
+                "static void {fname}(const acc_rt_chunk *__acc_chunk) {{"
+            );
             text.push_str(&decls);
             let _ = writeln!(text, "  (void)__acc_chunk;");
             let _ = writeln!(text, "#line {} {}", self.line(*span), self.file);
@@ -769,7 +895,11 @@ impl<'a> Lowerer<'a> {
         );
         let host_version = self.host_version(body);
         let replacement = match self.condition(id) {
-            Some(cond) => format!("if ({cond}) {{ {launch} }} else {{\n#line {} {}\n{host_version}\n}}", self.line(body), self.file),
+            Some(cond) => format!(
+                "if ({cond}) {{ {launch} }} else {{\n#line {} {}\n{host_version}\n}}",
+                self.line(body),
+                self.file
+            ),
             None => format!("{{ {launch} }}"),
         };
         self.replace(Span::new(c.pragma_span.start, body.end), replacement);
@@ -789,7 +919,11 @@ impl<'a> Lowerer<'a> {
                 ConstructPlan::Region { data, .. } => data,
                 _ => continue,
             };
-            if let Some(item) = data.iter().find(|d| d.var == var).and_then(|d| d.item.clone()) {
+            if let Some(item) = data
+                .iter()
+                .find(|d| d.var == var)
+                .and_then(|d| d.item.clone())
+            {
                 found = Some(item);
                 break;
             }
@@ -808,7 +942,8 @@ impl<'a> Lowerer<'a> {
         }
         let c = self.unit.construct(id);
         if c.directive.kind.is_combined() {
-            let headers: Option<Vec<&LoopHeader>> = c.loops.iter().map(|l| l.header.as_ref()).collect();
+            let headers: Option<Vec<&LoopHeader>> =
+                c.loops.iter().map(|l| l.header.as_ref()).collect();
             if let Some(hs) = headers.filter(|h| !h.is_empty()) {
                 let trips: Vec<String> = hs
                     .iter()
@@ -851,11 +986,21 @@ impl<'a> Lowerer<'a> {
     /// directives and atomics lowered.
     fn kernel_body(&mut self, id: ConstructId, k: &KernelPlan, body: Span) -> String {
         let mut edits: Vec<Edit> = Vec::new();
-        let mapped: Vec<VarId> = k.params.iter().filter(|p| p.pass == Pass::Mapped).map(|p| p.var).collect();
+        let mapped: Vec<VarId> = k
+            .params
+            .iter()
+            .filter(|p| p.pass == Pass::Mapped)
+            .map(|p| p.var)
+            .collect();
         // Loop privates shadow the kernel's names inside their loops.
         let shadowed = |v: VarId, at: Span| {
             k.loops.iter().any(|l| {
-                l.private.contains(&v) && self.unit.construct(l.construct).body.is_some_and(|b| b.contains(at))
+                l.private.contains(&v)
+                    && self
+                        .unit
+                        .construct(l.construct)
+                        .body
+                        .is_some_and(|b| b.contains(at))
             })
         };
         let mut ref_edits = Vec::new();
@@ -884,14 +1029,32 @@ impl<'a> Lowerer<'a> {
             if cid != id {
                 match kind {
                     DirectiveKind::Atomic => {
-                        edits.push(Edit { start: nested.pragma_span.start, end: nested.pragma_span.end, text: "{ acc_rt_atomic_begin();".into(), order: 0, line_after: false });
+                        edits.push(Edit {
+                            start: nested.pragma_span.start,
+                            end: nested.pragma_span.end,
+                            text: "{ acc_rt_atomic_begin();".into(),
+                            order: 0,
+                            line_after: false,
+                        });
                         if let Some(b) = nested.body {
-                            edits.push(Edit { start: b.end, end: b.end, text: " acc_rt_atomic_end(); }".into(), order: -depth_of(cid), line_after: false });
+                            edits.push(Edit {
+                                start: b.end,
+                                end: b.end,
+                                text: " acc_rt_atomic_end(); }".into(),
+                                order: -depth_of(cid),
+                                line_after: false,
+                            });
                         }
                         continue;
                     }
                     _ if !is_loop => {
-                        edits.push(Edit { start: nested.pragma_span.start, end: nested.pragma_span.end, text: String::new(), order: 0, line_after: false });
+                        edits.push(Edit {
+                            start: nested.pragma_span.start,
+                            end: nested.pragma_span.end,
+                            text: String::new(),
+                            order: 0,
+                            line_after: false,
+                        });
                         continue;
                     }
                     _ => {}
@@ -900,28 +1063,61 @@ impl<'a> Lowerer<'a> {
             if !is_loop {
                 continue;
             }
-            let Some(lp) = k.loops.iter().find(|l| l.construct == cid) else { continue };
+            let Some(lp) = k.loops.iter().find(|l| l.construct == cid) else {
+                continue;
+            };
             // The loop's own private copies.
             let mut open = String::new();
             for &v in &lp.private {
-                let _ = write!(open, "{}; ", declare_as(self.unit, v, &self.unit.var(v).name));
+                let _ = write!(
+                    open,
+                    "{}; ",
+                    declare_as(self.unit, v, &self.unit.var(v).name)
+                );
             }
             let close_after = nested.body.map_or(body.end, |b| b.end);
             // Only the outermost gang loop is split across chunks (gang
             // dimensions below it run within the chunk).
-            let outer_gang = self.unit.ancestors(cid).take_while(|&a| a != id).chain((cid != id).then_some(id)).any(|a| {
-                k.loops.iter().any(|l| l.construct == a && l.partition.gang.is_some())
-            });
+            let outer_gang = self
+                .unit
+                .ancestors(cid)
+                .take_while(|&a| a != id)
+                .chain((cid != id).then_some(id))
+                .any(|a| {
+                    k.loops
+                        .iter()
+                        .any(|l| l.construct == a && l.partition.gang.is_some())
+                });
             if lp.partition.gang.is_some() && !outer_gang {
                 match self.gang_loop(cid, lp.depth, &ref_edits, &mut open) {
                     Some((header_span, header_text, closers)) => {
                         // The loop directive goes; the header is replaced.
                         if cid != id {
-                            edits.push(Edit { start: nested.pragma_span.start, end: nested.pragma_span.end, text: String::new(), order: 0, line_after: false });
+                            edits.push(Edit {
+                                start: nested.pragma_span.start,
+                                end: nested.pragma_span.end,
+                                text: String::new(),
+                                order: 0,
+                                line_after: false,
+                            });
                         }
-                        ref_edits.retain(|e| !(header_span.start <= e.start && e.end <= header_span.end));
-                        edits.push(Edit { start: header_span.start, end: header_span.end, text: format!("{{ {open}{header_text}"), order: 0, line_after: false });
-                        edits.push(Edit { start: close_after, end: close_after, text: format!("{closers} }}"), order: -depth_of(cid) * 2, line_after: false });
+                        ref_edits.retain(|e| {
+                            !(header_span.start <= e.start && e.end <= header_span.end)
+                        });
+                        edits.push(Edit {
+                            start: header_span.start,
+                            end: header_span.end,
+                            text: format!("{{ {open}{header_text}"),
+                            order: 0,
+                            line_after: false,
+                        });
+                        edits.push(Edit {
+                            start: close_after,
+                            end: close_after,
+                            text: format!("{closers} }}"),
+                            order: -depth_of(cid) * 2,
+                            line_after: false,
+                        });
                         continue;
                     }
                     None => continue,
@@ -929,11 +1125,35 @@ impl<'a> Lowerer<'a> {
             }
             // Sequential within the chunk (seq, worker, vector levels).
             if cid != id {
-                edits.push(Edit { start: nested.pragma_span.start, end: nested.pragma_span.end, text: format!("{{ {open}"), order: 0, line_after: false });
-                edits.push(Edit { start: close_after, end: close_after, text: " }".into(), order: -depth_of(cid) * 2, line_after: false });
+                edits.push(Edit {
+                    start: nested.pragma_span.start,
+                    end: nested.pragma_span.end,
+                    text: format!("{{ {open}"),
+                    order: 0,
+                    line_after: false,
+                });
+                edits.push(Edit {
+                    start: close_after,
+                    end: close_after,
+                    text: " }".into(),
+                    order: -depth_of(cid) * 2,
+                    line_after: false,
+                });
             } else if !open.is_empty() {
-                edits.push(Edit { start: body.start, end: body.start, text: format!("{{ {open}"), order: 0, line_after: false });
-                edits.push(Edit { start: body.end, end: body.end, text: " }".into(), order: -1000, line_after: false });
+                edits.push(Edit {
+                    start: body.start,
+                    end: body.start,
+                    text: format!("{{ {open}"),
+                    order: 0,
+                    line_after: false,
+                });
+                edits.push(Edit {
+                    start: body.end,
+                    end: body.end,
+                    text: " }".into(),
+                    order: -1000,
+                    line_after: false,
+                });
             }
         }
         edits.extend(ref_edits);
@@ -943,9 +1163,20 @@ impl<'a> Lowerer<'a> {
     /// A gang loop's new header: its iterations (the `collapse`d nest's)
     /// split by chunk. Returns the span to replace (outer `for` through the
     /// innermost header), the text, and what closes it after the body.
-    fn gang_loop(&mut self, cid: ConstructId, depth: usize, ref_edits: &[Edit], open: &mut String) -> Option<(Span, String, String)> {
+    fn gang_loop(
+        &mut self,
+        cid: ConstructId,
+        depth: usize,
+        ref_edits: &[Edit],
+        open: &mut String,
+    ) -> Option<(Span, String, String)> {
         let c = self.unit.construct(cid);
-        let headers: Option<Vec<LoopHeader>> = c.loops.iter().take(depth).map(|l| l.header.clone()).collect();
+        let headers: Option<Vec<LoopHeader>> = c
+            .loops
+            .iter()
+            .take(depth)
+            .map(|l| l.header.clone())
+            .collect();
         let Some(headers) = headers.filter(|h| h.len() == depth.max(1)) else {
             let span = c.loops.first().map_or(c.directive.name_span, |l| l.span);
             self.diags.push(
@@ -971,7 +1202,13 @@ impl<'a> Lowerer<'a> {
             let inner: Vec<Edit> = ref_edits
                 .iter()
                 .filter(|e| span.start <= e.start && e.end <= span.end)
-                .map(|e| Edit { start: e.start, end: e.end, text: e.text.clone(), order: 0, line_after: false })
+                .map(|e| Edit {
+                    start: e.start,
+                    end: e.end,
+                    text: e.text.clone(),
+                    order: 0,
+                    line_after: false,
+                })
                 .collect();
             apply_in(self.src, span, inner)
         };
@@ -1004,12 +1241,19 @@ impl<'a> Lowerer<'a> {
         let mut rest = format!("__acc_it{n}");
         let mut assigns = Vec::new();
         for (i, h) in headers.iter().enumerate().rev() {
-            let idx = if i == 0 { rest.clone() } else { format!("({rest} % __acc_n{n}_{i})") };
+            let idx = if i == 0 {
+                rest.clone()
+            } else {
+                format!("({rest} % __acc_n{n}_{i})")
+            };
             let value = format!("__acc_lb{n}_{i} + {idx} * __acc_st{n}_{i}");
             assigns.push(match &h.var_type {
                 Some(t) => format!("{t} {} = ({t})({value}); ", h.var),
                 None => {
-                    let target = match ref_edits.iter().find(|e| self.src[e.start..e.end] == h.var && h.header_span.contains(Span::new(e.start, e.end))) {
+                    let target = match ref_edits.iter().find(|e| {
+                        self.src[e.start..e.end] == h.var
+                            && h.header_span.contains(Span::new(e.start, e.end))
+                    }) {
                         Some(e) => e.text.clone(),
                         None => h.var.clone(),
                     };
@@ -1027,7 +1271,8 @@ impl<'a> Lowerer<'a> {
         let first = headers.first()?;
         let last = headers.last()?;
         let span = Span::new(first.header_span.start, last.header_span.end);
-        let swallowed = self.src[span.range()].matches('{').count() - self.src[span.range()].matches('}').count();
+        let swallowed = self.src[span.range()].matches('{').count()
+            - self.src[span.range()].matches('}').count();
         header.push_str(&"{".repeat(swallowed));
         Some((span, header, " }".to_string()))
     }
@@ -1040,7 +1285,11 @@ trait UnitExt {
 
 impl UnitExt for Unit {
     fn var_named_shape(&self, name: &str) -> Option<acc_engine::facts::Shape> {
-        self.vars.iter().rev().find(|v| v.name == name).map(|v| v.shape)
+        self.vars
+            .iter()
+            .rev()
+            .find(|v| v.name == name)
+            .map(|v| v.shape)
     }
 }
 
@@ -1065,7 +1314,11 @@ fn apply(src: &str, mut edits: Vec<Edit>, file: &str) -> String {
             // Continue on a new line numbered as the original text is.
             let line = line_of(src, pos);
             let col_start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
-            let _ = write!(out, "\n#line {line} {file}\n{}", " ".repeat(pos - col_start));
+            let _ = write!(
+                out,
+                "\n#line {line} {file}\n{}",
+                " ".repeat(pos - col_start)
+            );
         }
     }
     out.push_str(&src[pos..]);

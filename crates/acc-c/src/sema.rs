@@ -309,7 +309,9 @@ impl<'s> Walker<'s> {
                 if kind.is_loop() {
                     self.loop_facts(id, first, nodes);
                 }
-                if let Some(block) = first.filter(|n| kind.is_compute() && n.kind() == "compound_statement") {
+                if let Some(block) =
+                    first.filter(|n| kind.is_compute() && n.kind() == "compound_statement")
+                {
                     self.unit.constructs[id.0 as usize].statements = self.statements(block);
                 }
             }
@@ -320,7 +322,10 @@ impl<'s> Walker<'s> {
     /// The statements of a block, each with the directives in front of it.
     fn statements(&self, block: Node<'s>) -> Vec<Span> {
         let mut c = block.walk();
-        let children: Vec<Node> = block.named_children(&mut c).filter(|n| !is_trivia(*n)).collect();
+        let children: Vec<Node> = block
+            .named_children(&mut c)
+            .filter(|n| !is_trivia(*n))
+            .collect();
         let mut out = Vec::new();
         let mut start = None;
         for n in children {

@@ -81,6 +81,7 @@ const CHUNKED_PARSE_MIN_BYTES: usize = 64 * 1024;
 /// again in one piece: the result is always what a single parse gives on a
 /// file without errors.
 pub fn parse(src: &str) -> Vec<tree_sitter::Tree> {
+    let src = &*complex_as_qualifier(src);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if src.len() < CHUNKED_PARSE_MIN_BYTES || threads < 2 {
         return vec![parse_whole(src)];
@@ -203,6 +204,47 @@ fn cut_points(src: &str, pieces: usize) -> Vec<usize> {
         }
     }
     cuts
+}
+
+/// tree-sitter-c does not know `_Complex` (nor `complex` from
+/// `<complex.h>`), and `float _Complex z` then parses as a declaration of
+/// `_Complex`. Parsing a copy where they are qualifiers of the same length
+/// (`volatile`, `_Atomic`) gives the right tree with the same offsets; the
+/// front end reads names and types from the original text, so `_Complex`
+/// is still what it sees.
+fn complex_as_qualifier(src: &str) -> std::borrow::Cow<'_, str> {
+    if !src.contains("complex") && !src.contains("_Complex") {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let bytes = src.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = src.as_bytes().to_vec();
+    let word_at = |i: usize, w: &str| {
+        src[i..].starts_with(w)
+            && (i == 0 || !is_ident(bytes[i - 1]))
+            && bytes.get(i + w.len()).is_none_or(|&b| !is_ident(b))
+    };
+    let prev_word = |i: usize| {
+        let before = src[..i].trim_end();
+        let start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |p| p + 1);
+        &before[start..]
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        if word_at(i, "_Complex") {
+            out[i..i + 8].copy_from_slice(b"volatile");
+            i += 8;
+        } else if word_at(i, "complex") && matches!(prev_word(i), "float" | "double") {
+            out[i..i + 7].copy_from_slice(b"_Atomic");
+            i += 7;
+        } else {
+            i += 1;
+        }
+    }
+    // Only ASCII bytes were replaced by ASCII bytes.
+    std::borrow::Cow::Owned(String::from_utf8(out).expect("ASCII substitution keeps UTF-8"))
 }
 
 #[cfg(test)]

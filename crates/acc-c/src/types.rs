@@ -264,24 +264,53 @@ pub fn scalar_type(type_text: &str, shape: Shape) -> Option<acc_engine::facts::S
     }
     let words: Vec<&str> = type_text
         .split_whitespace()
-        .filter(|w| !matches!(*w, "const" | "volatile" | "restrict" | "signed" | "int") || *w == "int")
+        .filter(|w| {
+            !matches!(*w, "const" | "volatile" | "restrict" | "signed" | "int") || *w == "int"
+        })
         .collect();
     let unsigned = type_text.split_whitespace().any(|w| w == "unsigned");
     let has = |w: &str| type_text.split_whitespace().any(|x| x == w);
     if has("_Complex") || has("complex") {
         return Some(S::Complex);
     }
-    let longs = type_text.split_whitespace().filter(|w| *w == "long").count();
+    let longs = type_text
+        .split_whitespace()
+        .filter(|w| *w == "long")
+        .count();
     Some(match () {
         _ if has("_Bool") || has("bool") => S::Bool,
         _ if has("float") => S::F32,
         // `long double` has no reduction support in the runtime yet.
         _ if has("double") && longs > 0 => return None,
         _ if has("double") => S::F64,
-        _ if has("char") => if unsigned { S::U8 } else { S::I8 },
-        _ if has("short") => if unsigned { S::U16 } else { S::I16 },
-        _ if longs >= 1 => if unsigned { S::U64 } else { S::I64 },
-        _ if has("int") || unsigned || has("signed") => if unsigned { S::U32 } else { S::I32 },
+        _ if has("char") => {
+            if unsigned {
+                S::U8
+            } else {
+                S::I8
+            }
+        }
+        _ if has("short") => {
+            if unsigned {
+                S::U16
+            } else {
+                S::I16
+            }
+        }
+        _ if longs >= 1 => {
+            if unsigned {
+                S::U64
+            } else {
+                S::I64
+            }
+        }
+        _ if has("int") || unsigned || has("signed") => {
+            if unsigned {
+                S::U32
+            } else {
+                S::I32
+            }
+        }
         _ => match words.last().copied().unwrap_or("") {
             "int8_t" => S::I8,
             "int16_t" => S::I16,

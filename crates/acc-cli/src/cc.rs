@@ -294,7 +294,7 @@ impl Ctx<'_> {
             // Nothing to lower: compile the user's file itself, which is
             // what lowering would give, without running the preprocessor
             // twice, and with dependency files that name it.
-            let mut cmd = self.compile_command();
+            let mut cmd = self.compile_command(None);
             cmd.arg(stage_flag(args.stage()));
             let by_name = matches!(
                 Path::new(path).extension().and_then(|e| e.to_str()),
@@ -315,14 +315,13 @@ impl Ctx<'_> {
         }
         std::fs::write(&generated, host_c)
             .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", generated.display())))?;
-        let mut cmd = self.compile_command();
         // `#include "x.h"` looks first beside the file that includes it, and
         // the generated file is elsewhere: put the user's directory first on
         // the quoted search path.
         let src_dir = Path::new(path)
             .parent()
             .filter(|d| !d.as_os_str().is_empty());
-        cmd.arg("-iquote").arg(src_dir.unwrap_or(Path::new(".")));
+        let mut cmd = self.compile_command(Some(src_dir.unwrap_or(Path::new("."))));
         let dep = args.dep_file_wanted.then(|| self.dep_file(path, &object));
         if let Some(d) = &dep {
             cmd.arg("-MF").arg(d);
@@ -389,7 +388,7 @@ impl Ctx<'_> {
 
     fn compile_foreign(&self, n: usize, path: &str, lang: Option<&str>) -> Result<PathBuf> {
         let object = self.object_path(n, path);
-        let mut cmd = self.compile_command();
+        let mut cmd = self.compile_command(None);
         cmd.arg(stage_flag(self.args.stage()));
         with_lang(&mut cmd, path, lang);
         if self.args.dep_file_wanted {
@@ -400,13 +399,17 @@ impl Ctx<'_> {
         Ok(object)
     }
 
-    /// `$CC` with the flags of a compile step, `_OPENACC` and the runtime's
+    /// `$CC` with the flags of a compile step (`quote_dir` first on the
+    /// quoted include path), `_OPENACC` and the runtime's
     /// headers, as system headers: `-MMD` leaves them out of dependency
     /// files and their warnings are not the user's.
-    fn compile_command(&self) -> std::process::Command {
+    fn compile_command(&self, quote_dir: Option<&Path>) -> std::process::Command {
         let a = self.args;
         let mut cmd = self.cc.command();
         cmd.arg(format!("-D_OPENACC={OPENACC}"));
+        if let Some(d) = quote_dir {
+            cmd.arg("-iquote").arg(d);
+        }
         cmd.args(&a.preprocess).arg("-isystem").arg(self.include);
         cmd.args(&a.common).args(&a.compile);
         cmd

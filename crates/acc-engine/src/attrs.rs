@@ -830,7 +830,9 @@ impl<'u> Cx<'u> {
                 // loops; for a `serial loop` or `parallel loop seq` the
                 // spec's rule is what users expect (the result comes back).
                 let combined = self.an.eff(l).construct == self.an.eff(p).construct;
-                if (self.an.eff(l).partition.gang.is_none() && !combined) || self.unit.declared_in(v, body) {
+                if (self.an.eff(l).partition.gang.is_none() && !combined)
+                    || self.unit.declared_in(v, body)
+                {
                     continue;
                 }
                 let explicit_between =

@@ -94,7 +94,8 @@ fn nesting(unit: &Unit, id: ConstructId, diags: &mut Vec<Diagnostic>) {
                     None
                 };
                 // gang(dim:) loops nest, outer dimensions first (3.3).
-                let gang_dims_nest = rank == 0 && outer_rank == Some(0) && gang_dim(&c.directive) < gang_dim(ad);
+                let gang_dims_nest =
+                    rank == 0 && outer_rank == Some(0) && gang_dim(&c.directive) < gang_dim(ad);
                 if let Some(or) = outer_rank.filter(|_| !gang_dims_nest) {
                     if or >= rank {
                         let names = ["gang", "worker", "vector"];

@@ -78,7 +78,10 @@ pub enum ScalarType {
 
 impl ScalarType {
     pub fn is_integer(self) -> bool {
-        !matches!(self, ScalarType::F32 | ScalarType::F64 | ScalarType::Complex)
+        !matches!(
+            self,
+            ScalarType::F32 | ScalarType::F64 | ScalarType::Complex
+        )
     }
 }
 

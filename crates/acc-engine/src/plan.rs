@@ -126,9 +126,16 @@ pub enum ConstructPlan {
     Kernel(KernelPlan),
     /// `data`, `host_data` and block-scope `declare`: structured actions
     /// around a statement.
-    Region { construct: ConstructId, data: Vec<DataItem> },
+    Region {
+        construct: ConstructId,
+        data: Vec<DataItem>,
+    },
     /// `enter data`, `exit data`, `update`.
-    Dynamic { construct: ConstructId, kind: EffKind, data: Vec<DataItem> },
+    Dynamic {
+        construct: ConstructId,
+        kind: EffKind,
+        data: Vec<DataItem>,
+    },
     /// A loop inside a kernel (planned with its kernel) or a directive
     /// with nothing to plan.
     None,
@@ -147,17 +154,20 @@ pub fn plan(unit: &Unit, an: &Analysis) -> (Vec<ConstructPlan>, Vec<Diagnostic>)
                     construct: c,
                     data: explicit_data(unit, an, outer),
                 },
-                EffKind::Declare if unit.construct(c).block_rest.is_some() => ConstructPlan::Region {
-                    construct: c,
-                    data: explicit_data(unit, an, outer),
-                },
-                k @ (EffKind::EnterData | EffKind::ExitData | EffKind::Update | EffKind::Declare) => {
-                    ConstructPlan::Dynamic {
+                EffKind::Declare if unit.construct(c).block_rest.is_some() => {
+                    ConstructPlan::Region {
                         construct: c,
-                        kind: k,
                         data: explicit_data(unit, an, outer),
                     }
                 }
+                k @ (EffKind::EnterData
+                | EffKind::ExitData
+                | EffKind::Update
+                | EffKind::Declare) => ConstructPlan::Dynamic {
+                    construct: c,
+                    kind: k,
+                    data: explicit_data(unit, an, outer),
+                },
                 _ => ConstructPlan::None,
             }
         })
@@ -193,11 +203,15 @@ fn explicit_data(unit: &Unit, an: &Analysis, e: EffId) -> Vec<DataItem> {
     let mut out = Vec::new();
     for &ci in &eff.clauses {
         let clause = &d.clauses[ci];
-        let Some(action) = action_of(clause.kind, eff.kind) else { continue };
+        let Some(action) = action_of(clause.kind, eff.kind) else {
+            continue;
+        };
         let zero = matches!(&clause.args, ClauseArgs::Vars { modifiers, .. }
             if modifiers.iter().any(|m| m.0 == DataModifier::Zero));
         for (ii, item) in clause_items(&clause.args).iter().enumerate() {
-            let Some(Some(var)) = c.clause_vars.get(ci).and_then(|v| v.get(ii)) else { continue };
+            let Some(Some(var)) = c.clause_vars.get(ci).and_then(|v| v.get(ii)) else {
+                continue;
+            };
             out.push(DataItem {
                 action,
                 var: *var,
@@ -238,7 +252,8 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId, _diags: &mut [Diagnostic]) -> Ke
                 });
             }
         }
-        let deviceptr = matches!(a.dma, Some((Dma::Deviceptr, _))) || enclosing_deviceptr(an, p, a.var);
+        let deviceptr =
+            matches!(a.dma, Some((Dma::Deviceptr, _))) || enclosing_deviceptr(an, p, a.var);
         let pointer = var.shape == Shape::Pointer;
         match a.dsa {
             Some((Dsa::Private, _)) => private.push(a.var),
@@ -272,10 +287,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId, _diags: &mut [Diagnostic]) -> Ke
         .filter(|(_, l)| l.kind == EffKind::Loop && l.compute == Some(p))
         .map(|(i, l)| {
             let c = unit.construct(l.construct);
-            let depth = c
-                .loops
-                .len()
-                .max(1);
+            let depth = c.loops.len().max(1);
             LoopPlan {
                 construct: l.construct,
                 eff: EffId(i as u32),
@@ -318,7 +330,8 @@ fn enclosing_deviceptr(an: &Analysis, p: EffId, var: VarId) -> bool {
     an.eff_ancestors(p).any(|a| {
         let e = an.eff(a);
         matches!(e.kind, EffKind::Data | EffKind::Declare)
-            && e.attr(var).is_some_and(|x| matches!(x.dma, Some((Dma::Deviceptr, _))))
+            && e.attr(var)
+                .is_some_and(|x| matches!(x.dma, Some((Dma::Deviceptr, _))))
     })
 }
 
@@ -334,8 +347,15 @@ impl fmt::Display for Info<'_> {
         let items = |data: &[DataItem]| {
             data.iter()
                 .map(|d| {
-                    let text = d.item.as_ref().map_or_else(|| name(d.var).to_string(), |i| i.text.clone());
-                    format!("{}{}({text})", if d.implicit { "implicit " } else { "" }, d.action.name())
+                    let text = d
+                        .item
+                        .as_ref()
+                        .map_or_else(|| name(d.var).to_string(), |i| i.text.clone());
+                    format!(
+                        "{}{}({text})",
+                        if d.implicit { "implicit " } else { "" },
+                        d.action.name()
+                    )
                 })
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -355,7 +375,11 @@ impl fmt::Display for Info<'_> {
                     let p = &l.partition;
                     let mut levels = Vec::new();
                     if let Some(g) = p.gang {
-                        levels.push(if g == crate::attrs::GangOrigin::Imp { "gang (implicit)" } else { "gang" });
+                        levels.push(if g == crate::attrs::GangOrigin::Imp {
+                            "gang (implicit)"
+                        } else {
+                            "gang"
+                        });
                     }
                     if p.worker {
                         levels.push("worker");
@@ -375,10 +399,19 @@ impl fmt::Display for Info<'_> {
                     }
                 }
                 for r in &k.reductions {
-                    write!(f, "; reduction({}:{}) across gangs", r.op.symbol(), name(r.var))?;
+                    write!(
+                        f,
+                        "; reduction({}:{}) across gangs",
+                        r.op.symbol(),
+                        name(r.var)
+                    )?;
                 }
-                let firstprivate: Vec<&str> =
-                    k.params.iter().filter(|p| p.pass == Pass::Value).map(|p| name(p.var)).collect();
+                let firstprivate: Vec<&str> = k
+                    .params
+                    .iter()
+                    .filter(|p| p.pass == Pass::Value)
+                    .map(|p| name(p.var))
+                    .collect();
                 if !firstprivate.is_empty() {
                     write!(f, "; firstprivate: {}", firstprivate.join(", "))?;
                 }
