@@ -1,4 +1,4 @@
-/* copyin(readonly:) (OpenACC 3.1+) on data, enter data and compute
+/* The readonly modifier: copyin(readonly:) on data, enter data and compute
  * constructs, and cache(readonly:): the data is only read on the device. A
  * const-qualified array is fine in copyin. */
 #include <stdio.h>
