@@ -1,6 +1,8 @@
 /* The readonly modifier: copyin(readonly:) on data, enter data and compute
  * constructs, and cache(readonly:): the data is only read on the device. A
- * const-qualified array is fine in copyin. */
+ * const-qualified array is fine in copyin. The last loop skips d[0] and
+ * d[N-1], so d is `copy`: `copyout` would bring back uninitialized device
+ * memory there on a discrete device. */
 #include <stdio.h>
 
 #define N 256
@@ -24,7 +26,7 @@ int main(void) {
     c[i] = a[i] + 1.0;
   #pragma acc exit data delete(a)
 
-  #pragma acc parallel loop copyin(readonly: a) copyout(d)
+  #pragma acc parallel loop copyin(readonly: a) copy(d)
   for (int i = 1; i < N - 1; i++) {
     #pragma acc cache(readonly: a[i - 1:3])
     d[i] = a[i - 1] + a[i] + a[i + 1];

@@ -518,6 +518,7 @@ impl<'a> Lowerer<'a> {
         let c = self.unit.construct(id);
         let line = self.line(c.pragma_span);
         let if_present = c.directive.has(ClauseKind::IfPresent) as i32;
+        let cond = self.condition(id).unwrap_or_else(|| "1".into());
         let mut open = String::from("{ ");
         let mut inner = String::from("{ ");
         for (ci, clause) in c.directive.clauses.iter().enumerate() {
@@ -540,12 +541,14 @@ impl<'a> Lowerer<'a> {
                     continue;
                 }
                 let n = self.fresh();
+                // `if(false)`: the host address, unchanged.
                 let _ = write!(
                     open,
-                    "void *__acc_ud{n} = acc_rt_use_device({}, {line}, (void *)({}), {}, {if_present}); ",
+                    "void *__acc_ud{n} = ({cond}) ? acc_rt_use_device({}, {line}, (void *)({}), {}, {if_present}) : (void *)({}); ",
                     self.file,
                     var.name,
-                    c_string(&item.text)
+                    c_string(&item.text),
+                    var.name
                 );
                 let _ = write!(
                     inner,
@@ -715,6 +718,22 @@ impl<'a> Lowerer<'a> {
                         );
                     }
                 },
+                Pass::TranslatedPointer if self.probe(id, p.var).is_some() => {
+                    // The pointer's target is mapped from an offset: look
+                    // up that part, then step back to where it points.
+                    let probe = self.probe(id, p.var).unwrap_or_default();
+                    let j = k.params.len() + offsets.len();
+                    args.push(format!(
+                        "{{ACC_RT_ARG_NO_CREATE, (void *)({probe}), 0, {text}}}"
+                    ));
+                    offsets.push(format!("(size_t)((char *)({probe}) - (char *)({name}))"));
+                    let _ = writeln!(
+                        decls,
+                        "  {} = ({})((char *)*(void **)__acc_chunk->args[{i}] - *(const size_t *)__acc_chunk->args[{j}]); (void){name};",
+                        declare_as(self.unit, p.var, name),
+                        declare_as(self.unit, p.var, "")
+                    );
+                }
                 Pass::TranslatedPointer | Pass::Deviceptr => {
                     let kind = if p.pass == Pass::Deviceptr {
                         "ACC_RT_ARG_DEVICEPTR"
@@ -908,7 +927,10 @@ impl<'a> Lowerer<'a> {
     /// For an array mapped only in part (by the construct or an enclosing
     /// data region, as `a[lo:len]`), an address inside the mapped part.
     fn probe(&mut self, id: ConstructId, var: VarId) -> Option<String> {
-        if self.unit.var(var).shape != acc_engine::facts::Shape::Array {
+        if !matches!(
+            self.unit.var(var).shape,
+            acc_engine::facts::Shape::Array | acc_engine::facts::Shape::Pointer
+        ) {
             return None;
         }
         let scopes = std::iter::once(id).chain(self.unit.ancestors(id));
