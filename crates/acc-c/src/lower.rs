@@ -49,7 +49,35 @@ pub fn lower_file(
     headers: TypeEnv,
     opts: &LowerOptions,
 ) -> (Option<Lowered>, Vec<Diagnostic>) {
-    let analysis = crate::analyze_for(src, headers, None);
+    lower_analysis(src, crate::analyze_for(src, headers, None), opts)
+}
+
+/// As [`lower_file`], asking for header facts only when the file itself
+/// does not say enough: when a variable that a construct uses has a type
+/// name the file does not define. Running the preprocessor and reading
+/// every header costs more than the rest of `acc cc` together, and most
+/// files do not need it.
+pub fn lower_file_lazy(
+    src: &str,
+    headers: &mut dyn FnMut() -> Result<TypeEnv, String>,
+    opts: &LowerOptions,
+) -> Result<(Option<Lowered>, Vec<Diagnostic>), String> {
+    let mut analysis = crate::analyze_for(src, TypeEnv::default(), None);
+    if analysis
+        .diags
+        .iter()
+        .any(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE))
+    {
+        analysis = crate::analyze_for(src, headers()?, None);
+    }
+    Ok(lower_analysis(src, analysis, opts))
+}
+
+fn lower_analysis(
+    src: &str,
+    analysis: crate::Analysis,
+    opts: &LowerOptions,
+) -> (Option<Lowered>, Vec<Diagnostic>) {
     let mut diags = analysis.diags;
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);

@@ -17,6 +17,10 @@ use crate::consts;
 use crate::types::{TypeEnv, TypeFacts};
 
 /// Builds the unit for `root`, the tree of `src`.
+/// How the warning about a type name the file does not define starts (the
+/// lowering asks for header facts when it sees one).
+pub const UNKNOWN_TYPE: &str = "unknown type";
+
 /// Builds the unit for the trees of `src` (one, or several for the pieces
 /// of a large file, in source order).
 pub fn analyze(roots: &[Node], src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic>) {
@@ -907,7 +911,7 @@ impl<'s> Walker<'s> {
                     Diagnostic::warning(
                         ty_span,
                         format!(
-                            "unknown type `{}` of `{}` is treated as a scalar",
+                            "{UNKNOWN_TYPE} `{}` of `{}` is treated as a scalar",
                             &self.src[ty_span.range()],
                             v.name
                         ),

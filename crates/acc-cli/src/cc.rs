@@ -343,12 +343,12 @@ impl Ctx<'_> {
         let (program, mut pp) = self.cc.for_preprocessor();
         pp.extend(args.preprocess.iter().cloned());
         pp.extend(args.common.iter().cloned());
-        let headers =
-            acc_c::preprocess::header_facts(&program, Path::new(path), &pp).map_err(Fail::Msg)?;
         let opts = acc_c::lower::LowerOptions {
             file_name: path.to_string(),
         };
-        let (lowered, diags) = acc_c::lower::lower_file(src, headers, &opts);
+        let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
+        let (lowered, diags) =
+            acc_c::lower::lower_file_lazy(src, &mut headers, &opts).map_err(Fail::Msg)?;
         let mut stderr = std::io::stderr().lock();
         for d in &diags {
             let _ = write!(stderr, "{}", acc_c::render::render(d, path, src));

@@ -1,0 +1,107 @@
+/* Four kernels timed for scripts/bench-host: stream triad, Jacobi 2-D, dot
+ * product, matrix multiply. Written once; the directive set is chosen at
+ * build time so every variant runs the same loops: the OpenACC directives
+ * as written (acc cc, gcc -fopenacc); the OpenMP variant is this file with
+ * each directive replaced by the `omp:` comment at its end (sed in
+ * scripts/bench-host); serial ignores both. Each kernel prints its best
+ * time of REPS runs and a value to check. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+
+#define REPS 7
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void report(const char *name, double best, double check) {
+  printf("%s %.6f %.6g\n", name, best, check);
+}
+
+static void triad(void) {
+  long n = 1L << 24;
+  double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+  for (long i = 0; i < n; i++) { b[i] = i; c[i] = 2.0; a[i] = 0; }
+  double s = 3.0, best = 1e30;
+  for (int r = 0; r < REPS; r++) {
+    double t = now();
+    #pragma acc parallel loop copyin(b[0:n], c[0:n]) copyout(a[0:n]) /* omp: parallel for */
+    for (long i = 0; i < n; i++)
+      a[i] = b[i] + s * c[i];
+    t = now() - t;
+    if (t < best) best = t;
+  }
+  report("triad", best, a[n - 1]);
+  free(a); free(b); free(c);
+}
+
+static void jacobi(void) {
+  int n = 2048, m = 2048;
+  double *u = calloc((size_t)n * m, sizeof *u), *v = calloc((size_t)n * m, sizeof *v);
+  for (int j = 0; j < m; j++) u[j] = v[j] = 1.0;
+  double best = 1e30;
+  for (int r = 0; r < REPS; r++) {
+    double t = now();
+    #pragma acc parallel loop copyin(u[0:n*m]) copy(v[0:n*m]) /* omp: parallel for */
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < m - 1; j++)
+        v[i * m + j] = 0.25 * (u[i * m + j - 1] + u[i * m + j + 1] + u[(i - 1) * m + j] + u[(i + 1) * m + j]);
+    t = now() - t;
+    if (t < best) best = t;
+  }
+  report("jacobi", best, v[m + 1]);
+  free(u); free(v);
+}
+
+static void dot(void) {
+  long n = 1L << 24;
+  double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+  for (long i = 0; i < n; i++) { x[i] = 1.0 / (i + 1); y[i] = i % 3; }
+  double best = 1e30, sum = 0;
+  for (int r = 0; r < REPS; r++) {
+    double t = now();
+    sum = 0;
+    #pragma acc parallel loop copyin(x[0:n], y[0:n]) reduction(+:sum) /* omp: parallel for reduction(+:sum) */
+    for (long i = 0; i < n; i++)
+      sum += x[i] * y[i];
+    t = now() - t;
+    if (t < best) best = t;
+  }
+  report("dot", best, sum);
+  free(x); free(y);
+}
+
+static void matmul(void) {
+  int n = 768;
+  double *a = malloc((size_t)n * n * sizeof *a), *b = malloc((size_t)n * n * sizeof *b),
+         *c = malloc((size_t)n * n * sizeof *c);
+  for (int i = 0; i < n * n; i++) { a[i] = (i % 7) * 0.5; b[i] = (i % 5) * 0.25; c[i] = 0; }
+  double best = 1e30;
+  for (int r = 0; r < 3; r++) {
+    double t = now();
+    #pragma acc parallel loop copyin(a[0:n*n], b[0:n*n]) copy(c[0:n*n]) /* omp: parallel for */
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < n; k++) {
+        double aik = a[i * n + k];
+        for (int j = 0; j < n; j++)
+          c[i * n + j] += aik * b[k * n + j];
+      }
+    t = now() - t;
+    if (t < best) best = t;
+  }
+  report("matmul", best, c[n * n - 1]);
+  free(a); free(b); free(c);
+}
+
+int main(void) {
+  triad();
+  jacobi();
+  dot();
+  matmul();
+  return 0;
+}
