@@ -850,6 +850,12 @@ impl<'a> Lowerer<'a> {
         // A `kernels` region runs each statement of its block as its own
         // kernel, in order: a loop nest with gang partitioning on many
         // gangs, anything else on one.
+        // A loop without a directive proven independent runs on many gangs.
+        let plain_gang = |s: Span| {
+            k.plain_loops
+                .iter()
+                .any(|(i, verdict)| verdict.is_ok() && c.plain_loops[*i].0.start == s.start)
+        };
         let parts: Vec<(Span, String)> = if k.kind == EffKind::Kernels
             && !c.directive.kind.is_combined()
             && !c.statements.is_empty()
@@ -857,10 +863,11 @@ impl<'a> Lowerer<'a> {
             c.statements
                 .iter()
                 .map(|&s| {
-                    let gang = k.loops.iter().any(|l| {
-                        l.partition.gang.is_some()
-                            && self.unit.construct(l.construct).pragma_span.start == s.start
-                    });
+                    let gang = plain_gang(s)
+                        || k.loops.iter().any(|l| {
+                            l.partition.gang.is_some()
+                                && self.unit.construct(l.construct).pragma_span.start == s.start
+                        });
                     (
                         s,
                         if gang {
@@ -871,6 +878,8 @@ impl<'a> Lowerer<'a> {
                     )
                 })
                 .collect()
+        } else if k.kind == EffKind::Kernels && plain_gang(body) {
+            vec![(body, "INT64_MAX".to_string())]
         } else {
             vec![(body, self.iterations(id, k))]
         };
@@ -1206,6 +1215,39 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
+        // `kernels` loops without a directive that the dependence test
+        // proved independent (the outermost one of this part).
+        let c = self.unit.construct(id);
+        for (i, verdict) in &k.plain_loops {
+            let (stmt, facts) = &c.plain_loops[*i];
+            if verdict.is_err() || !body.contains(*stmt) {
+                continue;
+            }
+            let mut open = String::new();
+            if let Some((header_span, header_text, closers)) = self.gang_loop_of(
+                std::slice::from_ref(facts),
+                c.directive.name_span,
+                1,
+                &ref_edits,
+                &mut open,
+            ) {
+                ref_edits.retain(|e| !(header_span.start <= e.start && e.end <= header_span.end));
+                edits.push(Edit {
+                    start: header_span.start,
+                    end: header_span.end,
+                    text: format!("{{ {open}{header_text}"),
+                    order: 0,
+                    line_after: false,
+                });
+                edits.push(Edit {
+                    start: stmt.end,
+                    end: stmt.end,
+                    text: format!("{closers} }}"),
+                    order: -1000,
+                    line_after: false,
+                });
+            }
+        }
         edits.extend(ref_edits);
         apply_in(self.src, body, edits)
     }
@@ -1221,22 +1263,31 @@ impl<'a> Lowerer<'a> {
         open: &mut String,
     ) -> Option<(Span, String, String)> {
         let c = self.unit.construct(cid);
-        let headers: Option<Vec<LoopHeader>> = c
-            .loops
-            .iter()
-            .take(depth)
-            .map(|l| l.header.clone())
-            .collect();
+        self.gang_loop_of(&c.loops, c.directive.name_span, depth, ref_edits, open)
+    }
+
+    /// As [`Self::gang_loop`], for loop facts of any origin (a loop
+    /// construct's, or a `kernels` loop without a directive).
+    fn gang_loop_of(
+        &mut self,
+        loops: &[acc_engine::facts::LoopFacts],
+        directive_span: Span,
+        depth: usize,
+        ref_edits: &[Edit],
+        open: &mut String,
+    ) -> Option<(Span, String, String)> {
+        let headers: Option<Vec<LoopHeader>> =
+            loops.iter().take(depth).map(|l| l.header.clone()).collect();
         let Some(headers) = headers.filter(|h| h.len() == depth.max(1)) else {
-            let span = c.loops.first().map_or(c.directive.name_span, |l| l.span);
+            let span = loops.first().map_or(directive_span, |l| l.span);
             self.diags.push(
                 Diagnostic::error(span, "this loop is not in the canonical form a partitioned loop needs")
                     .with_note("write `for (i = lower; i < upper; i += step)` (or <=, >, >=, != and ++/--) with an integer `i`")
-                    .with_secondary(c.directive.name_span, "partitioned by this directive"),
+                    .with_secondary(directive_span, "partitioned by this directive"),
             );
             return None;
         };
-        for l in c.loops.iter().take(depth) {
+        for l in loops.iter().take(depth) {
             if let Some(v) = l.control {
                 if self.unit.var(v).scalar.is_some_and(|s| !s.is_integer()) {
                     self.diags.push(Diagnostic::error(

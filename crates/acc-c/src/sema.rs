@@ -39,6 +39,7 @@ pub fn analyze(roots: &[Node], src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic
         gotos: Vec::new(),
         labels: HashMap::new(),
         unknown_types: Vec::new(),
+        pending_deps: Vec::new(),
     };
     for root in roots {
         let mut c = root.walk();
@@ -56,6 +57,25 @@ pub fn analyze(roots: &[Node], src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic
         );
     }
     w.unit.refs.sort_by_key(|r| r.span.start);
+    for (id, at, node) in std::mem::take(&mut w.pending_deps) {
+        let c = &w.unit.constructs[id.0 as usize];
+        let facts = match at {
+            DepsAt::Loop => c.loops.first(),
+            DepsAt::Plain(k) => c.plain_loops.get(k).map(|x| &x.1),
+        };
+        let Some(control) = facts.and_then(|l| l.header.as_ref()).map(|h| h.var.clone()) else {
+            continue;
+        };
+        let deps = crate::deps::dep_facts(node, src, &control, &w.unit);
+        let c = &mut w.unit.constructs[id.0 as usize];
+        let slot = match at {
+            DepsAt::Loop => c.loops.first_mut(),
+            DepsAt::Plain(k) => c.plain_loops.get_mut(k).map(|x| &mut x.1),
+        };
+        if let Some(l) = slot {
+            l.deps = Some(deps);
+        }
+    }
     w.report_unknown_types();
     (w.unit, w.diags)
 }
@@ -85,6 +105,17 @@ struct Walker<'s> {
     labels: HashMap<&'s str, Span>,
     /// Variables whose type name was unknown, with the type name's span.
     unknown_types: Vec<(VarId, Span)>,
+    /// Loops whose dependence facts are read once every reference is known.
+    pending_deps: Vec<(ConstructId, DepsAt, Node<'s>)>,
+}
+
+/// Which loop of a construct dependence facts belong to.
+#[derive(Clone, Copy)]
+enum DepsAt {
+    /// The (outer) associated loop of a loop construct.
+    Loop,
+    /// A plain loop of a `kernels` construct.
+    Plain(usize),
 }
 
 /// The text and base offset of an OpenACC pragma node, if it is one.
@@ -267,6 +298,7 @@ impl<'s> Walker<'s> {
             block_rest,
             consts,
             statements: Vec::new(),
+            plain_loops: Vec::new(),
         });
         if kind == DirectiveKind::Routine && !named_routine {
             self.pending_routines.push(id);
@@ -317,6 +349,9 @@ impl<'s> Walker<'s> {
                     first.filter(|n| kind.is_compute() && n.kind() == "compound_statement")
                 {
                     self.unit.constructs[id.0 as usize].statements = self.statements(block);
+                }
+                if kind == DirectiveKind::Kernels {
+                    self.kernels_plain_loops(id, first);
                 }
             }
         }
@@ -433,9 +468,44 @@ impl<'s> Walker<'s> {
                 }
             }
         }
+        if let Some(outer) = first {
+            self.pending_deps.push((id, DepsAt::Loop, outer));
+        }
         let id = id.0 as usize;
-        // The body span of a loop construct must cover the repaired body.
         self.unit.constructs[id].loops = loops;
+    }
+
+    /// The loops without a directive that a `kernels` construct runs:
+    /// its statement, or the statements of its block.
+    fn kernels_plain_loops(&mut self, id: ConstructId, first: Option<Node<'s>>) {
+        let loops: Vec<Node<'s>> = match first {
+            Some(n) if n.kind() == "for_statement" => vec![n],
+            Some(n) if n.kind() == "compound_statement" => {
+                let mut c = n.walk();
+                let children: Vec<Node> = n
+                    .named_children(&mut c)
+                    .filter(|x| !is_trivia(*x))
+                    .collect();
+                children
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, x)| {
+                        x.kind() == "for_statement"
+                            && (*i == 0 || acc_pragma(children[i - 1], self.src).is_none())
+                    })
+                    .map(|(_, x)| *x)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        for node in loops {
+            let facts = self.for_facts(node);
+            let k = self.unit.constructs[id.0 as usize].plain_loops.len();
+            self.unit.constructs[id.0 as usize]
+                .plain_loops
+                .push((Self::span(node), facts));
+            self.pending_deps.push((id, DepsAt::Plain(k), node));
+        }
     }
 
     fn for_facts(&self, node: Node<'s>) -> LoopFacts {
@@ -444,6 +514,7 @@ impl<'s> Walker<'s> {
             control: None,
             declared_in_init: false,
             header: crate::loops::header(node, self.src),
+            deps: None,
         };
         let Some(init) = node.child_by_field_id(fields().initializer.get()) else {
             return facts;

@@ -191,3 +191,76 @@ int main(void) {
     assert_eq!(run("host_discrete"), "before update: 4\nafter update: 40\n");
     assert_eq!(run("host"), "before update: 40\nafter update: 40\n");
 }
+
+/// `kernels` loops without `independent`: the dependence test parallelizes
+/// the ones it proves independent and leaves the others sequential, and
+/// the answers are right either way; `--info` says which and why.
+#[test]
+fn kernels_loops_run_in_parallel_only_when_proven_independent() {
+    if !have_cc() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kernels-auto");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("k.c");
+    std::fs::write(
+        &src,
+        r#"#include <stdio.h>
+#define N 1000
+int main(void) {
+  static double a[N], b[N], c[N];
+  double s = 0;
+  for (int i = 0; i < N; i++) { a[i] = i; b[i] = 0; c[i] = 0; }
+  #pragma acc kernels copy(a, b, c)
+  {
+    for (int i = 0; i < N; i++)
+      b[i] = a[i] * 2;
+    for (int i = 1; i < N; i++)
+      c[i] = c[i - 1] + 1;
+    #pragma acc loop
+    for (int i = 0; i < N; i++)
+      a[i] = a[i] + b[i];
+    for (int i = 0; i < N; i++)
+      s += a[i];
+  }
+  int ok = b[N - 1] == 2 * (N - 1) && c[N - 1] == N - 1 && a[N - 1] == 3 * (N - 1) && s == 1.5 * N * (N - 1);
+  printf("%s\n", ok ? "ok" : "WRONG");
+  return !ok;
+}
+"#,
+    )
+    .unwrap();
+    let exe = dir.join("k");
+    let out = Command::new(env!("CARGO_BIN_EXE_acc"))
+        .args(["cc", "--info", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .env("ACC_RUNTIME_LIB", runtime_lib())
+        .output()
+        .unwrap();
+    let info = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{info}");
+    assert!(
+        info.contains("loop: gang (independent by the dependence test)"),
+        "{info}"
+    );
+    assert!(
+        info.contains("loop: gang (implicit)"),
+        "the `loop` without clauses is proven: {info}"
+    );
+    assert!(
+        info.contains("not parallelized: `c` may be written by one iteration and used by another"),
+        "{info}"
+    );
+    assert!(
+        info.contains("not parallelized: every iteration assigns `s`"),
+        "{info}"
+    );
+    for dev in ["host", "host_discrete"] {
+        let run = Command::new(&exe)
+            .env("ACC_DEVICE_TYPE", dev)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&run.stdout), "ok\n", "on {dev}");
+    }
+}

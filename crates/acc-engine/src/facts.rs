@@ -130,8 +130,44 @@ pub struct LoopFacts {
     pub declared_in_init: bool,
     /// The canonical form, when the header has one.
     pub header: Option<LoopHeader>,
+    /// What the loop body does, for the dependence test of `auto` loops;
+    /// `None` when the front end did not look.
+    pub deps: Option<DepFacts>,
 }
 
+/// What a loop body reads and writes, as the dependence test needs it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DepFacts {
+    pub accesses: Vec<Access>,
+    /// Variables assigned as a whole (`s += …`, `t = …`, `k++`).
+    pub scalar_writes: Vec<(VarId, Span)>,
+    /// Calls of functions not known to be pure, by name.
+    pub calls: Vec<(String, Span)>,
+    /// `break`, `return` or `goto` in the body (not in a nested loop or
+    /// switch for `break`): the iteration count is not known in advance.
+    pub early_exit: Option<Span>,
+}
+
+/// One array access `a[e1][e2]…` (through an array or a pointer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub var: VarId,
+    pub write: bool,
+    /// Each subscript's text without whitespace, and how it depends on the
+    /// loop's control variable.
+    pub subscripts: Vec<(String, Subscript)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subscript {
+    /// `c * i + e` with a nonzero integer `c` and `e` unchanged by the loop.
+    Affine(i64),
+    /// Unchanged by the loop.
+    Invariant,
+    /// Anything else.
+    Unknown,
+}
 #[derive(Clone, Debug)]
 pub struct Construct {
     pub directive: Directive,
@@ -165,6 +201,10 @@ pub struct Construct {
     /// statements, each with the directives in front of it (a `kernels`
     /// region runs each as its own kernel).
     pub statements: Vec<Span>,
+    /// For a `kernels` construct: the loops without a loop directive that
+    /// are its statement or statements of its block, with the statement's
+    /// span (each may become a kernel of its own).
+    pub plain_loops: Vec<(Span, LoopFacts)>,
 }
 
 /// A use of a variable's name in a statement (not in a declarator).

@@ -102,6 +102,9 @@ pub struct LoopPlan {
     pub depth: usize,
     /// Variables private to each iteration (explicit `private`).
     pub private: Vec<VarId>,
+    /// For an `auto` loop (every loop in `kernels` without `independent`):
+    /// the dependence test's verdict, which decided the partitioning.
+    pub auto: Option<Result<(), String>>,
 }
 
 /// A compute construct lowered to one kernel launch.
@@ -118,6 +121,10 @@ pub struct KernelPlan {
     pub loops: Vec<LoopPlan>,
     /// Gang-partitioned loops exist, so the launch uses many gangs.
     pub gang_partitioned: bool,
+    /// For `kernels`: its loops without a directive (index into the
+    /// construct's `plain_loops`) and whether the dependence test proved
+    /// each independent (else why not).
+    pub plain_loops: Vec<(usize, Result<(), String>)>,
 }
 
 /// The plan of one construct.
@@ -299,7 +306,25 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId, _diags: &mut [Diagnostic]) -> Ke
                     .filter(|x| matches!(x.dsa, Some((Dsa::Private, Origin::Exp { .. }))))
                     .map(|x| x.var)
                     .collect(),
+                auto: None,
             }
+        })
+        .collect();
+    let mut loops = loops;
+    if eff.kind == EffKind::Kernels {
+        descriptive_auto(unit, an, &mut loops);
+    }
+    let plain_loops = unit
+        .construct(eff.construct)
+        .plain_loops
+        .iter()
+        .enumerate()
+        .map(|(i, (_, l))| {
+            let verdict = match &l.deps {
+                Some(d) if l.header.is_some() => crate::dependence::independent(unit, d, &[]),
+                _ => Err("the loop is not in canonical form".to_string()),
+            };
+            (i, verdict)
         })
         .collect();
     let gang_partitioned = loops.iter().any(|l| l.partition.gang.is_some());
@@ -312,6 +337,44 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId, _diags: &mut [Diagnostic]) -> Ke
         reductions,
         loops,
         gang_partitioned,
+        plain_loops,
+    }
+}
+
+/// The descriptive reading of `auto` (Clacc's is `seq`): a sequential
+/// `kernels` loop that the dependence test proves independent runs
+/// gang-partitioned, when no loop around it in the kernel is partitioned
+/// already. Never wrong: a loop that is not proven stays sequential.
+fn descriptive_auto(unit: &Unit, an: &Analysis, loops: &mut [LoopPlan]) {
+    for i in 0..loops.len() {
+        let l = &loops[i];
+        if !l.partition.seq || l.partition.exp_seq {
+            continue;
+        }
+        let c = unit.construct(l.construct);
+        let Some(facts) = c.loops.first() else {
+            continue;
+        };
+        let allowed: Vec<VarId> = an
+            .eff(l.eff)
+            .attrs
+            .iter()
+            .filter(|a| matches!(a.dsa, Some((Dsa::Private | Dsa::Reduction(_), _))))
+            .map(|a| a.var)
+            .collect();
+        let verdict = match (&facts.deps, &facts.header) {
+            (Some(d), Some(_)) => crate::dependence::independent(unit, d, &allowed),
+            _ => Err("the loop is not in canonical form".to_string()),
+        };
+        let inside_partitioned = unit
+            .ancestors(l.construct)
+            .any(|a| loops.iter().any(|o| o.construct == a && !o.partition.seq));
+        let l = &mut loops[i];
+        if verdict.is_ok() && !inside_partitioned {
+            l.partition.seq = false;
+            l.partition.gang = Some(crate::attrs::GangOrigin::Imp);
+        }
+        l.auto = Some(verdict);
     }
 }
 
@@ -391,11 +454,20 @@ impl fmt::Display for Info<'_> {
                     let _ = line;
                     if p.seq {
                         write!(f, "; loop: sequential")?;
+                        if let Some(Err(why)) = &l.auto {
+                            write!(f, " (not parallelized: {why})")?;
+                        }
                     } else {
                         write!(f, "; loop: {}", levels.join(" "))?;
                     }
                     if l.depth > 1 {
                         write!(f, " over {} collapsed loops", l.depth)?;
+                    }
+                }
+                for (_, verdict) in &k.plain_loops {
+                    match verdict {
+                        Ok(()) => write!(f, "; loop: gang (independent by the dependence test)")?,
+                        Err(why) => write!(f, "; loop: sequential (not parallelized: {why})")?,
                     }
                 }
                 for r in &k.reductions {

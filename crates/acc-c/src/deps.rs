@@ -1,0 +1,312 @@
+//! What a loop body reads and writes, for the engine's dependence test
+//! (`acc_engine::dependence`).
+
+use std::collections::HashSet;
+
+use acc_engine::facts::{Access, DepFacts, Ref, Subscript, Unit};
+use acc_engine::Span;
+use tree_sitter::Node;
+
+use crate::syntax::fields;
+
+/// Functions without side effects that loops commonly call.
+const PURE: &[&str] = &[
+    "sqrt", "sqrtf", "fabs", "fabsf", "abs", "labs", "exp", "expf", "log", "logf", "log2", "log10",
+    "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "atan", "atan2", "tanh", "floor",
+    "floorf", "ceil", "ceilf", "fmax", "fmaxf", "fmin", "fminf", "fma", "fmaf", "round", "lround",
+    "trunc", "copysign", "hypot", "erf", "cbrt", "exp2", "expm1", "log1p",
+];
+
+/// The facts of the `for` statement `node` whose control variable is
+/// `control`; `refs` are the unit's references (sorted), which name the
+/// variable at each identifier.
+pub fn dep_facts(node: Node, src: &str, control: &str, unit: &Unit) -> DepFacts {
+    let mut cx = Cx {
+        src,
+        unit,
+        control,
+        written: HashSet::new(),
+        facts: DepFacts::default(),
+        loop_span: Span::new(node.start_byte(), node.end_byte()),
+        nested: 0,
+    };
+    let Some(body) = node.child_by_field_id(fields().body.get()) else {
+        return cx.facts;
+    };
+    cx.collect_written(body);
+    cx.walk(body, false);
+    cx.facts
+}
+
+struct Cx<'s, 'u> {
+    src: &'s str,
+    unit: &'u Unit,
+    control: &'s str,
+    /// Every name assigned anywhere in the body (locals too): subscripts
+    /// that use one are not invariant.
+    written: HashSet<&'s str>,
+    facts: DepFacts,
+    loop_span: Span,
+    /// Depth of loops and switches inside the body (`break` in them stays).
+    nested: usize,
+}
+
+fn span(n: Node) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+impl<'s> Cx<'s, '_> {
+    fn text(&self, n: Node) -> &'s str {
+        &self.src[n.byte_range()]
+    }
+
+    fn var_at(&self, n: Node) -> Option<&Ref> {
+        let s = span(n);
+        let i = self.unit.refs.partition_point(|r| r.span.start < s.start);
+        self.unit.refs.get(i).filter(|r| r.span == s)
+    }
+
+    /// The variable an lvalue or array expression is based on.
+    fn base<'n>(&self, mut n: Node<'n>) -> Option<Node<'n>> {
+        let f = fields();
+        loop {
+            match n.kind() {
+                "identifier" => return Some(n),
+                "subscript_expression"
+                | "field_expression"
+                | "pointer_expression"
+                | "parenthesized_expression" => {
+                    n = n
+                        .child_by_field_id(f.argument.get())
+                        .or_else(|| n.named_child(0))?;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn collect_written(&mut self, n: Node<'s>) {
+        let f = fields();
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_id(f.left.get()),
+            "update_expression" => n.child_by_field_id(f.argument.get()),
+            _ => None,
+        };
+        if let Some(b) = target.and_then(|t| self.base(t)) {
+            self.written.insert(self.text(b));
+        }
+        if n.kind() == "declaration" {
+            let mut c = n.walk();
+            for d in n.children_by_field_id(f.declarator, &mut c) {
+                if let Some(id) = d
+                    .child_by_field_id(f.declarator.get())
+                    .filter(|x| x.kind() == "identifier")
+                {
+                    self.written.insert(self.text(id));
+                }
+            }
+        }
+        let mut c = n.walk();
+        for ch in n.named_children(&mut c) {
+            self.collect_written(ch);
+        }
+    }
+
+    fn subscript(&self, n: Node) -> Subscript {
+        let f = fields();
+        match n.kind() {
+            "identifier" if self.text(n) == self.control => Subscript::Affine(1),
+            "identifier" if self.written.contains(self.text(n)) => Subscript::Unknown,
+            "identifier" | "number_literal" | "sizeof_expression" => Subscript::Invariant,
+            "parenthesized_expression" => n
+                .named_child(0)
+                .map_or(Subscript::Unknown, |x| self.subscript(x)),
+            "cast_expression" => n
+                .child_by_field_id(f.value.get())
+                .map_or(Subscript::Unknown, |x| self.subscript(x)),
+            "unary_expression" if self.text(n).starts_with('-') => {
+                match n
+                    .child_by_field_id(f.argument.get())
+                    .map(|x| self.subscript(x))
+                {
+                    Some(Subscript::Affine(c)) => Subscript::Affine(-c),
+                    Some(s) => s,
+                    None => Subscript::Unknown,
+                }
+            }
+            "binary_expression" => {
+                let (Some(l), Some(r), Some(op)) = (
+                    n.child_by_field_id(f.left.get()),
+                    n.child_by_field_id(f.right.get()),
+                    n.child_by_field_id(f.operator.get()),
+                ) else {
+                    return Subscript::Unknown;
+                };
+                let (a, b) = (self.subscript(l), self.subscript(r));
+                let literal = |x: Node| crate::consts::parse_int(self.text(x));
+                use Subscript::*;
+                match (self.text(op), a, b) {
+                    (_, Invariant, Invariant) => Invariant,
+                    ("+", Affine(c), Invariant)
+                    | ("+", Invariant, Affine(c))
+                    | ("-", Affine(c), Invariant) => Affine(c),
+                    ("-", Invariant, Affine(c)) => Affine(-c),
+                    ("*", Affine(c), Invariant) => literal(r)
+                        .and_then(|k| c.checked_mul(k))
+                        .map_or(Unknown, Affine),
+                    ("*", Invariant, Affine(c)) => literal(l)
+                        .and_then(|k| c.checked_mul(k))
+                        .map_or(Unknown, Affine),
+                    _ => Unknown,
+                }
+            }
+            _ => {
+                // Anything else is invariant when nothing in it changes.
+                let mut varies = false;
+                self.any_identifier(n, &mut |name| {
+                    varies |= name == self.control || self.written.contains(name);
+                });
+                if varies {
+                    Subscript::Unknown
+                } else {
+                    Subscript::Invariant
+                }
+            }
+        }
+    }
+
+    fn any_identifier(&self, n: Node, f: &mut dyn FnMut(&str)) {
+        if n.kind() == "identifier" {
+            f(self.text(n));
+        }
+        let mut c = n.walk();
+        for ch in n.named_children(&mut c) {
+            self.any_identifier(ch, f);
+        }
+    }
+
+    /// Records an access `a[e1][e2]…` (the outermost subscript node).
+    fn access(&mut self, n: Node<'s>, write: bool) {
+        let f = fields();
+        let mut indices = Vec::new();
+        let mut cur = n;
+        while cur.kind() == "subscript_expression" {
+            if let Some(i) = cur.child_by_field_id(f.index.get()) {
+                indices.push(i);
+            }
+            match cur.child_by_field_id(f.argument.get()) {
+                Some(a) => cur = a,
+                None => break,
+            }
+        }
+        indices.reverse();
+        for &i in &indices {
+            self.walk(i, false);
+        }
+        let Some(var) = (cur.kind() == "identifier")
+            .then(|| self.var_at(cur))
+            .flatten()
+            .map(|r| r.var)
+        else {
+            // Through a member or a pointer expression: not analysed.
+            self.walk(cur, false);
+            if write {
+                self.facts.calls.push(("an indirect store".into(), span(n)));
+            }
+            return;
+        };
+        let subscripts = indices
+            .iter()
+            .map(|&i| {
+                let text: String = self.text(i).split_whitespace().collect();
+                (text, self.subscript(i))
+            })
+            .collect();
+        self.facts.accesses.push(Access {
+            var,
+            write,
+            subscripts,
+            span: span(n),
+        });
+    }
+
+    fn store(&mut self, target: Node<'s>) {
+        if target.kind() == "subscript_expression" {
+            self.access(target, true);
+            // A compound assignment reads the element too; the same
+            // subscripts, so nothing more to record.
+            return;
+        }
+        match self.base(target) {
+            Some(b) => {
+                if let Some(r) = self.var_at(b).copied() {
+                    let v = self.unit.var(r.var);
+                    let local = self.loop_span.contains(v.decl_span);
+                    if !local && v.name != self.control {
+                        self.facts.scalar_writes.push((r.var, span(target)));
+                    }
+                }
+                if target.kind() != "identifier" {
+                    self.walk(target, false);
+                }
+            }
+            None => self
+                .facts
+                .calls
+                .push(("an indirect store".into(), span(target))),
+        }
+    }
+
+    fn walk(&mut self, n: Node<'s>, _in_store: bool) {
+        let f = fields();
+        match n.kind() {
+            "assignment_expression" => {
+                if let Some(l) = n.child_by_field_id(f.left.get()) {
+                    self.store(l);
+                }
+                if let Some(r) = n.child_by_field_id(f.right.get()) {
+                    self.walk(r, false);
+                }
+            }
+            "update_expression" => {
+                if let Some(a) = n.child_by_field_id(f.argument.get()) {
+                    self.store(a);
+                }
+            }
+            "subscript_expression" => self.access(n, false),
+            "call_expression" => {
+                if let Some(func) = n.child_by_field_id(f.function.get()) {
+                    let name = self.text(func);
+                    if !PURE.contains(&name) {
+                        self.facts.calls.push((name.to_string(), span(n)));
+                    }
+                }
+                if let Some(a) = n.child_by_field_id(f.arguments.get()) {
+                    self.walk(a, false);
+                }
+            }
+            "return_statement" | "goto_statement" => {
+                self.facts.early_exit.get_or_insert(span(n));
+            }
+            "break_statement" if self.nested == 0 => {
+                self.facts.early_exit.get_or_insert(span(n));
+            }
+            "for_statement" | "while_statement" | "do_statement" | "switch_statement" => {
+                self.nested += 1;
+                let mut c = n.walk();
+                let children: Vec<Node> = n.named_children(&mut c).collect();
+                for ch in children {
+                    self.walk(ch, false);
+                }
+                self.nested -= 1;
+            }
+            _ => {
+                let mut c = n.walk();
+                let children: Vec<Node> = n.named_children(&mut c).collect();
+                for ch in children {
+                    self.walk(ch, false);
+                }
+            }
+        }
+    }
+}
