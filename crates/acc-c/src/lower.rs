@@ -95,6 +95,7 @@ fn lower_analysis(
         diags: Vec::new(),
         info: Vec::new(),
         counter: 0,
+        renames: Vec::new(),
     };
     lw.run();
     diags.extend(lw.diags);
@@ -169,6 +170,9 @@ struct Lowerer<'a> {
     diags: Vec<Diagnostic>,
     info: Vec<String>,
     counter: usize,
+    /// Variables the current kernel names differently (array reductions'
+    /// private copies), with the expression to use.
+    renames: Vec<(VarId, String)>,
 }
 
 fn c_string(s: &str) -> String {
@@ -228,7 +232,8 @@ fn red_type(t: ScalarType) -> Option<&'static str> {
         ScalarType::U64 => "ACC_RT_TYPE_U64",
         ScalarType::F32 => "ACC_RT_TYPE_F32",
         ScalarType::F64 => "ACC_RT_TYPE_F64",
-        ScalarType::Complex => return None,
+        ScalarType::C32 => "ACC_RT_TYPE_C32",
+        ScalarType::C64 => "ACC_RT_TYPE_C64",
     })
 }
 
@@ -797,6 +802,112 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        for &v in &k.private {
+            let name = &self.unit.var(v).name;
+            let _ = writeln!(decls, "  {}; (void){name};", declare_as(self.unit, v, name));
+        }
+        let mut reds = Vec::new();
+        let mut red_store = String::new();
+        self.renames.clear();
+        for (j, r) in k.reductions.iter().enumerate() {
+            let var = self.unit.var(r.var);
+            let name = &var.name;
+            let array = var.shape != acc_engine::facts::Shape::Scalar;
+            let ty = if array { var.elem_scalar } else { var.scalar };
+            let Some(ty) = ty.and_then(red_type) else {
+                self.diags.push(Diagnostic::error(
+                    var.decl_span,
+                    format!(
+                        "reduction on `{name}`: only integer, floating and complex scalars, and arrays of them, are supported yet"
+                    ),
+                ));
+                continue;
+            };
+            if !array {
+                reds.push(format!(
+                    "{{{}, {ty}, (void *)&{name}, {}, 1}}",
+                    red_op(r.op),
+                    c_string(name)
+                ));
+                let _ = writeln!(
+                    decls,
+                    "  {} = *({})__acc_chunk->red[{j}];",
+                    declare_as(self.unit, r.var, name),
+                    declare_as(self.unit, r.var, "(*)")
+                );
+                let _ = writeln!(
+                    red_store,
+                    "  *({})__acc_chunk->red[{j}] = {name};",
+                    declare_as(self.unit, r.var, "(*)")
+                );
+                continue;
+            }
+            // An array (or a section of one, or of a pointer's target): each
+            // gang reduces into its own copy of the elements, which the
+            // runtime combines element by element.
+            let base = if var.shape == acc_engine::facts::Shape::Pointer {
+                name.clone()
+            } else {
+                format!("&{name}")
+            };
+            let elem = var.decl_text[..var.decl_name.start]
+                .trim()
+                .trim_end_matches('*')
+                .trim()
+                .to_string();
+            let (start, count) = match r
+                .item
+                .as_ref()
+                .and_then(|i| i.sections().next().map(|s| (i, s)))
+            {
+                Some((item, (lower, length, span))) => {
+                    let Some(length) = length else {
+                        self.diags.push(Diagnostic::error(
+                            span,
+                            format!("give the length of the reduction section `{}`", item.text),
+                        ));
+                        continue;
+                    };
+                    let lo = lower.map_or("0".to_string(), |l| format!("({})", l.text));
+                    (format!("&({name})[{lo}]"), format!("({})", length.text))
+                }
+                None if var.shape == acc_engine::facts::Shape::Pointer => {
+                    self.diags.push(Diagnostic::error(
+                        var.decl_span,
+                        format!("a reduction on the pointer `{name}` needs a section, as in `{name}[0:n]`"),
+                    ));
+                    continue;
+                }
+                None => (
+                    format!("&{name}"),
+                    format!("(sizeof({name}) / sizeof({elem}))"),
+                ),
+            };
+            reds.push(format!(
+                "{{{}, {ty}, (void *)({start}), {}, (size_t){count}}}",
+                red_op(r.op),
+                c_string(r.item.as_ref().map_or(name, |i| &i.text))
+            ));
+            let joff = k.params.len() + offsets.len();
+            offsets.push(format!("(size_t)((char *)({start}) - (char *)({base}))"));
+            if var.shape == acc_engine::facts::Shape::Pointer {
+                let _ = writeln!(
+                    decls,
+                    "  {} = ({})((char *)__acc_chunk->red[{j}] - *(const size_t *)__acc_chunk->args[{joff}]); (void){name};",
+                    declare_as(self.unit, r.var, name),
+                    declare_as(self.unit, r.var, "")
+                );
+            } else {
+                let _ = writeln!(
+                    decls,
+                    "  {} = ({})((char *)__acc_chunk->red[{j}] - *(const size_t *)__acc_chunk->args[{joff}]); (void)__acc_r_{name};",
+                    declare_as(self.unit, r.var, &format!("(*__acc_r_{name})")),
+                    declare_as(self.unit, r.var, "(*)")
+                );
+                self.renames.push((r.var, format!("(*__acc_r_{name})")));
+            }
+        }
+
         // The offsets of partly mapped arrays travel as values after the
         // parameters; the host computes them where the launch is.
         let offset_decls: String = offsets
@@ -809,44 +920,6 @@ impl<'a> Lowerer<'a> {
                 "{{ACC_RT_ARG_VALUE, (void *)&__acc_off{n}_{j}, sizeof(size_t), \"offset\"}}"
             ));
         }
-        for &v in &k.private {
-            let name = &self.unit.var(v).name;
-            let _ = writeln!(decls, "  {}; (void){name};", declare_as(self.unit, v, name));
-        }
-        let mut reds = Vec::new();
-        let mut red_store = String::new();
-        for (j, r) in k.reductions.iter().enumerate() {
-            let var = self.unit.var(r.var);
-            let Some(ty) = var.scalar.and_then(red_type) else {
-                self.diags.push(Diagnostic::error(
-                    var.decl_span,
-                    format!(
-                        "reduction on `{}`: only integer and floating types are supported yet",
-                        var.name
-                    ),
-                ));
-                continue;
-            };
-            reds.push(format!(
-                "{{{}, {ty}, (void *)&{}, {}}}",
-                red_op(r.op),
-                var.name,
-                c_string(&var.name)
-            ));
-            let _ = writeln!(
-                decls,
-                "  {} = *({})__acc_chunk->red[{j}];",
-                declare_as(self.unit, r.var, &var.name),
-                declare_as(self.unit, r.var, "(*)")
-            );
-            let _ = writeln!(
-                red_store,
-                "  *({})__acc_chunk->red[{j}] = {};",
-                declare_as(self.unit, r.var, "(*)"),
-                var.name
-            );
-        }
-
         // A `kernels` region runs each statement of its block as its own
         // kernel, in order: a loop nest with gang partitioning on many
         // gangs, anything else on one.
@@ -1064,11 +1137,17 @@ impl<'a> Lowerer<'a> {
         };
         let mut ref_edits = Vec::new();
         for r in self.unit.refs_in(body) {
-            if mapped.contains(&r.var) && !shadowed(r.var, r.span) {
+            let renamed = self
+                .renames
+                .iter()
+                .find(|x| x.0 == r.var)
+                .map(|x| x.1.clone());
+            if (renamed.is_some() || mapped.contains(&r.var)) && !shadowed(r.var, r.span) {
                 ref_edits.push(Edit {
                     start: r.span.start,
                     end: r.span.end,
-                    text: format!("(*__acc_p_{})", self.unit.var(r.var).name),
+                    text: renamed
+                        .unwrap_or_else(|| format!("(*__acc_p_{})", self.unit.var(r.var).name)),
                     order: 0,
                     line_after: false,
                 });

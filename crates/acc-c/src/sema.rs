@@ -911,6 +911,8 @@ impl<'s> Walker<'s> {
                 start..start + name.len()
             },
             scalar: crate::types::scalar_type(&type_text, facts.shape),
+            elem_scalar: crate::types::scalar_type(&type_text, acc_engine::facts::Shape::Scalar)
+                .filter(|_| facts.shape != acc_engine::facts::Shape::Scalar),
             decl_text: format!("{type_text} {}", self.text(declarator)),
             is_global: global,
         });

@@ -270,13 +270,17 @@ pub fn scalar_type(type_text: &str, shape: Shape) -> Option<acc_engine::facts::S
         .collect();
     let unsigned = type_text.split_whitespace().any(|w| w == "unsigned");
     let has = |w: &str| type_text.split_whitespace().any(|x| x == w);
-    if has("_Complex") || has("complex") {
-        return Some(S::Complex);
-    }
     let longs = type_text
         .split_whitespace()
         .filter(|w| *w == "long")
         .count();
+    if has("_Complex") || has("complex") {
+        return match () {
+            _ if has("float") => Some(S::C32),
+            _ if has("double") && longs == 0 => Some(S::C64),
+            _ => None,
+        };
+    }
     Some(match () {
         _ if has("_Bool") || has("bool") => S::Bool,
         _ if has("float") => S::F32,

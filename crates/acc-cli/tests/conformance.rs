@@ -19,24 +19,12 @@ use support::{have_cc, runtime_lib};
 /// work, this test fails until it is removed from the list.
 const NOT_YET: &[(&str, &str)] = &[
     (
-        "reduction-array",
-        "reduction on `hist`: only integer and floating types are supported yet",
-    ),
-    (
-        "reduction-array-element",
-        "reduction on `tot`: only integer and floating types are supported yet",
-    ),
-    (
-        "reduction-complex",
-        "reduction on `fsum`: only integer and floating types are supported yet",
-    ),
-    (
         "reduction-composite",
-        "reduction on `s`: only integer and floating types are supported yet",
+        "reduction on `s`: only integer, floating and complex scalars, and arrays of them, are supported yet",
     ),
     (
         "reduction-long-double",
-        "reduction on `sum`: only integer and floating types are supported yet",
+        "reduction on `sum`: only integer, floating and complex scalars, and arrays of them, are supported yet",
     ),
 ];
 

@@ -56,6 +56,8 @@ pub struct Var {
     pub decl_name: std::ops::Range<usize>,
     /// The arithmetic type, for reductions; `None` for other types.
     pub scalar: Option<ScalarType>,
+    /// For an array or a pointer: the arithmetic type of its elements.
+    pub elem_scalar: Option<ScalarType>,
 }
 
 /// Arithmetic types, as reductions need them.
@@ -72,15 +74,17 @@ pub enum ScalarType {
     F32,
     F64,
     Bool,
-    /// `_Complex` of any kind: `+` and `*` only.
-    Complex,
+    /// `float _Complex`: `+` and `*` only.
+    C32,
+    /// `double _Complex`: `+` and `*` only.
+    C64,
 }
 
 impl ScalarType {
     pub fn is_integer(self) -> bool {
         !matches!(
             self,
-            ScalarType::F32 | ScalarType::F64 | ScalarType::Complex
+            ScalarType::F32 | ScalarType::F64 | ScalarType::C32 | ScalarType::C64
         )
     }
 }

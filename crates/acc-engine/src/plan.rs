@@ -86,10 +86,13 @@ pub struct Param {
 }
 
 /// A reduction across gangs, combined by the runtime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GangReduction {
     pub var: VarId,
     pub op: ReductionOp,
+    /// The list item as written, when it names part of an array
+    /// (`h[0:16]`); `None` for a whole variable.
+    pub item: Option<VarItem>,
 }
 
 /// How one loop construct inside a kernel runs.
@@ -264,7 +267,11 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId, _diags: &mut [Diagnostic]) -> Ke
         let pointer = var.shape == Shape::Pointer;
         match a.dsa {
             Some((Dsa::Private, _)) => private.push(a.var),
-            Some((Dsa::Reduction(op), _)) => reductions.push(GangReduction { var: a.var, op }),
+            Some((Dsa::Reduction(op), _)) => reductions.push(GangReduction {
+                var: a.var,
+                op,
+                item: reduction_item(unit, an, p, a.var),
+            }),
             Some((Dsa::Firstprivate, origin)) => {
                 let pass = if deviceptr {
                     Pass::Deviceptr
@@ -502,4 +509,33 @@ impl fmt::Display for Info<'_> {
             ConstructPlan::None => Ok(()),
         }
     }
+}
+
+/// The reduction clause item that names `var` on the compute construct or a
+/// loop in it, when it is a subarray.
+fn reduction_item(unit: &Unit, an: &Analysis, p: EffId, var: VarId) -> Option<VarItem> {
+    let own = an.eff(p).construct;
+    let body = unit.construct(own).body?;
+    for (i, c) in unit.constructs.iter().enumerate() {
+        if ConstructId(i as u32) != own && !body.contains(c.pragma_span) {
+            continue;
+        }
+        for (ci, clause) in c.directive.clauses.iter().enumerate() {
+            if let ClauseArgs::Reduction { items, .. } = &clause.args {
+                for (ii, item) in items.iter().enumerate() {
+                    if c.clause_vars
+                        .get(ci)
+                        .and_then(|v| v.get(ii))
+                        .copied()
+                        .flatten()
+                        == Some(var)
+                        && item.is_subarray()
+                    {
+                        return Some(item.clone());
+                    }
+                }
+            }
+        }
+    }
+    None
 }

@@ -98,7 +98,8 @@ void *acc_rt_use_device(const char *file, int line, void *host, const char *text
  * bytes at `host` (firstprivate scalars and structs). So a kernel reads
  *     double *a = *(double **)c->args[0];  int n = *(int *)c->args[1];
  *
- * Reductions: red[j] points at this chunk's private copy of reduction j, preset to the
+ * Reductions: red[j] points at this chunk's private copy of reduction j (its `count` elements
+ * for an array section, packed as C lays out an array), preset to the
  * operator's identity and 8-byte aligned; the chunk reduces its iterations into it. When all
  * chunks are done the runtime combines the private copies with the variable's original value
  * (its device copy if the variable is present, else the host variable) in chunk order. No
@@ -159,14 +160,16 @@ enum acc_rt_red_op {
 enum acc_rt_red_type {
   ACC_RT_TYPE_I8 = 1, ACC_RT_TYPE_I16 = 2, ACC_RT_TYPE_I32 = 3, ACC_RT_TYPE_I64 = 4,
   ACC_RT_TYPE_U8 = 5, ACC_RT_TYPE_U16 = 6, ACC_RT_TYPE_U32 = 7, ACC_RT_TYPE_U64 = 8,
-  ACC_RT_TYPE_F32 = 9, ACC_RT_TYPE_F64 = 10, ACC_RT_TYPE_BOOL = 11
+  ACC_RT_TYPE_F32 = 9, ACC_RT_TYPE_F64 = 10, ACC_RT_TYPE_BOOL = 11,
+  ACC_RT_TYPE_C32 = 12, ACC_RT_TYPE_C64 = 13 /* float/double _Complex: + and * only */
 };
 
 typedef struct acc_rt_reduction {
   uint32_t op;      /* enum acc_rt_red_op */
   uint32_t type;    /* enum acc_rt_red_type (bitwise operators: integer types only) */
-  void *var;        /* the reduction variable's host address */
+  void *var;        /* the reduction variable's host address (an array section: its start) */
   const char *text; /* its source text */
+  size_t count;     /* elements reduced, each on its own; 0 means 1 (a scalar) */
 } acc_rt_reduction;
 
 /* Launches a kernel on the current device; with config->async a queue, it runs in order on

@@ -66,6 +66,8 @@ pub struct AccRtReduction {
     pub ty: u32,
     pub var: *mut c_void,
     pub text: *const c_char,
+    /// Elements reduced; 0 means 1 (a scalar), so older initializers stay valid.
+    pub count: usize,
 }
 
 pub const ACC_RT_ARG_MAPPED: u32 = 1;
@@ -456,6 +458,7 @@ pub unsafe extern "C" fn acc_rt_launch(
                 op,
                 ty,
                 var: r.var as usize,
+                count: r.count.max(1),
                 site: rsite,
             });
         }

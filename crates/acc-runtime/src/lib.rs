@@ -24,6 +24,7 @@ pub mod present;
 pub mod queue;
 pub mod reduce;
 pub mod runtime;
+pub mod rust;
 
 /// The directory holding `openacc.h` and `acc_rt.h`, for build helpers.
 pub const INCLUDE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/include");

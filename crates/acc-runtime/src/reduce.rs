@@ -33,6 +33,10 @@ pub enum Type {
     F64,
     /// C's `_Bool`: one byte holding 0 or 1, kept normalized.
     Bool,
+    /// `float _Complex` (`+` and `*` only).
+    C32,
+    /// `double _Complex` (`+` and `*` only).
+    C64,
 }
 
 impl Op {
@@ -68,6 +72,8 @@ impl Type {
             9 => F32,
             10 => F64,
             11 => Bool,
+            12 => C32,
+            13 => C64,
             _ => return None,
         })
     }
@@ -78,7 +84,8 @@ impl Type {
             I8 | U8 | Bool => 1,
             I16 | U16 => 2,
             I32 | U32 | F32 => 4,
-            I64 | U64 | F64 => 8,
+            I64 | U64 | F64 | C32 => 8,
+            C64 => 16,
         }
     }
 }
@@ -149,6 +156,40 @@ macro_rules! float_elem {
 }
 float_elem!(f32, f64);
 
+/// C's complex types: real and imaginary parts, as C lays them out.
+#[derive(Clone, Copy, PartialEq)]
+#[repr(C)]
+struct Complex<T>(T, T);
+
+macro_rules! complex_elem {
+    ($($t:ty),*) => {$(
+        /// Complex numbers have no order; `max`/`min` are not defined on them.
+        impl PartialOrd for Complex<$t> {
+            fn partial_cmp(&self, _: &Self) -> Option<std::cmp::Ordering> {
+                None
+            }
+        }
+
+        impl Elem for Complex<$t> {
+            fn identity(op: Op) -> Option<Self> {
+                match op {
+                    Op::Add => Some(Complex(0.0, 0.0)),
+                    Op::Mul => Some(Complex(1.0, 0.0)),
+                    _ => None,
+                }
+            }
+            fn apply(op: Op, a: Self, b: Self) -> Option<Self> {
+                match op {
+                    Op::Add => Some(Complex(a.0 + b.0, a.1 + b.1)),
+                    Op::Mul => Some(Complex(a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+complex_elem!(f32, f64);
+
 /// `_Bool`: every operator's result converted back to 0 or 1, as C does
 /// when it stores into a `_Bool` (so `+` is `||` and `*` is `&&`).
 #[derive(Clone, Copy, PartialEq, PartialOrd)]
@@ -186,6 +227,8 @@ macro_rules! dispatch {
             Type::F32 => $f::<f32>($($arg),*),
             Type::F64 => $f::<f64>($($arg),*),
             Type::Bool => $f::<Bool>($($arg),*),
+            Type::C32 => $f::<Complex<f32>>($($arg),*),
+            Type::C64 => $f::<Complex<f64>>($($arg),*),
         }
     };
 }
@@ -198,46 +241,91 @@ pub fn valid(op: Op, ty: Type) -> bool {
     dispatch!(ty, has(op))
 }
 
-/// One slot per chunk and reduction: 8 bytes, enough for every [`Type`], aligned for all.
+/// Writes the identity of `op` into each of the `buf.len() / size` elements of `buf`.
+pub fn init_elems(op: Op, ty: Type, buf: &mut [u8]) {
+    fn go<T: Elem>(op: Op, buf: &mut [u8]) {
+        if let Some(v) = T::identity(op) {
+            for e in buf.chunks_exact_mut(size_of::<T>()) {
+                // SAFETY: `e` has `size_of::<T>()` bytes; unaligned writes are allowed.
+                unsafe { e.as_mut_ptr().cast::<T>().write_unaligned(v) };
+            }
+        }
+    }
+    dispatch!(ty, go(op, buf))
+}
+
+/// Combines `count` elements of each partial (each `count * ty.size()` bytes) into the
+/// `count` elements at `var`, element by element, with `op`.
+///
+/// # Safety
+/// `var` points at `count` valid, writable values of type `ty` (they need not be aligned);
+/// each partial points at `count` values of type `ty` written by [`init_elems`] or a kernel.
+pub unsafe fn combine_elems(
+    op: Op,
+    ty: Type,
+    var: *mut c_void,
+    count: usize,
+    partials: impl Iterator<Item = *const u8>,
+) {
+    /// # Safety
+    /// As for `combine_elems`.
+    unsafe fn go<T: Elem>(
+        op: Op,
+        var: *mut c_void,
+        count: usize,
+        partials: &mut dyn Iterator<Item = *const u8>,
+    ) {
+        let var = var.cast::<T>();
+        let parts: Vec<*const u8> = partials.collect();
+        for k in 0..count {
+            // SAFETY: the caller guarantees `count` values at `var` and in each partial.
+            unsafe {
+                let mut acc = var.add(k).read_unaligned();
+                for p in &parts {
+                    let v = p.cast::<T>().add(k).read_unaligned();
+                    acc = T::apply(op, acc, v).unwrap_or(acc);
+                }
+                var.add(k).write_unaligned(acc);
+            }
+        }
+    }
+    let mut partials = partials;
+    // SAFETY: forwarded from the caller.
+    unsafe { dispatch!(ty, go(op, var, count, &mut partials)) }
+}
+
+/// One slot per chunk and reduction: 8 bytes, enough for every scalar but `double _Complex`.
 pub type Slot = u64;
 
 /// Writes the identity of `op` into `slot`.
 pub fn init(op: Op, ty: Type, slot: &mut Slot) {
-    fn go<T: Elem>(op: Op, slot: &mut Slot) {
-        if let Some(v) = T::identity(op) {
-            // SAFETY: a slot is 8 bytes aligned to 8, enough for any `Elem`.
-            unsafe { (slot as *mut Slot).cast::<T>().write(v) };
-        }
-    }
-    dispatch!(ty, go(op, slot))
+    // SAFETY: a slot is 8 writable bytes.
+    let bytes = unsafe { std::slice::from_raw_parts_mut((slot as *mut Slot).cast::<u8>(), 8) };
+    init_elems(op, ty, &mut bytes[..ty.size().min(8)]);
 }
 
 /// Combines `partials` into the value at `var` with `op`.
 ///
 /// # Safety
-/// `var` points at a valid, writable value of type `ty` (it need not be aligned).
+/// `var` points at a valid, writable value of type `ty` (it need not be aligned), at most 8
+/// bytes wide.
 pub unsafe fn combine_into(
     op: Op,
     ty: Type,
     var: *mut c_void,
     partials: impl Iterator<Item = Slot>,
 ) {
-    /// # Safety
-    /// As for `combine_into`.
-    unsafe fn go<T: Elem>(op: Op, var: *mut c_void, partials: &mut dyn Iterator<Item = Slot>) {
-        // SAFETY: the caller guarantees `var` holds a `T`.
-        let mut acc = unsafe { var.cast::<T>().read_unaligned() };
-        for s in partials {
-            // SAFETY: every slot was written as a `T` by `init` or by the kernel.
-            let v = unsafe { (&s as *const Slot).cast::<T>().read() };
-            acc = T::apply(op, acc, v).unwrap_or(acc);
-        }
-        // SAFETY: as above.
-        unsafe { var.cast::<T>().write_unaligned(acc) };
+    let slots: Vec<Slot> = partials.collect();
+    // SAFETY: forwarded from the caller; each slot holds one value.
+    unsafe {
+        combine_elems(
+            op,
+            ty,
+            var,
+            1,
+            slots.iter().map(|s| (s as *const Slot).cast::<u8>()),
+        )
     }
-    let mut partials = partials;
-    // SAFETY: forwarded from the caller.
-    unsafe { dispatch!(ty, go(op, var, &mut partials)) }
 }
 
 #[cfg(test)]

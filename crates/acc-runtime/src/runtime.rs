@@ -293,6 +293,8 @@ pub struct Reduction<'a> {
     pub op: reduce::Op,
     pub ty: reduce::Type,
     pub var: usize,
+    /// Elements reduced (an array section reduces element by element).
+    pub count: usize,
     pub site: Site<'a>,
 }
 
@@ -1111,7 +1113,8 @@ impl DeviceState {
                 RedTarget::Host(r.var)
             });
         }
-        let red_ops: Vec<(reduce::Op, reduce::Type)> = reds.iter().map(|r| (r.op, r.ty)).collect();
+        let red_ops: Vec<(reduce::Op, reduce::Type, usize)> =
+            reds.iter().map(|r| (r.op, r.ty, r.count.max(1))).collect();
         let want = if geom.num_gangs > 0 {
             geom.num_gangs as usize
         } else {
@@ -1122,13 +1125,33 @@ impl DeviceState {
             let base = storage.as_ptr() as usize;
             let ptrs: Vec<usize> = offsets.iter().map(|&o| base + o * 8).collect();
             let nred = red_ops.len();
-            let mut partials: Vec<reduce::Slot> = vec![0; chunks * nred];
-            for (i, slot) in partials.iter_mut().enumerate() {
-                let (op, ty) = red_ops[i % nred];
-                reduce::init(op, ty, slot);
+            // Each chunk's private copy of each reduction: `count` elements, packed as C
+            // lays out an array, each copy starting on an 8-byte boundary.
+            let words: Vec<usize> = red_ops
+                .iter()
+                .map(|&(_, ty, count)| (count * ty.size()).div_ceil(8))
+                .collect();
+            let per_chunk: usize = words.iter().sum();
+            let mut partials: Vec<u64> = vec![0; chunks * per_chunk];
+            let mut starts = Vec::with_capacity(chunks * nred);
+            for c in 0..chunks {
+                let mut at = c * per_chunk;
+                for (j, &(op, ty, count)) in red_ops.iter().enumerate() {
+                    let bytes = &mut partials[at..at + words[j]];
+                    // SAFETY: the words are `words[j] * 8 >= count * size` writable bytes.
+                    let bytes = unsafe {
+                        std::slice::from_raw_parts_mut(
+                            bytes.as_mut_ptr().cast::<u8>(),
+                            count * ty.size(),
+                        )
+                    };
+                    reduce::init_elems(op, ty, bytes);
+                    starts.push(at);
+                    at += words[j];
+                }
             }
             let pbase = partials.as_mut_ptr() as usize;
-            let red_ptrs: Vec<usize> = (0..chunks * nred).map(|i| pbase + i * 8).collect();
+            let red_ptrs: Vec<usize> = starts.iter().map(|&w| pbase + w * 8).collect();
             let args_at = ptrs.as_ptr() as usize;
             let red_at = red_ptrs.as_ptr() as usize;
             let body = move |c: usize| {
@@ -1145,23 +1168,25 @@ impl DeviceState {
                 unsafe { f(&chunk) };
             };
             self.device.launch(chunks, &body);
-            for (j, (&(op, ty), target)) in red_ops.iter().zip(&targets).enumerate() {
-                let parts = (0..chunks).map(|c| partials[c * nred + j]);
+            for (j, (&(op, ty, count), target)) in red_ops.iter().zip(&targets).enumerate() {
+                let parts = (0..chunks).map(|c| (pbase + starts[c * nred + j] * 8) as *const u8);
                 match *target {
-                    // SAFETY: the launch's caller guarantees the variable.
+                    // SAFETY: the launch's caller guarantees `count` elements at the variable;
+                    // every chunk's copy was initialized above and written only by its chunk.
                     RedTarget::Host(var) => unsafe {
-                        reduce::combine_into(op, ty, var as *mut c_void, parts)
+                        reduce::combine_elems(op, ty, var as *mut c_void, count, parts)
                     },
                     RedTarget::Device(dev) => {
-                        let mut tmp: reduce::Slot = 0;
-                        let p = (&mut tmp as *mut reduce::Slot).cast::<u8>();
+                        let bytes = count * ty.size();
+                        let mut tmp = vec![0u64; bytes.div_ceil(8)];
+                        let p = tmp.as_mut_ptr().cast::<u8>();
                         // SAFETY: `dev` is the device copy of the variable (present when the
-                        // launch was made, and kept so by the construct around it); `tmp` holds
-                        // any reduction type.
+                        // launch was made, and kept so by the construct around it); `tmp` has
+                        // room for its `count` elements.
                         unsafe {
-                            self.device.copy_to_host(p, dev, ty.size());
-                            reduce::combine_into(op, ty, p.cast(), parts);
-                            self.device.copy_to_device(dev, p, ty.size());
+                            self.device.copy_to_host(p, dev, bytes);
+                            reduce::combine_elems(op, ty, p.cast(), count, parts);
+                            self.device.copy_to_device(dev, p, bytes);
                         }
                     }
                 }
@@ -1449,6 +1474,7 @@ mod tests {
                 op: reduce::Op::Add,
                 ty: reduce::Type::I64,
                 var: &mut sum as *mut i64 as usize,
+                count: 1,
                 site: st,
             }];
             d.launch(

@@ -1,0 +1,684 @@
+//! The safe Rust API of the runtime: what `#[acc::parallel]` expands to and what Rust programs
+//! call directly (device selection, the mirrored buffer [`Mirror`]).
+//!
+//! It is a thin layer over [`crate::runtime`]: data clauses become structured enter/exit actions
+//! on the current device's present table, a partitioned loop becomes a launch on the device's
+//! executor. Errors end the process through [`crate::error::fatal`], as they do for C.
+//!
+//! **Why the device views are sound.** On `host_discrete` a kernel works on the device copy of
+//! a slice: a `&[T]`/`&mut [T]` built from the device address the present table returned. The
+//! device memory is CPU memory owned by the present-table entry, and the entry lives while the
+//! guard ([`MapRef`]/[`MapMut`]) holds its structured reference count. The view borrows the
+//! guard, and the guard borrows the host slice (mutably for a `&mut` view), so the host-to-device
+//! mapping being one-to-one means Rust's borrow of the host slice carries over to its device
+//! copy: no other view of the same device memory can exist while a `&mut` view does. Element
+//! types are [`DeviceCopy`]: every bit pattern is a valid value, since new device memory is
+//! poisoned.
+
+use crate::device::DeviceKind;
+use crate::error::{fatal, Site, Text};
+use crate::present::Counter;
+use crate::queue::QueueSel;
+use crate::runtime::{self, Action, DeviceState, Flags};
+use std::marker::PhantomData;
+use std::ops::{Index, IndexMut, Range};
+use std::sync::Mutex;
+
+/// Element types that may live in device memory: plain numbers, for which every bit pattern is
+/// a valid value (new device memory is poisoned) and a byte copy is a copy.
+///
+/// # Safety
+/// Every bit pattern of `size_of::<Self>()` bytes is a valid `Self`, and `Self` has no padding
+/// and no pointers.
+pub unsafe trait DeviceCopy: Copy + Send + Sync + 'static {}
+
+macro_rules! device_copy {
+    ($($t:ty)*) => { $(
+        // SAFETY: a primitive number: no padding, every bit pattern valid.
+        unsafe impl DeviceCopy for $t {}
+    )* };
+}
+device_copy!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64);
+// SAFETY: an array of such values has no padding and every bit pattern is valid.
+unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}
+
+/// The device types a Rust program can select (`ACC_DEVICE_TYPE` chooses the initial one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceType {
+    /// The host, sharing memory with the program.
+    Host,
+    /// Separate memory on the CPU: every transfer really happens.
+    HostDiscrete,
+}
+
+/// Makes `ty` (device 0 of it) the calling thread's current device.
+pub fn set_device_type(ty: DeviceType) {
+    let kind = match ty {
+        DeviceType::Host => DeviceKind::Host,
+        DeviceType::HostDiscrete => DeviceKind::HostDiscrete,
+    };
+    let site = Site::routine("acc::set_device_type");
+    if let Err(e) = runtime::set_current(kind, 0, &site) {
+        fatal(&e)
+    }
+}
+
+/// The calling thread's current device type.
+pub fn device_type() -> DeviceType {
+    match current(&Site::routine("acc::device_type")).kind() {
+        DeviceKind::HostDiscrete => DeviceType::HostDiscrete,
+        _ => DeviceType::Host,
+    }
+}
+
+/// How many data mappings the current device holds (0 on a shared-memory device), for tests.
+pub fn mapped_count() -> usize {
+    current(&Site::routine("acc::mapped_count")).mapped_count()
+}
+
+fn current(site: &Site<'_>) -> &'static DeviceState {
+    runtime::current(site).unwrap_or_else(|e| fatal(&e))
+}
+
+/// Where generated code comes from, for error messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Loc {
+    pub file: &'static str,
+    pub line: u32,
+}
+
+impl Loc {
+    fn site(self, var: &'static str) -> Site<'static> {
+        Site {
+            file: Text::Str(self.file),
+            line: self.line,
+            var: if var.is_empty() {
+                Text::None
+            } else {
+                Text::Str(var)
+            },
+            routine: "",
+        }
+    }
+}
+
+/// A data clause of a compute or data construct on one slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataClause {
+    Copy,
+    CopyIn,
+    CopyOut,
+    Create,
+    Present,
+    NoCreate,
+}
+
+impl DataClause {
+    fn action(self) -> Action {
+        match self {
+            DataClause::Copy => Action::Copy,
+            DataClause::CopyIn => Action::CopyIn,
+            DataClause::CopyOut => Action::CopyOut,
+            DataClause::Create => Action::Create,
+            DataClause::Present => Action::Present,
+            DataClause::NoCreate => Action::NoCreate,
+        }
+    }
+}
+
+/// A structured mapping of a shared slice, held for a construct; exits on drop.
+pub struct MapRef<'a, T: DeviceCopy> {
+    host: &'a [T],
+    dev: usize,
+    device: &'static DeviceState,
+    clause: DataClause,
+    loc: Loc,
+    var: &'static str,
+}
+
+/// A structured mapping of a mutable slice, held for a construct; exits (copying out if the
+/// clause says so) on drop.
+pub struct MapMut<'a, T: DeviceCopy> {
+    host: &'a mut [T],
+    dev: usize,
+    device: &'static DeviceState,
+    clause: DataClause,
+    loc: Loc,
+    var: &'static str,
+}
+
+fn enter(
+    device: &'static DeviceState,
+    clause: DataClause,
+    host: usize,
+    bytes: usize,
+    site: &Site<'_>,
+) -> usize {
+    // SAFETY: `host` is a live slice of `bytes` bytes borrowed by the guard that calls this, and
+    // the copy is synchronous.
+    let r = unsafe {
+        device.enter(
+            clause.action(),
+            Flags::default(),
+            host,
+            bytes,
+            Counter::Structured,
+            QueueSel::Sync,
+            site,
+        )
+    };
+    r.unwrap_or_else(|e| fatal(&e))
+}
+
+fn exit(
+    device: &'static DeviceState,
+    action: Action,
+    host: usize,
+    bytes: usize,
+    site: &Site<'_>,
+) {
+    // SAFETY: `host` is a live slice of `bytes` bytes borrowed by the guard that calls this, and
+    // the copy is synchronous.
+    let r = unsafe {
+        device.exit(
+            action,
+            Flags::default(),
+            host,
+            bytes,
+            Counter::Structured,
+            QueueSel::Sync,
+            site,
+        )
+    };
+    if let Err(e) = r {
+        fatal(&e)
+    }
+}
+
+impl<'a, T: DeviceCopy> MapRef<'a, T> {
+    /// Enters `host` on the current device with `clause` (which must not copy out).
+    pub fn new(host: &'a [T], clause: DataClause, var: &'static str, loc: Loc) -> Self {
+        let device = current(&loc.site(var));
+        let dev = enter(
+            device,
+            clause,
+            host.as_ptr() as usize,
+            size_of_val(host),
+            &loc.site(var),
+        );
+        MapRef {
+            host,
+            dev,
+            device,
+            clause,
+            loc,
+            var,
+        }
+    }
+
+    /// The device copy (the host slice itself on a shared-memory device, or when `no_create`
+    /// found it absent).
+    pub fn view(&self) -> &[T] {
+        if self.dev == 0 || self.dev == self.host.as_ptr() as usize {
+            return self.host;
+        }
+        // SAFETY: `dev` is the device copy of `host` (same length, CPU memory of a CPU device),
+        // kept alive by the structured count this guard holds; see the module documentation for
+        // why no `&mut` view of it can exist at the same time.
+        unsafe { std::slice::from_raw_parts(self.dev as *const T, self.host.len()) }
+    }
+
+    /// The host slice, for host code inside a data region.
+    pub fn host(&self) -> &[T] {
+        self.host
+    }
+}
+
+impl<T: DeviceCopy> Drop for MapRef<'_, T> {
+    fn drop(&mut self) {
+        let action = match self.clause {
+            // A shared slice cannot be written back.
+            DataClause::Copy | DataClause::CopyOut => Action::Delete,
+            c => c.action(),
+        };
+        let host = self.host.as_ptr() as usize;
+        exit(
+            self.device,
+            action,
+            host,
+            size_of_val(self.host),
+            &self.loc.site(self.var),
+        );
+    }
+}
+
+impl<'a, T: DeviceCopy> MapMut<'a, T> {
+    /// Enters `host` on the current device with `clause`.
+    pub fn new(host: &'a mut [T], clause: DataClause, var: &'static str, loc: Loc) -> Self {
+        let device = current(&loc.site(var));
+        let dev = enter(
+            device,
+            clause,
+            host.as_ptr() as usize,
+            size_of_val(host),
+            &loc.site(var),
+        );
+        MapMut {
+            host,
+            dev,
+            device,
+            clause,
+            loc,
+            var,
+        }
+    }
+
+    /// The device copy (the host slice itself on a shared-memory device, or when `no_create`
+    /// found it absent).
+    pub fn view(&mut self) -> &mut [T] {
+        if self.dev == 0 || self.dev == self.host.as_ptr() as usize {
+            return self.host;
+        }
+        // SAFETY: `dev` is the device copy of `host` (same length, CPU memory of a CPU device),
+        // kept alive by the structured count this guard holds. The view borrows the guard
+        // mutably and the guard borrows `host` mutably, so no other view of this device memory
+        // exists while it lives (see the module documentation).
+        unsafe { std::slice::from_raw_parts_mut(self.dev as *mut T, self.host.len()) }
+    }
+
+    /// The host slice, for host code inside a data region.
+    pub fn host(&mut self) -> &mut [T] {
+        self.host
+    }
+}
+
+impl<T: DeviceCopy> Drop for MapMut<'_, T> {
+    fn drop(&mut self) {
+        // On unwind the host slice is left as it was: only the mapping is removed.
+        let action = if std::thread::panicking() {
+            Action::Delete
+        } else {
+            self.clause.action()
+        };
+        let host = self.host.as_mut_ptr() as usize;
+        exit(
+            self.device,
+            action,
+            host,
+            size_of_val(self.host),
+            &self.loc.site(self.var),
+        );
+    }
+}
+
+/// Runs `body` over `0..n` split into contiguous chunks on the current device's executor and
+/// returns each chunk's result in chunk order. `num_gangs` caps the number of chunks (the
+/// device's concurrency when `None`).
+pub fn launch<R: Send>(
+    loc: Loc,
+    n: i64,
+    num_gangs: Option<u32>,
+    body: &(dyn Fn(Range<i64>) -> R + Sync),
+) -> Vec<R> {
+    let device = current(&loc.site(""));
+    if n <= 0 {
+        return Vec::new();
+    }
+    let want = match num_gangs {
+        Some(g) if g > 0 => g as usize,
+        _ => device.device.concurrency(),
+    };
+    let chunks = (n as u64).min(want.max(1) as u64) as usize;
+    let parts: Vec<Mutex<Option<R>>> = (0..chunks).map(|_| Mutex::new(None)).collect();
+    let run = |c: usize| {
+        let r = body(split(n, chunks, c)..split(n, chunks, c + 1));
+        *parts[c].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+    };
+    device.device.launch(chunks, &run);
+    parts
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
+}
+
+/// The first iteration of chunk `c` of `chunks` over `0..n` (the C path's partition).
+fn split(n: i64, chunks: usize, c: usize) -> i64 {
+    ((n as i128 * c as i128) / chunks.max(1) as i128) as i64
+}
+
+/// A mutable slice shared by the chunks of a kernel: each chunk indexes its own elements.
+///
+/// This is how a loop body writes `y[i]` from every chunk at once, as the C kernel does: the
+/// loop directive asserts that iterations are independent, so two chunks never touch the same
+/// element. Every access is bounds-checked.
+pub struct SliceMut<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _borrow: PhantomData<&'a mut [T]>,
+}
+
+impl<T> Clone for SliceMut<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SliceMut<'_, T> {}
+
+// SAFETY: the chunks of one launch share the slice; the loop directive's independence promise
+// keeps their element accesses disjoint (see the type's documentation).
+unsafe impl<T: Send> Send for SliceMut<'_, T> {}
+// SAFETY: as for `Send`.
+unsafe impl<T: Send> Sync for SliceMut<'_, T> {}
+
+impl<'a, T> SliceMut<'a, T> {
+    pub fn new(s: &'a mut [T]) -> Self {
+        SliceMut {
+            ptr: s.as_mut_ptr(),
+            len: s.len(),
+            _borrow: PhantomData,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn check(&self, i: usize) {
+        if i >= self.len {
+            panic!(
+                "index out of bounds: the len is {} but the index is {i}",
+                self.len
+            );
+        }
+    }
+}
+
+impl<T> Index<usize> for SliceMut<'_, T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        self.check(i);
+        // SAFETY: `i` is in bounds of the borrowed slice; see the type's documentation.
+        unsafe { &*self.ptr.add(i) }
+    }
+}
+
+impl<T> IndexMut<usize> for SliceMut<'_, T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        self.check(i);
+        // SAFETY: `i` is in bounds of the borrowed slice; see the type's documentation.
+        unsafe { &mut *self.ptr.add(i) }
+    }
+}
+
+/// An owning buffer mirrored on the current device: mapped (copied in) when created, unmapped
+/// when dropped, so the present table can never hold the address of freed host memory.
+/// Kernels called with [`as_slice`](Mirror::as_slice)/[`as_mut_slice`](Mirror::as_mut_slice)
+/// find it present and use the device copy; move data explicitly with
+/// [`update_device`](Mirror::update_device) and [`update_self`](Mirror::update_self).
+pub struct Mirror<T: DeviceCopy> {
+    data: Vec<T>,
+    device: &'static DeviceState,
+    mapped: bool,
+}
+
+impl<T: DeviceCopy> Mirror<T> {
+    /// Takes `data` and copies it to the current device (`enter data copyin`).
+    pub fn new(data: Vec<T>) -> Self {
+        let site = Site::routine("acc::Mirror::new");
+        let device = current(&site);
+        // SAFETY: `data` is a live allocation of that many bytes and the copy is synchronous;
+        // the mapping is removed in `drop`, before the vector is freed.
+        let r = unsafe {
+            device.enter(
+                Action::CopyIn,
+                Flags::default(),
+                data.as_ptr() as usize,
+                size_of_val(data.as_slice()),
+                Counter::Dynamic,
+                QueueSel::Sync,
+                &site,
+            )
+        };
+        if let Err(e) = r {
+            fatal(&e)
+        }
+        Mirror {
+            data,
+            device,
+            mapped: true,
+        }
+    }
+
+    pub fn as_slice(&self) -> &[T] {
+        &self.data
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.data
+    }
+
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Copies the device copy to the host (`update self`).
+    pub fn update_self(&mut self) {
+        self.update(false, "acc::Mirror::update_self");
+    }
+
+    /// Copies the host data to the device copy (`update device`).
+    pub fn update_device(&mut self) {
+        self.update(true, "acc::Mirror::update_device");
+    }
+
+    fn update(&mut self, to_device: bool, routine: &'static str) {
+        let site = Site::routine(routine);
+        let host = self.data.as_mut_ptr() as usize;
+        // SAFETY: the vector is live and borrowed mutably for the synchronous copy.
+        let r = unsafe {
+            self.device.update(
+                to_device,
+                false,
+                host,
+                size_of_val(self.data.as_slice()),
+                QueueSel::Sync,
+                &site,
+            )
+        };
+        if let Err(e) = r {
+            fatal(&e)
+        }
+    }
+
+    /// Copies the device data back and returns the vector, unmapped.
+    pub fn into_vec(mut self) -> Vec<T> {
+        self.update_self();
+        self.unmap();
+        self.mapped = false;
+        std::mem::take(&mut self.data)
+    }
+
+    fn unmap(&mut self) {
+        let site = Site::routine("acc::Mirror::drop");
+        // SAFETY: the vector is still live; `Delete` copies nothing.
+        let r = unsafe {
+            self.device.exit(
+                Action::Delete,
+                Flags::default(),
+                self.data.as_ptr() as usize,
+                size_of_val(self.data.as_slice()),
+                Counter::Dynamic,
+                QueueSel::Sync,
+                &site,
+            )
+        };
+        if let Err(e) = r {
+            fatal(&e)
+        }
+    }
+}
+
+impl<T: DeviceCopy> Drop for Mirror<T> {
+    fn drop(&mut self) {
+        if self.mapped {
+            self.unmap();
+        }
+    }
+}
+
+/// Integer types a partitioned loop may count with; iterations are numbered with `i64`, as in
+/// the C path.
+pub trait LoopIndex: Copy {
+    fn to_i64(self) -> i64;
+    fn from_i64(v: i64) -> Self;
+}
+
+macro_rules! loop_index {
+    ($($t:ty)*) => { $(
+        impl LoopIndex for $t {
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+        }
+    )* };
+}
+loop_index!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
+
+/// The first index and the trip count of `lo..hi`.
+pub fn bounds<T: LoopIndex>(r: Range<T>) -> (T, i64) {
+    (r.start, (r.end.to_i64() - r.start.to_i64()).max(0))
+}
+
+/// The first index and the trip count of `lo..=hi`.
+pub fn bounds_inclusive<T: LoopIndex>(r: std::ops::RangeInclusive<T>) -> (T, i64) {
+    let (lo, hi) = r.into_inner();
+    (lo, (hi.to_i64() - lo.to_i64() + 1).max(0))
+}
+
+/// The index of iteration `k` of a loop starting at `lo`.
+pub fn nth<T: LoopIndex>(lo: T, k: i64) -> T {
+    T::from_i64(lo.to_i64() + k)
+}
+
+/// Reduction operators, as marker types for [`Reduce`].
+pub mod op {
+    pub struct Add;
+    pub struct Mul;
+    pub struct Max;
+    pub struct Min;
+    pub struct BitAnd;
+    pub struct BitOr;
+    pub struct BitXor;
+    pub struct LogAnd;
+    pub struct LogOr;
+}
+
+/// A scalar type that can be the variable of a reduction with operator `Op`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a reduction variable for this operator",
+    label = "reduction variables are integer or float scalars (`bool` or integers for `&&` and `||`; integers for `&`, `|`, `^`)"
+)]
+pub trait Reduce<Op>: Copy + Send {
+    fn identity() -> Self;
+    fn combine(a: Self, b: Self) -> Self;
+}
+
+/// The operator's identity, typed like `var`.
+pub fn identity<Op, T: Reduce<Op>>(_var: &T) -> T {
+    T::identity()
+}
+
+pub fn combine<Op, T: Reduce<Op>>(a: T, b: T) -> T {
+    T::combine(a, b)
+}
+
+macro_rules! reduce_num {
+    ($($t:ty)*) => { $(
+        impl Reduce<op::Add> for $t {
+            fn identity() -> Self { 0 as $t }
+            fn combine(a: Self, b: Self) -> Self { a + b }
+        }
+        impl Reduce<op::Mul> for $t {
+            fn identity() -> Self { 1 as $t }
+            fn combine(a: Self, b: Self) -> Self { a * b }
+        }
+    )* };
+}
+reduce_num!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64);
+
+macro_rules! reduce_int {
+    ($($t:ty)*) => { $(
+        impl Reduce<op::Max> for $t {
+            fn identity() -> Self { <$t>::MIN }
+            fn combine(a: Self, b: Self) -> Self { a.max(b) }
+        }
+        impl Reduce<op::Min> for $t {
+            fn identity() -> Self { <$t>::MAX }
+            fn combine(a: Self, b: Self) -> Self { a.min(b) }
+        }
+        impl Reduce<op::BitAnd> for $t {
+            fn identity() -> Self { !0 }
+            fn combine(a: Self, b: Self) -> Self { a & b }
+        }
+        impl Reduce<op::BitOr> for $t {
+            fn identity() -> Self { 0 }
+            fn combine(a: Self, b: Self) -> Self { a | b }
+        }
+        impl Reduce<op::BitXor> for $t {
+            fn identity() -> Self { 0 }
+            fn combine(a: Self, b: Self) -> Self { a ^ b }
+        }
+        impl Reduce<op::LogAnd> for $t {
+            fn identity() -> Self { 1 }
+            fn combine(a: Self, b: Self) -> Self { (a != 0 && b != 0) as $t }
+        }
+        impl Reduce<op::LogOr> for $t {
+            fn identity() -> Self { 0 }
+            fn combine(a: Self, b: Self) -> Self { (a != 0 || b != 0) as $t }
+        }
+    )* };
+}
+reduce_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+macro_rules! reduce_float {
+    ($($t:ty)*) => { $(
+        impl Reduce<op::Max> for $t {
+            fn identity() -> Self { <$t>::NEG_INFINITY }
+            fn combine(a: Self, b: Self) -> Self { a.max(b) }
+        }
+        impl Reduce<op::Min> for $t {
+            fn identity() -> Self { <$t>::INFINITY }
+            fn combine(a: Self, b: Self) -> Self { a.min(b) }
+        }
+    )* };
+}
+reduce_float!(f32 f64);
+
+impl Reduce<op::LogAnd> for bool {
+    fn identity() -> Self {
+        true
+    }
+    fn combine(a: Self, b: Self) -> Self {
+        a && b
+    }
+}
+
+impl Reduce<op::LogOr> for bool {
+    fn identity() -> Self {
+        false
+    }
+    fn combine(a: Self, b: Self) -> Self {
+        a || b
+    }
+}
