@@ -506,7 +506,40 @@ impl<'a> Lowerer<'a> {
     }
 
     fn data_array(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
-        let entries: Vec<String> = data.iter().filter_map(|d| self.data_entry(d)).collect();
+        let mut entries: Vec<String> = Vec::new();
+        for d in data {
+            let Some(entry) = self.data_entry(d) else {
+                continue;
+            };
+            // A section of a struct's pointer member (`s.p[0:n]`) also
+            // attaches the member's device copy to it, when the struct is
+            // on the device (OpenACC 2.6+); leaving detaches it first.
+            let attach = d.item.as_ref().and_then(member_pointer).map(|p| {
+                let text = c_string(&p);
+                (
+                    format!("{{ACC_RT_ATTACH, ACC_RT_IF_PRESENT, (void *)&({p}), sizeof(void *), {text}}}"),
+                    format!("{{ACC_RT_DETACH, ACC_RT_IF_PRESENT, (void *)&({p}), sizeof(void *), {text}}}"),
+                )
+            });
+            match (attach, d.action) {
+                (
+                    Some((att, _)),
+                    Action::Copy
+                    | Action::Copyin
+                    | Action::Create
+                    | Action::Present
+                    | Action::NoCreate,
+                ) => {
+                    entries.push(entry);
+                    entries.push(att);
+                }
+                (Some((_, det)), Action::Copyout | Action::Delete) => {
+                    entries.push(det);
+                    entries.push(entry);
+                }
+                _ => entries.push(entry),
+            }
+        }
         if entries.is_empty() {
             return (format!("const acc_rt_data *{name} = 0;"), 0);
         }
@@ -1471,6 +1504,33 @@ impl UnitExt for Unit {
             .find(|v| v.name == name)
             .map(|v| v.shape)
     }
+}
+
+/// The pointer member whose target a list item names (`s.p` of
+/// `s.p[0:n]`), if it names one.
+fn member_pointer(item: &VarItem) -> Option<String> {
+    let section = item
+        .accessors
+        .iter()
+        .position(|a| matches!(a, Accessor::Section { .. }))?;
+    if section == 0
+        || !matches!(
+            item.accessors[section - 1],
+            Accessor::Member(_) | Accessor::Arrow(_)
+        )
+    {
+        return None;
+    }
+    let mut text = item.base.name.clone();
+    for a in &item.accessors[..section] {
+        match a {
+            Accessor::Member(id) => text = format!("{text}.{}", id.name),
+            Accessor::Arrow(id) => text = format!("{text}->{}", id.name),
+            Accessor::Index(e) => text = format!("{text}[{}]", e.text),
+            Accessor::Section { .. } => {}
+        }
+    }
+    Some(text)
 }
 
 fn item_text(item: Option<&VarItem>, name: &str) -> String {

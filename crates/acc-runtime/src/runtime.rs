@@ -489,6 +489,13 @@ impl DeviceState {
     ) -> Result<DevAddr> {
         match action {
             Action::DevicePtr => return Ok(host),
+            // An implicit attach (IF_PRESENT) does nothing when the pointer itself is not on
+            // the device: `copyin(s.p[0:n])` attaches `s.p` only if `s` is present.
+            Action::Attach
+                if flags.has(Flags::IF_PRESENT) && !self.is_present(host, size_of::<usize>()) =>
+            {
+                return Ok(host)
+            }
             // SAFETY: forwarded from the caller.
             Action::Attach => return unsafe { self.attach(host, q, site) }.map(|()| host),
             Action::Copy | Action::CopyIn | Action::CopyOut | Action::Create => {}
@@ -573,6 +580,11 @@ impl DeviceState {
             | Action::Present
             | Action::Delete => false,
             Action::DevicePtr => return Ok(()),
+            Action::Detach | Action::Attach
+                if flags.has(Flags::IF_PRESENT) && !self.is_present(host, size_of::<usize>()) =>
+            {
+                return Ok(())
+            }
             Action::Detach | Action::Attach => {
                 // SAFETY: forwarded from the caller.
                 return unsafe { self.detach(host, flags.has(Flags::FINALIZE), q, site) };

@@ -170,13 +170,7 @@ fn enter(
     r.unwrap_or_else(|e| fatal(&e))
 }
 
-fn exit(
-    device: &'static DeviceState,
-    action: Action,
-    host: usize,
-    bytes: usize,
-    site: &Site<'_>,
-) {
+fn exit(device: &'static DeviceState, action: Action, host: usize, bytes: usize, site: &Site<'_>) {
     // SAFETY: `host` is a live slice of `bytes` bytes borrowed by the guard that calls this, and
     // the copy is synchronous.
     let r = unsafe {
