@@ -722,6 +722,18 @@ impl<'a> Lowerer<'a> {
             }
             _ => String::new(),
         };
+        // `init`, `shutdown` and `set` take an `if` clause.
+        let text = match self.condition(id) {
+            Some(cond)
+                if matches!(
+                    d.kind,
+                    DirectiveKind::Init | DirectiveKind::Shutdown | DirectiveKind::Set
+                ) =>
+            {
+                format!("if ({cond}) {{ {text} }}")
+            }
+            _ => text,
+        };
         self.replace(c.pragma_span, text);
     }
 
@@ -1016,6 +1028,36 @@ impl<'a> Lowerer<'a> {
         let mut launches = String::new();
         for (pi, (span, iterations)) in parts.iter().enumerate() {
             let fname = format!("{fname}_{pi}");
+            // In `kernels`, `gang(num: e)`, `worker(num: e)` and
+            // `vector(length: e)` on the part's loop size its launch.
+            let part_loop = (k.kind == EffKind::Kernels)
+                .then(|| {
+                    k.loops
+                        .iter()
+                        .find(|l| self.unit.construct(l.construct).pragma_span.start == span.start)
+                })
+                .flatten()
+                .map(|l| &self.unit.construct(l.construct).directive);
+            let level_arg = |kind: ClauseKind| {
+                part_loop.and_then(|d| {
+                    d.clauses
+                        .iter()
+                        .filter(|c| c.kind == kind)
+                        .find_map(|c| match &c.args {
+                            ClauseArgs::Gang(args) => args
+                                .iter()
+                                .find(|a| a.kind == acc_engine::directive::GangArgKind::Num)
+                                .map(|a| format!("(int32_t)({})", a.value.text)),
+                            ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => {
+                                Some(format!("(int32_t)({})", e.text))
+                            }
+                            _ => None,
+                        })
+                })
+            };
+            let num_gangs = level_arg(ClauseKind::Gang).unwrap_or_else(|| num_gangs.clone());
+            let nw = level_arg(ClauseKind::Worker).unwrap_or_else(|| nw.clone());
+            let vl = level_arg(ClauseKind::Vector).unwrap_or_else(|| vl.clone());
             let _ = write!(
                 launches,
                 "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, 0, 0}}; \
@@ -1049,8 +1091,15 @@ impl<'a> Lowerer<'a> {
             text.push_str("}\n");
             self.kernels.push_str(&text);
         }
+        // The host's own variables that only the kernel's private copies
+        // use are, on the host, set and never read; say so to the C compiler.
+        let unused: String = k
+            .private
+            .iter()
+            .map(|&v| format!("(void){}; ", self.unit.var(v).name))
+            .collect();
         let launch = format!(
-            "{wait}{data_array} acc_rt_region_begin({f}, {line}, __acc_d{n}, {data_count}, {asy}); \
+            "{wait}{unused}{data_array} acc_rt_region_begin({f}, {line}, __acc_d{n}, {data_count}, {asy}); \
              {offset_decls}{args_decl} {reds_decl} {launches}\
              acc_rt_region_end({f}, {line}, __acc_d{n}, {data_count}, {asy});",
             f = self.file,

@@ -1,7 +1,8 @@
 //! The conformance corpus (`tests/conformance/*.c`, one self-checking
 //! program per construct or clause family), the translation corpus
 //! (`tests/corpus/*.c`) and the README's Jacobi example, each built with
-//! `acc cc` and run on the `host` and `host_discrete` devices. A program
+//! `acc cc -Wall -Wextra` (which must not warn) and run on the `host` and
+//! `host_discrete` devices. A program
 //! prints `…: ok` and exits 0 when its answers are right.
 //!
 //! `discrete-*` programs check discrete-memory semantics (a missing
@@ -61,7 +62,7 @@ fn every_program_gives_the_right_answers_on_both_cpu_devices() {
         let stem = src.file_stem().unwrap().to_string_lossy().to_string();
         let exe = out_dir.join(&stem);
         let build = Command::new(env!("CARGO_BIN_EXE_acc"))
-            .args(["cc", "-O1", "-o"])
+            .args(["cc", "-O1", "-Wall", "-Wextra", "-o"])
             .arg(&exe)
             .arg(&src)
             .arg("-lm")
@@ -80,6 +81,11 @@ fn every_program_gives_the_right_answers_on_both_cpu_devices() {
         if !build.status.success() {
             failures.push(format!("{stem}: acc cc failed:\n{stderr}"));
             continue;
+        }
+        // The generated C is warning-free under -Wall -Wextra (and so are
+        // the programs).
+        if stderr.contains("warning:") {
+            failures.push(format!("{stem}: warnings:\n{stderr}"));
         }
         let devices: &[&str] = if stem.starts_with("discrete-") {
             &["host_discrete"]
