@@ -1289,11 +1289,8 @@ impl<'a> Lowerer<'a> {
             // The loop's own private copies.
             let mut open = String::new();
             for &v in &lp.private {
-                let _ = write!(
-                    open,
-                    "{}; ",
-                    declare_as(self.unit, v, &self.unit.var(v).name)
-                );
+                let name = &self.unit.var(v).name;
+                let _ = write!(open, "{}; (void){name}; ", declare_as(self.unit, v, name));
             }
             let close_after = nested.body.map_or(body.end, |b| b.end);
             // Only the outermost gang loop is split across chunks (gang
@@ -1510,7 +1507,7 @@ impl<'a> Lowerer<'a> {
             };
             let value = format!("__acc_lb{n}_{i} + {idx} * __acc_st{n}_{i}");
             assigns.push(match &h.var_type {
-                Some(t) => format!("{t} {} = ({t})({value}); ", h.var),
+                Some(t) => format!("{t} {v} = ({t})({value}); (void){v}; ", v = h.var),
                 None => {
                     let target = match ref_edits.iter().find(|e| {
                         self.src[e.start..e.end] == h.var

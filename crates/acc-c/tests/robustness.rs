@@ -66,7 +66,15 @@ const FRAGMENTS: &[&str] = &[
     ")",
 ];
 
+fn lower(src: &str) {
+    let opts = acc_c::lower::LowerOptions {
+        file_name: "fuzz.c".into(),
+    };
+    let _ = acc_c::lower::lower_file(src, Default::default(), &opts);
+}
+
 fn translate_all_modes(src: &str) {
+    lower(src);
     for mode in [Mode::Acc, Mode::Omp, Mode::AccOmp, Mode::OmpAcc] {
         for opts in [OmpOptions::default(), OmpOptions::portable()] {
             let (text, _diags) = acc_c::translate(src, Default::default(), opts, mode);
