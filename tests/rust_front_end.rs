@@ -4,6 +4,9 @@
 //! The current device is per thread, and every test body runs on the test's own thread, so
 //! tests that switch devices cannot disturb each other.
 
+// Kernels index slices by loop counter: that is what OpenACC loops look like.
+#![allow(clippy::needless_range_loop)]
+
 #[acc::parallel(copyin(x) copy(y))]
 fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
     #[acc(loop gang vector)]
@@ -37,7 +40,6 @@ fn each_device(f: impl Fn()) {
         acc::set_device_type(d);
         assert_eq!(acc::device_type(), d);
         f();
-        assert_eq!(acc::mapped_count(), 0, "a kernel left data mapped on {d:?}");
     }
 }
 
@@ -47,6 +49,9 @@ fn saxpy_on_both_devices() {
         let x: Vec<f32> = (0..1000).map(|i| i as f32).collect();
         let mut y = vec![1.0f32; 1000];
         saxpy(2.0, &x, &mut y);
+        if acc::device_type() == acc::DeviceType::HostDiscrete {
+            assert!(!acc::is_present(&x) && !acc::is_present(&y), "left mapped");
+        }
         for i in 0..1000 {
             assert_eq!(y[i], 1.0 + 2.0 * i as f32);
         }
@@ -73,9 +78,284 @@ fn stencil_with_collapse() {
         for i in 1..n - 1 {
             for j in 1..m - 1 {
                 let want = 0.25
-                    * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] + a[i * m + j + 1]);
+                    * (a[(i - 1) * m + j]
+                        + a[(i + 1) * m + j]
+                        + a[i * m + j - 1]
+                        + a[i * m + j + 1]);
                 assert_eq!(b[i * m + j], want, "b[{i}][{j}]");
             }
+        }
+    });
+}
+
+macro_rules! reduction_kernel {
+    ($name:ident, $t:ty, $op:tt, $init:expr, |$acc:ident, $v:ident| $update:expr) => {
+        #[acc::parallel(loop gang reduction($op:r))]
+        fn $name(x: &[$t]) -> $t {
+            let mut r: $t = $init;
+            for i in 0..x.len() {
+                let $v = x[i];
+                let $acc = r;
+                r = $update;
+            }
+            r
+        }
+    };
+}
+
+reduction_kernel!(sum_i32, i32, +, 5, |a, v| a + v);
+reduction_kernel!(sum_f32, f32, +, 0.5, |a, v| a + v);
+reduction_kernel!(prod_i64, i64, *, 3, |a, v| a * v);
+reduction_kernel!(prod_f64, f64, *, 1.0, |a, v| a * v);
+reduction_kernel!(max_u32, u32, max, 0, |a, v| a.max(v));
+reduction_kernel!(max_f64, f64, max, f64::MIN, |a, v| a.max(v));
+reduction_kernel!(min_i32, i32, min, 1000, |a, v| a.min(v));
+reduction_kernel!(min_f32, f32, min, 1e30, |a, v| a.min(v));
+reduction_kernel!(and_u32, u32, &, !0, |a, v| a & v);
+reduction_kernel!(or_i64, i64, |, 0, |a, v| a | v);
+reduction_kernel!(xor_u32, u32, ^, 7, |a, v| a ^ v);
+reduction_kernel!(land_i32, i32, &&, 1, |a, v| (a != 0 && v != 0) as i32);
+reduction_kernel!(lor_i32, i32, ||, 0, |a, v| (a != 0 || v != 0) as i32);
+
+#[acc::parallel(loop reduction(&&:all) reduction(||:any))]
+fn all_any(x: &[i32], all: bool, any: bool) -> (bool, bool) {
+    let mut all = all;
+    let mut any = any;
+    for i in 0..x.len() {
+        all = all && x[i] > 0;
+        any = any || x[i] > 40;
+    }
+    (all, any)
+}
+
+#[test]
+fn a_reduction_for_every_operator() {
+    each_device(|| {
+        let ints: Vec<i32> = (1..=50).map(|i| (i * 37) % 101 - 20).collect();
+        let small: Vec<i64> = (0..20).map(|i| 1 + i % 3).collect();
+        let reals: Vec<f64> = (0..20).map(|i| 1.0 + (i % 4) as f64 * 0.5).collect();
+        let flts: Vec<f32> = (0..1000).map(|i| (i % 13) as f32 * 0.25).collect();
+        let bits: Vec<u32> = (0..100u32)
+            .map(|i| 0xffff_0000 | i.wrapping_mul(2654435761u32))
+            .collect();
+        assert_eq!(sum_i32(&ints), 5 + ints.iter().sum::<i32>());
+        assert_eq!(sum_f32(&flts), 0.5 + flts.iter().sum::<f32>());
+        assert_eq!(prod_i64(&small), 3 * small.iter().product::<i64>());
+        assert_eq!(prod_f64(&reals), reals.iter().product::<f64>());
+        assert_eq!(max_u32(&bits), *bits.iter().max().unwrap());
+        assert_eq!(max_f64(&reals), 2.5);
+        assert_eq!(min_i32(&ints), *ints.iter().min().unwrap());
+        assert_eq!(min_f32(&flts), 0.0);
+        assert_eq!(and_u32(&bits), bits.iter().fold(!0, |a, b| a & b));
+        let wide: Vec<i64> = (0..40).map(|i| 1i64 << i).collect();
+        assert_eq!(or_i64(&wide), (1i64 << 40) - 1);
+        assert_eq!(xor_u32(&bits), bits.iter().fold(7, |a, b| a ^ b));
+        assert_eq!(land_i32(&ints), 0);
+        assert_eq!(land_i32(&[1, 2, 3]), 1);
+        assert_eq!(lor_i32(&[0, 0, 3]), 1);
+        assert_eq!(lor_i32(&[0, 0, 0]), 0);
+        assert_eq!(all_any(&ints, true, false), (false, true));
+        assert_eq!(all_any(&[1, 2], true, false), (true, false));
+    });
+}
+
+#[acc::parallel(copy(y) firstprivate(scale))]
+fn private_and_firstprivate(scale: f64, y: &mut [f64]) {
+    let mut t = 0.0;
+    #[acc(loop gang private(t))]
+    for i in 0..y.len() {
+        t = y[i] * scale;
+        t += 1.0;
+        y[i] = t;
+    }
+    let _ = t;
+}
+
+#[acc::parallel(copy(y) num_gangs(4))]
+fn per_gang_offset(base: i64, y: &mut [i64]) {
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        let mut local = base;
+        local += i as i64;
+        y[i] = local;
+    }
+}
+
+#[test]
+fn private_and_firstprivate_are_per_iteration_and_per_gang() {
+    each_device(|| {
+        let mut y: Vec<f64> = (0..500).map(|i| i as f64).collect();
+        private_and_firstprivate(3.0, &mut y);
+        for (i, v) in y.iter().enumerate() {
+            assert_eq!(*v, 3.0 * i as f64 + 1.0);
+        }
+        let mut z = vec![0i64; 100];
+        per_gang_offset(1000, &mut z);
+        assert!(z.iter().enumerate().all(|(i, v)| *v == 1000 + i as i64));
+    });
+}
+
+#[acc::parallel(present(u) copyin(f))]
+fn relax(f: &[f64], u: &mut [f64]) {
+    #[acc(loop gang vector)]
+    for i in 0..u.len() {
+        u[i] = 0.5 * u[i] + f[i];
+    }
+}
+
+#[acc::kernels(present(u))]
+fn scale_kernels(s: f64, u: &mut [f64]) {
+    #[acc(loop independent)]
+    for i in 0..u.len() {
+        u[i] *= s;
+    }
+}
+
+#[acc::routine(seq)]
+fn square(v: f64) -> f64 {
+    v * v
+}
+
+#[acc::serial(present(u))]
+fn first_squared(u: &mut [f64]) {
+    u[0] = square(u[0]);
+}
+
+/// A structured data region over several kernels: `u` stays on the device in between.
+#[acc::data(copy(u) copyin(f))]
+fn iterate(steps: usize, f: &[f64], u: &mut [f64]) {
+    for _ in 0..steps {
+        relax(f, u);
+        scale_kernels(2.0, u);
+    }
+    first_squared(u);
+}
+
+#[test]
+fn data_region_across_several_kernels() {
+    each_device(|| {
+        let f: Vec<f64> = (0..64).map(|i| i as f64).collect();
+        let mut u = vec![1.0; 64];
+        iterate(3, &f, &mut u);
+        let mut want = vec![1.0; 64];
+        for _ in 0..3 {
+            for i in 0..64 {
+                want[i] = (0.5 * want[i] + f[i]) * 2.0;
+            }
+        }
+        want[0] *= want[0];
+        assert_eq!(u, want);
+        if acc::device_type() == acc::DeviceType::HostDiscrete {
+            assert!(!acc::is_present(&u));
+        }
+    });
+}
+
+#[test]
+fn mirror_keeps_data_on_the_device_across_calls() {
+    each_device(|| {
+        let f = acc::Mirror::new((0..64).map(|i| i as f64).collect());
+        let mut u = acc::Mirror::new(vec![1.0; 64]);
+        assert!(acc::is_present(u.as_slice()));
+        relax(f.as_slice(), u.as_mut_slice());
+        scale_kernels(2.0, u.as_mut_slice());
+        let discrete = acc::device_type() == acc::DeviceType::HostDiscrete;
+        // The host copy is stale on a discrete device until `update_self`.
+        assert_eq!(u.as_slice()[1], if discrete { 1.0 } else { 3.0 });
+        u.update_self();
+        assert_eq!(u.as_slice()[1], 3.0);
+        u.as_mut_slice()[1] = 10.0;
+        u.update_device();
+        scale_kernels(2.0, u.as_mut_slice());
+        let v = u.into_vec();
+        assert_eq!(v[1], 20.0);
+        assert_eq!(v[2], (0.5 + 2.0) * 2.0 * 2.0);
+    });
+}
+
+/// `y` is written but only copied in: on a discrete device the host never sees the writes.
+#[acc::parallel(copyin(y))]
+fn missing_copyout(y: &mut [i32]) {
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        y[i] = 42;
+    }
+}
+
+#[test]
+fn missing_copyout_gives_the_stale_answer_on_host_discrete() {
+    let mut y = vec![0; 16];
+    acc::set_device_type(acc::DeviceType::Host);
+    missing_copyout(&mut y);
+    assert!(y.iter().all(|&v| v == 42), "host shares memory");
+    let mut y = vec![0; 16];
+    acc::set_device_type(acc::DeviceType::HostDiscrete);
+    missing_copyout(&mut y);
+    assert!(
+        y.iter().all(|&v| v == 0),
+        "host_discrete: the writes stay on the device"
+    );
+}
+
+#[acc::kernels(copy(y))]
+fn kernels_loops(y: &mut [i64]) {
+    // A bare loop in `kernels` is `auto`: the host path runs it sequentially, so this
+    // loop-carried dependence is kept.
+    #[acc(loop)]
+    for i in 1..y.len() {
+        y[i] += y[i - 1];
+    }
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        y[i] *= 2;
+    }
+}
+
+#[acc::serial(copy(y))]
+fn serial_prefix(y: &mut [i64]) {
+    #[acc(loop gang)]
+    for i in 1..y.len() {
+        y[i] += y[i - 1];
+    }
+}
+
+#[acc::parallel(copyin(a) copyout(rows))]
+fn row_sums(n: i32, a: &[f32], rows: &mut [f32]) {
+    #[acc(loop gang)]
+    for i in 0..=n - 1 {
+        if i % 2 == 1 {
+            rows[i as usize] = -1.0;
+            continue;
+        }
+        let mut s = 0.0;
+        #[acc(loop vector reduction(+:s))]
+        for j in 0..n {
+            s += a[(i * n + j) as usize];
+        }
+        rows[i as usize] = s;
+    }
+}
+
+#[test]
+fn kernels_serial_and_nested_loops() {
+    each_device(|| {
+        let mut y = vec![1i64; 50];
+        kernels_loops(&mut y);
+        assert!(y.iter().enumerate().all(|(i, v)| *v == 2 * (i as i64 + 1)));
+        let mut z = vec![1i64; 50];
+        serial_prefix(&mut z);
+        assert!(z.iter().enumerate().all(|(i, v)| *v == i as i64 + 1));
+        let n = 9;
+        let a: Vec<f32> = (0..n * n).map(|k| k as f32).collect();
+        let mut rows = vec![0.0; n as usize];
+        row_sums(n, &a, &mut rows);
+        for i in 0..n {
+            let want = if i % 2 == 1 {
+                -1.0
+            } else {
+                (0..n).map(|j| (i * n + j) as f32).sum()
+            };
+            assert_eq!(rows[i as usize], want);
         }
     });
 }

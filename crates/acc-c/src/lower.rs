@@ -857,8 +857,44 @@ impl<'a> Lowerer<'a> {
         for (j, r) in k.reductions.iter().enumerate() {
             let var = self.unit.var(r.var);
             let name = &var.name;
-            let array = var.shape != acc_engine::facts::Shape::Scalar;
+            let array = matches!(
+                var.shape,
+                acc_engine::facts::Shape::Array | acc_engine::facts::Shape::Pointer
+            );
             let ty = if array { var.elem_scalar } else { var.scalar };
+            if ty.is_none() && !array {
+                // A struct or `long double`: the runtime combines with
+                // functions generated here.
+                match custom_reduction(self.unit, r.var, r.op, &format!("{n}_{j}")) {
+                    Ok(funcs) => {
+                        self.kernels.push_str(&funcs);
+                        let _ = writeln!(
+                            self.prototypes,
+                            "static void __acc_rinit{n}_{j}(void *, const void *);\nstatic void __acc_rcomb{n}_{j}(void *, const void *);"
+                        );
+                        reds.push(format!(
+                            "{{0, ACC_RT_TYPE_CUSTOM, (void *)&{name}, {}, 1, sizeof({name}), __acc_rinit{n}_{j}, __acc_rcomb{n}_{j}}}",
+                            c_string(name)
+                        ));
+                        let _ = writeln!(
+                            decls,
+                            "  {} = *({})__acc_chunk->red[{j}];",
+                            declare_as(self.unit, r.var, name),
+                            declare_as(self.unit, r.var, "(*)")
+                        );
+                        let _ = writeln!(
+                            red_store,
+                            "  *({})__acc_chunk->red[{j}] = {name};",
+                            declare_as(self.unit, r.var, "(*)")
+                        );
+                    }
+                    Err(why) => self.diags.push(Diagnostic::error(
+                        var.decl_span,
+                        format!("reduction on `{name}`: {why}"),
+                    )),
+                }
+                continue;
+            }
             let Some(ty) = ty.and_then(red_type) else {
                 self.diags.push(Diagnostic::error(
                     var.decl_span,
@@ -870,7 +906,7 @@ impl<'a> Lowerer<'a> {
             };
             if !array {
                 reds.push(format!(
-                    "{{{}, {ty}, (void *)&{name}, {}, 1}}",
+                    "{{{}, {ty}, (void *)&{name}, {}, 1, 0, 0, 0}}",
                     red_op(r.op),
                     c_string(name)
                 ));
@@ -929,7 +965,7 @@ impl<'a> Lowerer<'a> {
                 ),
             };
             reds.push(format!(
-                "{{{}, {ty}, (void *)({start}), {}, (size_t){count}}}",
+                "{{{}, {ty}, (void *)({start}), {}, (size_t){count}, 0, 0, 0}}",
                 red_op(r.op),
                 c_string(r.item.as_ref().map_or(name, |i| &i.text))
             ));
@@ -1550,6 +1586,91 @@ impl UnitExt for Unit {
             .find(|v| v.name == name)
             .map(|v| v.shape)
     }
+}
+
+/// The init and combine functions of a reduction on a struct (member by
+/// member, arrays element by element) or a `long double`. Private copies
+/// of `+` and `^` start at 0 and of `*` at 1; the other operators are
+/// idempotent, so a copy starts as the original value, which needs no
+/// knowledge of the type's limits.
+fn custom_reduction(unit: &Unit, v: VarId, op: ReductionOp, tag: &str) -> Result<String, String> {
+    let var = unit.var(v);
+    let ty = declare_as(unit, v, "");
+    // (type text of the leaf, expression of the leaf given a base pointer, element count)
+    let mut leaves: Vec<(String, String, Option<String>)> = Vec::new();
+    if var.fields.is_empty() {
+        if !var.decl_text.contains("long double") {
+            return Err("only arithmetic types, arrays and structs of them are supported".into());
+        }
+        leaves.push(("long double".into(), "(*{b})".into(), None));
+    } else {
+        for f in &var.fields {
+            if f.type_text.contains('*')
+                || f.type_text.contains("struct")
+                || f.type_text.contains("union")
+            {
+                return Err(format!("member `{}` is not arithmetic", f.name));
+            }
+            if f.dims.is_empty() {
+                leaves.push((f.type_text.clone(), format!("{{b}}->{}", f.name), None));
+            } else {
+                leaves.push((
+                    f.type_text.clone(),
+                    format!("(({} *){{b}}->{})[__acc_k]", f.type_text, f.name),
+                    Some(format!(
+                        "sizeof({{b}}->{}) / sizeof({})",
+                        f.name, f.type_text
+                    )),
+                ));
+            }
+        }
+    }
+    let init_leaf = |l: &str, o: &str| match op {
+        ReductionOp::Add | ReductionOp::BitXor => format!("{l} = 0;"),
+        ReductionOp::Mul => format!("{l} = 1;"),
+        _ => format!("{l} = {o};"),
+    };
+    let comb_leaf = |a: &str, p: &str| match op {
+        ReductionOp::Add => format!("{a} += {p};"),
+        ReductionOp::Mul => format!("{a} *= {p};"),
+        ReductionOp::Max => format!("if ({p} > {a}) {a} = {p};"),
+        ReductionOp::Min => format!("if ({p} < {a}) {a} = {p};"),
+        ReductionOp::BitAnd => format!("{a} &= {p};"),
+        ReductionOp::BitOr => format!("{a} |= {p};"),
+        ReductionOp::BitXor => format!("{a} ^= {p};"),
+        ReductionOp::LogAnd => format!("{a} = {a} && {p};"),
+        ReductionOp::LogOr => format!("{a} = {a} || {p};"),
+    };
+    let mut init = String::new();
+    let mut comb = String::new();
+    for (_, expr, count) in &leaves {
+        let at = |b: &str| expr.replace("{b}", b);
+        let (i, c) = (
+            init_leaf(&at("__acc_c"), &at("__acc_o")),
+            comb_leaf(&at("__acc_a"), &at("__acc_p")),
+        );
+        match count {
+            Some(n) => {
+                let (ni, nc) = (n.replace("{b}", "__acc_c"), n.replace("{b}", "__acc_a"));
+                let _ = write!(
+                    init,
+                    " for (size_t __acc_k = 0; __acc_k < {ni}; __acc_k++) {{ {i} }}"
+                );
+                let _ = write!(
+                    comb,
+                    " for (size_t __acc_k = 0; __acc_k < {nc}; __acc_k++) {{ {c} }}"
+                );
+            }
+            None => {
+                let _ = write!(init, " {i}");
+                let _ = write!(comb, " {c}");
+            }
+        }
+    }
+    Ok(format!(
+        "\nstatic void __acc_rinit{tag}(void *__acc_cv, const void *__acc_ov) {{ {ty} *__acc_c = __acc_cv; const {ty} *__acc_o = __acc_ov; (void)__acc_o;{init} }}\n\
+         static void __acc_rcomb{tag}(void *__acc_av, const void *__acc_pv) {{ {ty} *__acc_a = __acc_av; const {ty} *__acc_p = __acc_pv;{comb} }}\n"
+    ))
 }
 
 /// The pointer member whose target a list item names (`s.p` of

@@ -913,6 +913,11 @@ impl<'s> Walker<'s> {
             scalar: crate::types::scalar_type(&type_text, facts.shape),
             elem_scalar: crate::types::scalar_type(&type_text, acc_engine::facts::Shape::Scalar)
                 .filter(|_| facts.shape != acc_engine::facts::Shape::Scalar),
+            fields: if facts.shape == acc_engine::facts::Shape::Aggregate {
+                self.struct_fields_of(ty)
+            } else {
+                Vec::new()
+            },
             decl_text: format!("{type_text} {}", self.text(declarator)),
             is_global: global,
         });
@@ -922,6 +927,29 @@ impl<'s> Walker<'s> {
         self.var_by_decl.insert(ident.start_byte(), id);
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name, id);
+        }
+    }
+
+    /// The members of the struct type `ty` names (a tag, a typedef of one,
+    /// or an inline definition).
+    fn struct_fields_of(&self, ty: Node<'s>) -> Vec<acc_engine::facts::Field> {
+        let f = crate::syntax::fields();
+        match ty.kind() {
+            "struct_specifier" => {
+                if let Some(body) = ty.child_by_field_id(f.body.get()) {
+                    return crate::types::struct_fields(body, self.src);
+                }
+                ty.child_by_field_id(f.name.get())
+                    .and_then(|n| self.env.struct_fields.get(self.text(n)).cloned())
+                    .unwrap_or_default()
+            }
+            "type_identifier" => self
+                .env
+                .struct_fields
+                .get(self.text(ty))
+                .cloned()
+                .unwrap_or_default(),
+            _ => Vec::new(),
         }
     }
 

@@ -22,6 +22,9 @@ pub struct TypeFacts {
 pub struct TypeEnv {
     pub typedefs: HashMap<String, TypeFacts>,
     pub complete_tags: std::collections::HashSet<String>,
+    /// The members of each struct definition, by tag (and by typedef name
+    /// for `typedef struct { … } name`).
+    pub struct_fields: HashMap<String, Vec<acc_engine::facts::Field>>,
     /// Object-like macros and enumerators, by name, as source text.
     pub constants: HashMap<String, String>,
 }
@@ -64,9 +67,20 @@ impl TypeEnv {
                 };
                 let base = self.base_facts(node, ty, src);
                 let mut c = node.walk();
+                let members = match (ty.kind(), ty.child_by_field_id(fields().body.get())) {
+                    ("struct_specifier", Some(body)) => Some(struct_fields(body, src)),
+                    ("struct_specifier", None) => ty
+                        .child_by_field_id(fields().name.get())
+                        .and_then(|n| self.struct_fields.get(&src[n.byte_range()]).cloned()),
+                    _ => None,
+                };
                 for d in node.children_by_field_id(fields().declarator, &mut c) {
                     if let Some((name, facts)) = self.declarator_facts(base, d, src, false) {
                         self.typedefs.insert(name.to_string(), facts);
+                        if let Some(m) = members.clone().filter(|_| facts.shape == Shape::Aggregate)
+                        {
+                            self.struct_fields.insert(name.to_string(), m);
+                        }
                     }
                 }
                 self.learn_specifier(ty, src);
@@ -97,12 +111,14 @@ impl TypeEnv {
     fn learn_specifier(&mut self, ty: Node, src: &str) {
         match ty.kind() {
             "struct_specifier" | "union_specifier" => {
-                if let (Some(name), Some(_)) = (
+                if let (Some(name), Some(body)) = (
                     ty.child_by_field_id(fields().name.get()),
                     ty.child_by_field_id(fields().body.get()),
                 ) {
-                    self.complete_tags
-                        .insert(src[name.byte_range()].to_string());
+                    let tag = src[name.byte_range()].to_string();
+                    self.struct_fields
+                        .insert(tag.clone(), struct_fields(body, src));
+                    self.complete_tags.insert(tag);
                 }
             }
             "enum_specifier" => {
@@ -327,4 +343,48 @@ pub fn scalar_type(type_text: &str, shape: Shape) -> Option<acc_engine::facts::S
             _ => return None,
         },
     })
+}
+
+/// The members of a struct body: name, type text, array dimensions.
+pub fn struct_fields(body: Node, src: &str) -> Vec<acc_engine::facts::Field> {
+    let f = fields();
+    let mut out = Vec::new();
+    let mut c = body.walk();
+    for decl in body.named_children(&mut c) {
+        if decl.kind() != "field_declaration" {
+            continue;
+        }
+        let Some(ty) = decl.child_by_field_id(f.ty.get()) else {
+            continue;
+        };
+        let type_text = src[ty.byte_range()].to_string();
+        let mut c2 = decl.walk();
+        for d in decl.children_by_field_id(f.declarator, &mut c2) {
+            let mut dims = Vec::new();
+            let mut n = d;
+            while n.kind() == "array_declarator" {
+                if let Some(size) = n.child_by_field_id(f.size.get()) {
+                    dims.insert(0, src[size.byte_range()].to_string());
+                }
+                match n.child_by_field_id(f.declarator.get()) {
+                    Some(x) => n = x,
+                    None => break,
+                }
+            }
+            // Pointer members and nested declarators are not arithmetic
+            // data: recorded with a type text a reduction will refuse.
+            let name = src[n.byte_range()].to_string();
+            let type_text = if n.kind() == "field_identifier" {
+                type_text.clone()
+            } else {
+                format!("{type_text} *")
+            };
+            out.push(acc_engine::facts::Field {
+                name,
+                type_text,
+                dims,
+            });
+        }
+    }
+    out
 }

@@ -15,20 +15,6 @@ use std::process::Command;
 mod support;
 use support::{have_cc, runtime_lib};
 
-/// Programs that use what `acc cc` does not support yet, with the error it
-/// gives today. FIXME: each is a feature to build; when one starts to
-/// work, this test fails until it is removed from the list.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "reduction-composite",
-        "reduction on `s`: only integer, floating and complex scalars, and arrays of them, are supported yet",
-    ),
-    (
-        "reduction-long-double",
-        "reduction on `sum`: only integer, floating and complex scalars, and arrays of them, are supported yet",
-    ),
-];
-
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -70,14 +56,6 @@ fn every_program_gives_the_right_answers_on_both_cpu_devices() {
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&build.stderr).to_string();
-        if let Some((_, expected)) = NOT_YET.iter().find(|(n, _)| *n == stem) {
-            if build.status.success() || !stderr.contains(expected) {
-                failures.push(format!(
-                    "{stem}: expected today's error `{expected}`, got:\n{stderr}"
-                ));
-            }
-            continue;
-        }
         if !build.status.success() {
             failures.push(format!("{stem}: acc cc failed:\n{stderr}"));
             continue;

@@ -58,6 +58,19 @@ pub struct Var {
     pub scalar: Option<ScalarType>,
     /// For an array or a pointer: the arithmetic type of its elements.
     pub elem_scalar: Option<ScalarType>,
+    /// For a `struct`: its members, when the front end knows the
+    /// definition (reductions on composite variables need them).
+    pub fields: Vec<Field>,
+}
+
+/// A member of a struct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    /// The member's C type, without the array part (`long`, `double`).
+    pub type_text: String,
+    /// For an array member: its dimensions as written (`3`, `N`).
+    pub dims: Vec<String>,
 }
 
 /// Arithmetic types, as reductions need them.

@@ -163,7 +163,8 @@ enum acc_rt_red_type {
   ACC_RT_TYPE_I8 = 1, ACC_RT_TYPE_I16 = 2, ACC_RT_TYPE_I32 = 3, ACC_RT_TYPE_I64 = 4,
   ACC_RT_TYPE_U8 = 5, ACC_RT_TYPE_U16 = 6, ACC_RT_TYPE_U32 = 7, ACC_RT_TYPE_U64 = 8,
   ACC_RT_TYPE_F32 = 9, ACC_RT_TYPE_F64 = 10, ACC_RT_TYPE_BOOL = 11,
-  ACC_RT_TYPE_C32 = 12, ACC_RT_TYPE_C64 = 13 /* float/double _Complex: + and * only */
+  ACC_RT_TYPE_C32 = 12, ACC_RT_TYPE_C64 = 13, /* float/double _Complex: + and * only */
+  ACC_RT_TYPE_CUSTOM = 14 /* structs, long double: `size`, `init` and `combine` below */
 };
 
 typedef struct acc_rt_reduction {
@@ -172,6 +173,12 @@ typedef struct acc_rt_reduction {
   void *var;        /* the reduction variable's host address (an array section: its start) */
   const char *text; /* its source text */
   size_t count;     /* elements reduced, each on its own; 0 means 1 (a scalar) */
+  /* ACC_RT_TYPE_CUSTOM only: an element's size; init(copy, original) sets a private copy to
+   * the identity (or to the original value, for idempotent operators); combine(acc, part)
+   * computes acc = acc op part. */
+  size_t size;
+  void (*init)(void *copy, const void *original);
+  void (*combine)(void *acc, const void *part);
 } acc_rt_reduction;
 
 /* Launches a kernel on the current device; with config->async a queue, it runs in order on

@@ -68,7 +68,14 @@ pub struct AccRtReduction {
     pub text: *const c_char,
     /// Elements reduced; 0 means 1 (a scalar), so older initializers stay valid.
     pub count: usize,
+    /// For `ACC_RT_TYPE_CUSTOM`: the element size and the generated functions.
+    pub size: usize,
+    pub init: Option<unsafe extern "C" fn(*mut c_void, *const c_void)>,
+    pub combine: Option<unsafe extern "C" fn(*mut c_void, *const c_void)>,
 }
+
+/// `ACC_RT_TYPE_CUSTOM`: a reduction the compiler generated functions for.
+pub const ACC_RT_TYPE_CUSTOM: u32 = 14;
 
 pub const ACC_RT_ARG_MAPPED: u32 = 1;
 pub const ACC_RT_ARG_NO_CREATE: u32 = 2;
@@ -446,6 +453,35 @@ pub unsafe extern "C" fn acc_rt_launch(
         let mut rs = Vec::with_capacity(raw_reds.len());
         for r in raw_reds {
             let rsite = site.with_var(Text::C(r.text));
+            if r.ty == ACC_RT_TYPE_CUSTOM {
+                let (Some(init), Some(combine)) = (r.init, r.combine) else {
+                    return Err(Error::new(
+                        ErrorKind::InvalidArgument,
+                        &rsite,
+                        "a custom reduction needs its init and combine functions".to_string(),
+                    ));
+                };
+                if r.size == 0 {
+                    return Err(Error::new(
+                        ErrorKind::InvalidArgument,
+                        &rsite,
+                        "a custom reduction needs its element size".to_string(),
+                    ));
+                }
+                rs.push(Reduction {
+                    op: reduce::Op::Add,
+                    ty: reduce::Type::U8,
+                    var: r.var as usize,
+                    count: r.count.max(1),
+                    custom: Some(crate::runtime::CustomReduction {
+                        size: r.size,
+                        init,
+                        combine,
+                    }),
+                    site: rsite,
+                });
+                continue;
+            }
             let (Some(op), Some(ty)) = (reduce::Op::from_code(r.op), reduce::Type::from_code(r.ty))
             else {
                 return Err(Error::new(
@@ -459,6 +495,7 @@ pub unsafe extern "C" fn acc_rt_launch(
                 ty,
                 var: r.var as usize,
                 count: r.count.max(1),
+                custom: None,
                 site: rsite,
             });
         }

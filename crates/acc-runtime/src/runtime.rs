@@ -295,7 +295,23 @@ pub struct Reduction<'a> {
     pub var: usize,
     /// Elements reduced (an array section reduces element by element).
     pub count: usize,
+    /// For a type the runtime does not know (a struct, `long double`): the
+    /// element size and the compiler-generated functions; `op` and `ty` are
+    /// then unused.
+    pub custom: Option<CustomReduction>,
     pub site: Site<'a>,
+}
+
+/// A reduction the compiler generated code for.
+#[derive(Clone, Copy, Debug)]
+pub struct CustomReduction {
+    pub size: usize,
+    /// Sets a private copy to the operator's identity; the second argument
+    /// is the variable's original value (idempotent operators start from
+    /// it, which needs no knowledge of the type's limits).
+    pub init: unsafe extern "C" fn(*mut c_void, *const c_void),
+    /// `acc = acc op part`.
+    pub combine: unsafe extern "C" fn(*mut c_void, *const c_void),
 }
 
 /// What one chunk of a host kernel sees (`acc_rt_chunk` in `acc_rt.h`).
@@ -1104,7 +1120,7 @@ impl DeviceState {
         }
         let mut targets = Vec::with_capacity(reds.len());
         for r in reds {
-            if !reduce::valid(r.op, r.ty) {
+            if r.custom.is_none() && !reduce::valid(r.op, r.ty) {
                 return Err(Error::new(
                     ErrorKind::InvalidArgument,
                     &r.site,
@@ -1127,6 +1143,10 @@ impl DeviceState {
         }
         let red_ops: Vec<(reduce::Op, reduce::Type, usize)> =
             reds.iter().map(|r| (r.op, r.ty, r.count.max(1))).collect();
+        let customs: Vec<Option<CustomReduction>> = reds.iter().map(|r| r.custom).collect();
+        let sizes: Vec<usize> = (0..reds.len())
+            .map(|j| customs[j].map_or(red_ops[j].1.size(), |c| c.size))
+            .collect();
         let want = if geom.num_gangs > 0 {
             geom.num_gangs as usize
         } else {
@@ -1141,7 +1161,31 @@ impl DeviceState {
             // lays out an array, each copy starting on an 8-byte boundary.
             let words: Vec<usize> = red_ops
                 .iter()
-                .map(|&(_, ty, count)| (count * ty.size()).div_ceil(8))
+                .enumerate()
+                .map(|(j, &(_, _, count))| (count * sizes[j]).div_ceil(8))
+                .collect();
+            // The original values, which custom initializers start from.
+            let originals: Vec<Vec<u64>> = (0..nred)
+                .map(|j| {
+                    let bytes = red_ops[j].2 * sizes[j];
+                    let mut v = vec![0u64; bytes.div_ceil(8)];
+                    if customs[j].is_some() {
+                        let p = v.as_mut_ptr().cast::<u8>();
+                        match targets[j] {
+                            // SAFETY: the launch's caller guarantees `count` elements at the
+                            // variable; `v` has room for them.
+                            RedTarget::Host(var) => unsafe {
+                                std::ptr::copy_nonoverlapping(var as *const u8, p, bytes)
+                            },
+                            // SAFETY: `dev` is the variable's device copy, present for the
+                            // launch.
+                            RedTarget::Device(dev) => unsafe {
+                                self.device.copy_to_host(p, dev, bytes)
+                            },
+                        }
+                    }
+                    v
+                })
                 .collect();
             let per_chunk: usize = words.iter().sum();
             let mut partials: Vec<u64> = vec![0; chunks * per_chunk];
@@ -1149,15 +1193,31 @@ impl DeviceState {
             for c in 0..chunks {
                 let mut at = c * per_chunk;
                 for (j, &(op, ty, count)) in red_ops.iter().enumerate() {
+                    let size = sizes[j];
                     let bytes = &mut partials[at..at + words[j]];
                     // SAFETY: the words are `words[j] * 8 >= count * size` writable bytes.
                     let bytes = unsafe {
                         std::slice::from_raw_parts_mut(
                             bytes.as_mut_ptr().cast::<u8>(),
-                            count * ty.size(),
+                            count * size,
                         )
                     };
-                    reduce::init_elems(op, ty, bytes);
+                    match customs[j] {
+                        Some(cr) => {
+                            let orig = originals[j].as_ptr().cast::<u8>();
+                            for k in 0..count {
+                                // SAFETY: element `k` of the copy and of the original value lie
+                                // within their buffers; the functions take one element each.
+                                unsafe {
+                                    (cr.init)(
+                                        bytes.as_mut_ptr().add(k * size).cast(),
+                                        orig.add(k * size).cast(),
+                                    )
+                                };
+                            }
+                        }
+                        None => reduce::init_elems(op, ty, bytes),
+                    }
                     starts.push(at);
                     at += words[j];
                 }
@@ -1182,6 +1242,36 @@ impl DeviceState {
             self.device.launch(chunks, &body);
             for (j, (&(op, ty, count), target)) in red_ops.iter().zip(&targets).enumerate() {
                 let parts = (0..chunks).map(|c| (pbase + starts[c * nred + j] * 8) as *const u8);
+                if let Some(cr) = customs[j] {
+                    let bytes = count * cr.size;
+                    let mut tmp = vec![0u64; bytes.div_ceil(8)];
+                    let acc = tmp.as_mut_ptr().cast::<u8>();
+                    // SAFETY: as for the built-in types below; `combine` takes one element of
+                    // the accumulated value and one of a chunk's copy.
+                    unsafe {
+                        match *target {
+                            RedTarget::Host(var) => {
+                                std::ptr::copy_nonoverlapping(var as *const u8, acc, bytes)
+                            }
+                            RedTarget::Device(dev) => self.device.copy_to_host(acc, dev, bytes),
+                        }
+                        for part in parts {
+                            for k in 0..count {
+                                (cr.combine)(
+                                    acc.add(k * cr.size).cast(),
+                                    part.add(k * cr.size).cast(),
+                                );
+                            }
+                        }
+                        match *target {
+                            RedTarget::Host(var) => {
+                                std::ptr::copy_nonoverlapping(acc, var as *mut u8, bytes)
+                            }
+                            RedTarget::Device(dev) => self.device.copy_to_device(dev, acc, bytes),
+                        }
+                    }
+                    continue;
+                }
                 match *target {
                     // SAFETY: the launch's caller guarantees `count` elements at the variable;
                     // every chunk's copy was initialized above and written only by its chunk.
@@ -1487,6 +1577,7 @@ mod tests {
                 ty: reduce::Type::I64,
                 var: &mut sum as *mut i64 as usize,
                 count: 1,
+                custom: None,
                 site: st,
             }];
             d.launch(

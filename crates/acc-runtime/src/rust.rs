@@ -76,6 +76,11 @@ pub fn mapped_count() -> usize {
     current(&Site::routine("acc::mapped_count")).mapped_count()
 }
 
+/// Whether `data` is present on the current device (always, on a shared-memory device).
+pub fn is_present<T>(data: &[T]) -> bool {
+    current(&Site::routine("acc::is_present")).is_present(data.as_ptr() as usize, size_of_val(data))
+}
+
 fn current(site: &Site<'_>) -> &'static DeviceState {
     runtime::current(site).unwrap_or_else(|e| fatal(&e))
 }
@@ -373,6 +378,7 @@ impl<'a, T> SliceMut<'a, T> {
         }
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
@@ -381,18 +387,23 @@ impl<'a, T> SliceMut<'a, T> {
         self.len == 0
     }
 
+    #[inline]
     fn check(&self, i: usize) {
         if i >= self.len {
-            panic!(
-                "index out of bounds: the len is {} but the index is {i}",
-                self.len
-            );
+            out_of_bounds(self.len, i)
         }
     }
 }
 
+#[cold]
+#[inline(never)]
+fn out_of_bounds(len: usize, i: usize) -> ! {
+    panic!("index out of bounds: the len is {len} but the index is {i}");
+}
+
 impl<T> Index<usize> for SliceMut<'_, T> {
     type Output = T;
+    #[inline]
     fn index(&self, i: usize) -> &T {
         self.check(i);
         // SAFETY: `i` is in bounds of the borrowed slice; see the type's documentation.
@@ -401,6 +412,7 @@ impl<T> Index<usize> for SliceMut<'_, T> {
 }
 
 impl<T> IndexMut<usize> for SliceMut<'_, T> {
+    #[inline]
     fn index_mut(&mut self, i: usize) -> &mut T {
         self.check(i);
         // SAFETY: `i` is in bounds of the borrowed slice; see the type's documentation.
@@ -528,6 +540,19 @@ impl<T: DeviceCopy> Drop for Mirror<T> {
     }
 }
 
+/// What a scalar parameter of a compute function must be: it is firstprivate, so every chunk
+/// reads (or copies) it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a firstprivate scalar of a compute function",
+    label = "parameters of a compute function are slices (`&[T]`, `&mut [T]`) or `Copy` scalars"
+)]
+pub trait Firstprivate: Copy + Send + Sync {}
+impl<T: Copy + Send + Sync> Firstprivate for T {}
+
+/// Checks at compile time that a parameter can be firstprivate.
+#[inline]
+pub fn firstprivate<T: Firstprivate>(_var: &T) {}
+
 /// Integer types a partitioned loop may count with; iterations are numbered with `i64`, as in
 /// the C path.
 pub trait LoopIndex: Copy {
@@ -538,9 +563,11 @@ pub trait LoopIndex: Copy {
 macro_rules! loop_index {
     ($($t:ty)*) => { $(
         impl LoopIndex for $t {
+            #[inline]
             fn to_i64(self) -> i64 {
                 self as i64
             }
+            #[inline]
             fn from_i64(v: i64) -> Self {
                 v as $t
             }
@@ -550,17 +577,20 @@ macro_rules! loop_index {
 loop_index!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
 
 /// The first index and the trip count of `lo..hi`.
+#[inline]
 pub fn bounds<T: LoopIndex>(r: Range<T>) -> (T, i64) {
     (r.start, (r.end.to_i64() - r.start.to_i64()).max(0))
 }
 
 /// The first index and the trip count of `lo..=hi`.
+#[inline]
 pub fn bounds_inclusive<T: LoopIndex>(r: std::ops::RangeInclusive<T>) -> (T, i64) {
     let (lo, hi) = r.into_inner();
     (lo, (hi.to_i64() - lo.to_i64() + 1).max(0))
 }
 
 /// The index of iteration `k` of a loop starting at `lo`.
+#[inline]
 pub fn nth<T: LoopIndex>(lo: T, k: i64) -> T {
     T::from_i64(lo.to_i64() + k)
 }
@@ -589,10 +619,12 @@ pub trait Reduce<Op>: Copy + Send {
 }
 
 /// The operator's identity, typed like `var`.
+#[inline]
 pub fn identity<Op, T: Reduce<Op>>(_var: &T) -> T {
     T::identity()
 }
 
+#[inline]
 pub fn combine<Op, T: Reduce<Op>>(a: T, b: T) -> T {
     T::combine(a, b)
 }
@@ -600,11 +632,15 @@ pub fn combine<Op, T: Reduce<Op>>(a: T, b: T) -> T {
 macro_rules! reduce_num {
     ($($t:ty)*) => { $(
         impl Reduce<op::Add> for $t {
+            #[inline]
             fn identity() -> Self { 0 as $t }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a + b }
         }
         impl Reduce<op::Mul> for $t {
+            #[inline]
             fn identity() -> Self { 1 as $t }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a * b }
         }
     )* };
@@ -614,31 +650,45 @@ reduce_num!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64);
 macro_rules! reduce_int {
     ($($t:ty)*) => { $(
         impl Reduce<op::Max> for $t {
+            #[inline]
             fn identity() -> Self { <$t>::MIN }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a.max(b) }
         }
         impl Reduce<op::Min> for $t {
+            #[inline]
             fn identity() -> Self { <$t>::MAX }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a.min(b) }
         }
         impl Reduce<op::BitAnd> for $t {
+            #[inline]
             fn identity() -> Self { !0 }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a & b }
         }
         impl Reduce<op::BitOr> for $t {
+            #[inline]
             fn identity() -> Self { 0 }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a | b }
         }
         impl Reduce<op::BitXor> for $t {
+            #[inline]
             fn identity() -> Self { 0 }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a ^ b }
         }
         impl Reduce<op::LogAnd> for $t {
+            #[inline]
             fn identity() -> Self { 1 }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { (a != 0 && b != 0) as $t }
         }
         impl Reduce<op::LogOr> for $t {
+            #[inline]
             fn identity() -> Self { 0 }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { (a != 0 || b != 0) as $t }
         }
     )* };
@@ -648,11 +698,15 @@ reduce_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 macro_rules! reduce_float {
     ($($t:ty)*) => { $(
         impl Reduce<op::Max> for $t {
+            #[inline]
             fn identity() -> Self { <$t>::NEG_INFINITY }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a.max(b) }
         }
         impl Reduce<op::Min> for $t {
+            #[inline]
             fn identity() -> Self { <$t>::INFINITY }
+            #[inline]
             fn combine(a: Self, b: Self) -> Self { a.min(b) }
         }
     )* };
@@ -660,18 +714,22 @@ macro_rules! reduce_float {
 reduce_float!(f32 f64);
 
 impl Reduce<op::LogAnd> for bool {
+    #[inline]
     fn identity() -> Self {
         true
     }
+    #[inline]
     fn combine(a: Self, b: Self) -> Self {
         a && b
     }
 }
 
 impl Reduce<op::LogOr> for bool {
+    #[inline]
     fn identity() -> Self {
         false
     }
+    #[inline]
     fn combine(a: Self, b: Self) -> Self {
         a || b
     }

@@ -63,8 +63,8 @@ int main(void) {
       {ACC_RT_ARG_VALUE, &a, sizeof a, "a"},
   };
   acc_rt_reduction reds[] = {
-      {ACC_RT_RED_ADD, ACC_RT_TYPE_F64, &sum, "sum", 1},
-      {ACC_RT_RED_MAX, ACC_RT_TYPE_I32, &big, "big", 1},
+      {ACC_RT_RED_ADD, ACC_RT_TYPE_F64, &sum, "sum", 1, 0, 0, 0},
+      {ACC_RT_RED_MAX, ACC_RT_TYPE_I32, &big, "big", 1, 0, 0, 0},
   };
   acc_rt_launch(&k, &cfg, args, 3, reds, 2);
   if (discrete) CHECK(y[10] == 10.0f && sum == 0.5); /* results are still on the device */
@@ -82,8 +82,8 @@ int main(void) {
   acc_rt_enter_data(__FILE__, __LINE__, enter, 2, 4);
   acc_rt_config acfg = {N, 3, 0, 0, 4};
   double s2 = 0;
-  acc_rt_reduction r2[] = {{ACC_RT_RED_ADD, ACC_RT_TYPE_F64, &s2, "s2", 1},
-                           {ACC_RT_RED_MAX, ACC_RT_TYPE_I32, &big, "big", 1}};
+  acc_rt_reduction r2[] = {{ACC_RT_RED_ADD, ACC_RT_TYPE_F64, &s2, "s2", 1, 0, 0, 0},
+                           {ACC_RT_RED_MAX, ACC_RT_TYPE_I32, &big, "big", 1, 0, 0, 0}};
   acc_rt_launch(&k, &acfg, args, 3, r2, 2); /* x is zero on the device: y is unchanged */
   int q = 4;
   acc_rt_wait(__FILE__, __LINE__, &q, 1, acc_async_sync);

@@ -1,0 +1,9 @@
+#[acc::parallel(copyinn(x) copy(y))]
+fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+    #[acc(loop gang vector)]
+    for i in 0..y.len() {
+        y[i] += a * x[i];
+    }
+}
+
+fn main() {}
