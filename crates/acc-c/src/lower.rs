@@ -802,7 +802,7 @@ impl<'a> Lowerer<'a> {
                     let probe = self.probe(id, p.var).unwrap_or_default();
                     let j = k.params.len() + offsets.len();
                     args.push(format!(
-                        "{{ACC_RT_ARG_NO_CREATE, (void *)({probe}), 0, {text}}}"
+                        "{{ACC_RT_ARG_POINTER, (void *)({probe}), 0, {text}}}"
                     ));
                     offsets.push(format!("(size_t)((char *)({probe}) - (char *)({name}))"));
                     let _ = writeln!(
@@ -816,7 +816,7 @@ impl<'a> Lowerer<'a> {
                     let kind = if p.pass == Pass::Deviceptr {
                         "ACC_RT_ARG_DEVICEPTR"
                     } else {
-                        "ACC_RT_ARG_NO_CREATE"
+                        "ACC_RT_ARG_POINTER"
                     };
                     args.push(format!("{{{kind}, (void *){name}, 0, {text}}}"));
                     let _ = writeln!(

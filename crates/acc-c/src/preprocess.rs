@@ -38,6 +38,15 @@ pub fn header_facts(cc: &str, file: &Path, args: &[String]) -> Result<TypeEnv, S
 /// The facts of already preprocessed text.
 pub fn learn_text(text: &str) -> TypeEnv {
     let mut env = TypeEnv::default();
+    // `-dD` writes an empty macro as `#define NAME ` with a trailing space,
+    // and tree-sitter then takes the next line as its value (swallowing,
+    // say, the typedef after an include guard). Offsets do not matter
+    // here, so trailing blanks go.
+    let trimmed: String = text
+        .lines()
+        .map(|l| format!("{}\n", l.trim_end()))
+        .collect();
+    let text = trimmed.as_str();
     for tree in crate::syntax::parse(text) {
         let root = tree.root_node();
         let mut c = root.walk();
@@ -46,4 +55,16 @@ pub fn learn_text(text: &str) -> TypeEnv {
         }
     }
     env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::learn_text;
+
+    #[test]
+    fn empty_macros_do_not_swallow_the_next_line() {
+        let env = learn_text("#define HEAT_H \ntypedef double real;\n#define N 8 \n");
+        assert!(env.typedefs.contains_key("real"));
+        assert_eq!(env.constants.get("N").map(String::as_str), Some("8"));
+    }
 }

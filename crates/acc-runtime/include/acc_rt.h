@@ -141,7 +141,9 @@ enum acc_rt_arg_kind {
   ACC_RT_ARG_MAPPED = 1,
   ACC_RT_ARG_NO_CREATE = 2,
   ACC_RT_ARG_DEVICEPTR = 3,
-  ACC_RT_ARG_VALUE = 4
+  ACC_RT_ARG_VALUE = 4,
+  ACC_RT_ARG_POINTER = 5 /* a pointer variable's value: the device address of its target when
+                            present, else unchanged (a warning on a discrete device) */
 };
 
 typedef struct acc_rt_arg {

@@ -81,6 +81,7 @@ pub const ACC_RT_ARG_MAPPED: u32 = 1;
 pub const ACC_RT_ARG_NO_CREATE: u32 = 2;
 pub const ACC_RT_ARG_DEVICEPTR: u32 = 3;
 pub const ACC_RT_ARG_VALUE: u32 = 4;
+pub const ACC_RT_ARG_POINTER: u32 = 5;
 
 fn action(code: u32, site: &Site<'_>) -> Result<Action> {
     use Action::*;
@@ -431,6 +432,11 @@ pub unsafe extern "C" fn acc_rt_launch(
                     bytes: r.bytes,
                 },
                 ACC_RT_ARG_DEVICEPTR => Arg::DevicePtr(r.host as usize),
+                ACC_RT_ARG_POINTER => Arg::Pointer {
+                    host: r.host as usize,
+                    // SAFETY: generated code passes a NUL-terminated text or null.
+                    site: site.with_var(Text::C(r.text)),
+                },
                 ACC_RT_ARG_VALUE => Arg::Value {
                     ptr: r.host as usize,
                     bytes: r.bytes,

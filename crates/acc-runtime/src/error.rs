@@ -218,3 +218,17 @@ mod tests {
         assert_eq!(s.what(0x20, 8), "8 bytes at 0x20");
     }
 }
+
+/// Prints `acc: warning: FILE:LINE: message` once per site and variable: a
+/// kernel launched in a loop warns once, not on every launch.
+pub fn warn_once(site: &Site<'_>, message: &str) {
+    static SEEN: Mutex<Option<std::collections::HashSet<(String, String)>>> = Mutex::new(None);
+    let key = (
+        site.location(),
+        site.var.to_string_lossy().unwrap_or_default(),
+    );
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if seen.get_or_insert_with(Default::default).insert(key) {
+        eprintln!("acc: warning: {}: {message}", site.location());
+    }
+}

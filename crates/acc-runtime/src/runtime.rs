@@ -281,6 +281,10 @@ pub enum Arg<'a> {
     },
     /// `no_create`: the device address if present, the host address otherwise.
     MappedOrHost { host: usize, bytes: usize },
+    /// A pointer's value: translated to the device address of its target when that is
+    /// present, else passed unchanged (OpenMP 5.1's rule) — with a warning on a device with
+    /// separate memory, where a GPU kernel could not use the host address either.
+    Pointer { host: usize, site: Site<'a> },
     /// A device address, passed as is (`deviceptr`).
     DevicePtr(usize),
     /// `bytes` bytes at `ptr`, passed by value.
@@ -1095,6 +1099,26 @@ impl DeviceState {
                         Some(t) => match t.lookup(host, bytes) {
                             Lookup::Present(e) => e.dev_of(host),
                             _ => host,
+                        },
+                        None => host,
+                    },
+                    Arg::Pointer { host, ref site } => match &t {
+                        Some(t) => match t.lookup(host, 0) {
+                            Lookup::Present(e) => e.dev_of(host),
+                            _ => {
+                                if host != 0 {
+                                    crate::error::warn_once(
+                                        site,
+                                        &format!(
+                                            "{} points to memory that is not present on device {}; the kernel uses the host address, which a GPU kernel could not (is a data clause such as copy({}[0:n]) missing?)",
+                                            site.what(host, 0).replace(" (0 bytes at ", " (at "),
+                                            self.label,
+                                            site.var.to_string_lossy().unwrap_or_default()
+                                        ),
+                                    );
+                                }
+                                host
+                            }
                         },
                         None => host,
                     },
