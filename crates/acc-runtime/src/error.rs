@@ -180,6 +180,20 @@ pub fn fatal(err: &Error) -> ! {
     std::process::exit(1)
 }
 
+/// Prints `acc: warning: FILE:LINE: message` once per site and variable: a
+/// kernel launched in a loop warns once, not on every launch.
+pub fn warn_once(site: &Site<'_>, message: &str) {
+    static SEEN: Mutex<Option<std::collections::HashSet<(String, String)>>> = Mutex::new(None);
+    let key = (
+        site.location(),
+        site.var.to_string_lossy().unwrap_or_default(),
+    );
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if seen.get_or_insert_with(Default::default).insert(key) {
+        eprintln!("acc: warning: {}: {message}", site.location());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,19 +230,5 @@ mod tests {
         let s = unsafe { Site::c(file.as_ptr(), 3, std::ptr::null()) };
         assert_eq!(s.location(), "k.c:3");
         assert_eq!(s.what(0x20, 8), "8 bytes at 0x20");
-    }
-}
-
-/// Prints `acc: warning: FILE:LINE: message` once per site and variable: a
-/// kernel launched in a loop warns once, not on every launch.
-pub fn warn_once(site: &Site<'_>, message: &str) {
-    static SEEN: Mutex<Option<std::collections::HashSet<(String, String)>>> = Mutex::new(None);
-    let key = (
-        site.location(),
-        site.var.to_string_lossy().unwrap_or_default(),
-    );
-    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
-    if seen.get_or_insert_with(Default::default).insert(key) {
-        eprintln!("acc: warning: {}: {message}", site.location());
     }
 }
