@@ -1,8 +1,65 @@
 //! `acc`: OpenACC for Rust users.
 //!
 //! This is the one crate a Rust program depends on. It re-exports the
-//! runtime's Rust API (and, once the Rust front end lands, the
-//! `#[acc::parallel]` family of macros). It owns no logic of its own: the
-//! mapping rules live in `acc-engine`, execution in `acc-runtime`.
+//! `#[acc::parallel]` family of macros and the runtime's Rust API. It owns no
+//! logic of its own: the mapping rules live in `acc-engine`, execution in
+//! `acc-runtime`.
+//!
+//! ```
+//! #[acc::parallel(copyin(x) copy(y))]
+//! fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+//!     #[acc(loop gang vector)]
+//!     for i in 0..y.len() {
+//!         y[i] += a * x[i];
+//!     }
+//! }
+//!
+//! #[acc::parallel(loop gang vector reduction(+:sum))]
+//! fn dot(x: &[f64], y: &[f64]) -> f64 {
+//!     let mut sum = 0.0;
+//!     for i in 0..x.len() {
+//!         sum += x[i] * y[i];
+//!     }
+//!     sum
+//! }
+//!
+//! let x = vec![1.0f32; 100];
+//! let mut y = vec![2.0f32; 100];
+//! saxpy(3.0, &x, &mut y);
+//! assert!(y.iter().all(|&v| v == 5.0));
+//! assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+//! ```
+//!
+//! The directive text is OpenACC's, parsed and checked by the same engine as
+//! C's. Today the macros expand for the **host path** only: the device is the
+//! one `ACC_DEVICE_TYPE` selects (`host` or `host_discrete`, or
+//! [`set_device_type`]), partitioned loops run in chunks on the runtime's
+//! executor. The CUDA device path is not implemented yet; constructs the host
+//! path cannot run are compile errors. See `acc-macros` for what is supported.
 
 pub use acc_runtime as runtime;
+
+// The Rust front end: `#[acc::parallel]`, `#[acc::kernels]`, `#[acc::serial]`, `#[acc::data]`,
+// `#[acc::routine]` and the `#[acc(loop ...)]` attribute they read (host path; see acc-macros).
+pub use acc_macros::{acc, data, kernels, parallel, routine, serial};
+// The runtime's safe Rust API: device selection, the structured data region `acc::data(...)`
+// (a function; `#[acc::data]` is the attribute form) with its clauses, and the mirrored buffer.
+pub use acc_runtime::rust::{
+    copy, copyin, copyout, create, data, device_type, is_present, mapped_count, no_create, present,
+    set_device_type, DeviceCopy, DeviceType, Mirror,
+};
+
+/// What the macros' expansions call; not an API.
+#[doc(hidden)]
+pub mod __private {
+    pub use acc_runtime::rust::*;
+}
+
+/// A symbol the C that acc-build generates refers to: rustc links a
+/// dependency only if the crate's Rust code names it, so when nothing names
+/// `acc` the link fails, and this name among the undefined symbols says
+/// what to do.
+#[doc(hidden)]
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static acc_runtime_not_linked__write__use_acc_as_underscore__in_the_crate: u8 = 0;

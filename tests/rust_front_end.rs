@@ -359,3 +359,78 @@ fn kernels_serial_and_nested_loops() {
         }
     });
 }
+
+#[test]
+fn data_function_region_across_several_kernels() {
+    each_device(|| {
+        let f: Vec<f64> = (0..64).map(|i| i as f64).collect();
+        let mut u = vec![1.0; 64];
+        let first = acc::data((acc::copyin(&f), acc::copy(&mut u)), |(f, u)| {
+            for _ in 0..3 {
+                relax(f, u);
+                scale_kernels(2.0, u);
+            }
+            if acc::device_type() == acc::DeviceType::HostDiscrete {
+                // The host copy is untouched until the region ends.
+                assert_eq!(u[0], 1.0);
+            }
+            first_squared(u);
+            u.len()
+        });
+        assert_eq!(first, 64);
+        let mut want = vec![1.0; 64];
+        for _ in 0..3 {
+            for i in 0..64 {
+                want[i] = (0.5 * want[i] + f[i]) * 2.0;
+            }
+        }
+        want[0] *= want[0];
+        assert_eq!(u, want);
+        if acc::device_type() == acc::DeviceType::HostDiscrete {
+            assert!(!acc::is_present(&u) && !acc::is_present(&f));
+        }
+    });
+}
+
+#[acc::parallel(copyout(out) num_gangs(7))]
+fn fill3(a: usize, b: usize, c: usize, out: &mut [usize]) {
+    #[acc(loop gang collapse(3))]
+    for i in 0..a {
+        for j in 2..b + 2 {
+            for k in 0..=c - 1 {
+                if k == 1 {
+                    continue;
+                }
+                out[(i * b + (j - 2)) * c + k] = i * 10000 + j * 100 + k;
+            }
+        }
+    }
+}
+
+#[test]
+fn collapse_three_levels_across_uneven_chunks() {
+    each_device(|| {
+        for (a, b, c) in [(3, 5, 7), (1, 1, 2), (4, 13, 3), (2, 2, 9)] {
+            // Elements the kernel skips keep the host value on `host` and come back as the
+            // device's poison (all bits set) on `host_discrete`: both are `usize::MAX`.
+            let mut out = vec![usize::MAX; a * b * c];
+            fill3(a, b, c, &mut out);
+            for i in 0..a {
+                for j in 0..b {
+                    for k in 0..c {
+                        let want = if k == 1 {
+                            usize::MAX
+                        } else {
+                            i * 10000 + (j + 2) * 100 + k
+                        };
+                        assert_eq!(
+                            out[(i * b + j) * c + k],
+                            want,
+                            "({a},{b},{c}) at {i},{j},{k}"
+                        );
+                    }
+                }
+            }
+        }
+    });
+}

@@ -1,4 +1,91 @@
 //! acc-macros: the Rust front end (`#[acc::parallel]` and friends).
 //!
-//! Not yet implemented: see the Rust front-end issue. It will parse Rust with
-//! syn and ask acc-engine for every OpenACC decision.
+//! The attribute's tokens are printed as OpenACC directive text and parsed and checked by
+//! acc-engine ([`text`]), so every clause means what it means in C and every clause error is
+//! the engine's message, placed under the token the user wrote. [`expand`] then reads the
+//! function with syn and expands it for the **host path**: data clauses become structured
+//! mappings on the current device (`ACC_DEVICE_TYPE`: `host` or `host_discrete`), each
+//! partitioned `for` loop a launch of chunks on the runtime's executor, reductions per-chunk
+//! partials combined in chunk order.
+//!
+//! The CUDA device path (the Rust subset translated to kernel text) is not implemented yet:
+//! nothing here emits device code, and anything the host path cannot run is a compile error.
+//!
+//! What the host path supports:
+//!
+//! - **Constructs** on free functions: `parallel`, `kernels`, `serial`, the combined
+//!   `parallel loop`/`kernels loop`/`serial loop` (applied to the body's one top-level `for`),
+//!   `data` (a structured region: kernels called inside find the slices present) and
+//!   `routine` (checked; the function runs as is).
+//! - **Parameters**: `&[T]` and `&mut [T]` slices of numbers (`acc_runtime::rust::DeviceCopy`)
+//!   and `Copy` scalars. Data clauses `copy`, `copyin`, `copyout`, `create`, `present`,
+//!   `no_create` name whole slice parameters; unnamed referenced slices are `copyin` (`&[T]`,
+//!   which cannot be written) or `copy` (`&mut [T]`), or `present` under `default(present)`;
+//!   scalars are firstprivate. Inside the function each slice is its device copy, so a missing
+//!   `copyout` gives the stale host answer on `host_discrete`, as in C.
+//! - **Loops** (`#[acc(loop ...)]` on `for i in a..b` / `a..=b`): in `parallel` every loop
+//!   without `seq` is partitioned; in `kernels` loops with `gang`, `worker`, `vector` or
+//!   `independent` are (a bare or `auto` loop runs sequentially); in `serial` none is.
+//!   `collapse(n)` and `tile(...)` flatten a rectangular nest; `reduction(op:var)` for
+//!   `+ * max min & | ^ && ||` on integer and float scalars (and `bool` for `&&`, `||`);
+//!   `private(var)` is a copy per iteration, compute-level `private`/`firstprivate` a copy
+//!   per chunk. A partitioned loop's iterations are split into contiguous chunks (one per
+//!   gang: `num_gangs`, or the executor's width); loops nested in it run sequentially inside
+//!   the chunk.
+//! - Code outside partitioned loops runs once, on the calling thread.
+//!
+//! Not supported yet (each a compile error): subarrays in clauses, `async`, `wait`, `if`,
+//! `self`, `device_type`, `deviceptr`, `attach`, `reduction` on a compute construct without
+//! its loop, methods, non-slice references, `return`/`?`/`break` inside a partitioned loop,
+//! loops over anything but a range.
+//!
+//! Inside a partitioned loop a `&mut [T]` parameter is a `SliceMut` that every chunk indexes
+//! (`y[i]`, `y.len()`); like the C kernel, it relies on the loop directive's promise that
+//! iterations touch different elements.
+
+mod expand;
+mod text;
+
+use proc_macro::TokenStream;
+
+/// `#[acc::parallel(clauses)]` on a function: an OpenACC `parallel` construct whose region is
+/// the function body; `#[acc::parallel(loop …)]` is the combined `parallel loop`, applied to the
+/// body's one top-level `for` loop.
+#[proc_macro_attribute]
+pub fn parallel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::construct(expand::Construct::Parallel, attr.into(), item.into()).into()
+}
+
+/// `#[acc::kernels(clauses)]`: a `kernels` construct; loops marked `#[acc(loop gang)]`,
+/// `worker`, `vector` or `independent` are partitioned, other loops run sequentially.
+#[proc_macro_attribute]
+pub fn kernels(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::construct(expand::Construct::Kernels, attr.into(), item.into()).into()
+}
+
+/// `#[acc::serial(clauses)]`: a `serial` construct; its loops run sequentially.
+#[proc_macro_attribute]
+pub fn serial(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::construct(expand::Construct::Serial, attr.into(), item.into()).into()
+}
+
+/// `#[acc::data(clauses)]`: a structured data region over the function body; kernels called
+/// inside find the slices present.
+#[proc_macro_attribute]
+pub fn data(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::construct(expand::Construct::Data, attr.into(), item.into()).into()
+}
+
+/// `#[acc::routine(seq)]`: a function called from compute regions. On the host path it is
+/// the function itself; the directive is checked.
+#[proc_macro_attribute]
+pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::routine(attr.into(), item.into()).into()
+}
+
+/// `#[acc(loop …)]` is read by the enclosing `#[acc::parallel]`, `#[acc::kernels]` or
+/// `#[acc::serial]`; anywhere else it is an error.
+#[proc_macro_attribute]
+pub fn acc(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::stray(attr.into(), item.into()).into()
+}

@@ -1,0 +1,188 @@
+//! The Rust front end's host path against the same loops written by hand with rayon and as
+//! plain serial Rust: saxpy, dot, a 5-point stencil and matmul. Prints the best of several
+//! runs of each and the ratios (acc / rayon, acc / serial; lower is better for acc).
+//!
+//! `cargo bench --bench rust_front_end` (the kernels run on the device `ACC_DEVICE_TYPE`
+//! selects; `host` by default).
+
+#![allow(clippy::needless_range_loop)]
+
+use rayon::prelude::*;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+#[acc::parallel(copyin(x) copy(y))]
+fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+    #[acc(loop gang vector)]
+    for i in 0..y.len() {
+        y[i] += a * x[i];
+    }
+}
+
+#[acc::parallel(loop gang vector reduction(+:sum))]
+fn dot(x: &[f64], y: &[f64]) -> f64 {
+    let mut sum = 0.0;
+    for i in 0..x.len() {
+        sum += x[i] * y[i];
+    }
+    sum
+}
+
+#[acc::parallel(copyin(a) copy(b))]
+fn stencil(n: usize, a: &[f64], b: &mut [f64]) {
+    #[acc(loop gang collapse(2))]
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            b[i * n + j] = 0.25
+                * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1]);
+        }
+    }
+}
+
+#[acc::parallel(copyin(a, b) copyout(c))]
+fn matmul(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
+    #[acc(loop gang collapse(2))]
+    for i in 0..n {
+        for j in 0..n {
+            let mut s = 0.0;
+            for k in 0..n {
+                s += a[i * n + k] * b[k * n + j];
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+fn best(mut f: impl FnMut()) -> Duration {
+    f();
+    let mut best = Duration::MAX;
+    let start = Instant::now();
+    let mut runs = 0;
+    while runs < 5 || (start.elapsed() < Duration::from_millis(500) && runs < 200) {
+        let t = Instant::now();
+        f();
+        best = best.min(t.elapsed());
+        runs += 1;
+    }
+    best
+}
+
+fn row(name: &str, acc: Duration, rayon: Duration, serial: Duration) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "| {name:<22} | {:>9.3} | {:>9.3} | {:>9.3} | {:>11.2} | {:>12.2} |",
+        ms(acc),
+        ms(rayon),
+        ms(serial),
+        acc.as_secs_f64() / rayon.as_secs_f64(),
+        acc.as_secs_f64() / serial.as_secs_f64()
+    );
+}
+
+fn main() {
+    println!(
+        "device {:?}, {} threads",
+        acc::device_type(),
+        rayon::current_num_threads()
+    );
+    println!(
+        "| kernel                 |    acc ms |  rayon ms | serial ms | acc / rayon | acc / serial |"
+    );
+    println!(
+        "|------------------------|-----------|-----------|-----------|-------------|--------------|"
+    );
+
+    let n = 1 << 24;
+    let x: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
+    let mut y = vec![1.0f32; n];
+    let acc = best(|| saxpy(black_box(0.5), &x, &mut y));
+    let ray = best(|| {
+        y.par_iter_mut()
+            .zip(&x)
+            .for_each(|(y, x)| *y += black_box(0.5) * x)
+    });
+    let ser = best(|| {
+        for i in 0..n {
+            y[i] += black_box(0.5) * x[i];
+        }
+    });
+    row("saxpy (16M f32)", acc, ray, ser);
+
+    let xd: Vec<f64> = (0..n).map(|i| (i % 7) as f64).collect();
+    let yd: Vec<f64> = (0..n).map(|i| (i % 5) as f64).collect();
+    let acc = best(|| {
+        black_box(dot(&xd, &yd));
+    });
+    let ray = best(|| {
+        black_box(xd.par_iter().zip(&yd).map(|(a, b)| a * b).sum::<f64>());
+    });
+    let ser = best(|| {
+        let mut s = 0.0;
+        for i in 0..n {
+            s += xd[i] * yd[i];
+        }
+        black_box(s);
+    });
+    row("dot (16M f64)", acc, ray, ser);
+
+    let m = 2048;
+    let a: Vec<f64> = (0..m * m).map(|k| (k % 13) as f64).collect();
+    let mut b = vec![0.0; m * m];
+    let acc = best(|| stencil(m, &a, &mut b));
+    let ray = best(|| {
+        b.par_chunks_mut(m)
+            .enumerate()
+            .skip(1)
+            .take(m - 2)
+            .for_each(|(i, row)| {
+                for j in 1..m - 1 {
+                    row[j] = 0.25
+                        * (a[(i - 1) * m + j]
+                            + a[(i + 1) * m + j]
+                            + a[i * m + j - 1]
+                            + a[i * m + j + 1]);
+                }
+            })
+    });
+    let ser = best(|| {
+        for i in 1..m - 1 {
+            for j in 1..m - 1 {
+                b[i * m + j] = 0.25
+                    * (a[(i - 1) * m + j]
+                        + a[(i + 1) * m + j]
+                        + a[i * m + j - 1]
+                        + a[i * m + j + 1]);
+            }
+        }
+    });
+    row("stencil (2048^2 f64)", acc, ray, ser);
+
+    let k = 256;
+    let ma: Vec<f64> = (0..k * k).map(|v| (v % 11) as f64).collect();
+    let mb: Vec<f64> = (0..k * k).map(|v| (v % 3) as f64).collect();
+    let mut mc = vec![0.0; k * k];
+    let acc = best(|| matmul(k, &ma, &mb, &mut mc));
+    let ray = best(|| {
+        mc.par_chunks_mut(k).enumerate().for_each(|(i, row)| {
+            for j in 0..k {
+                let mut s = 0.0;
+                for l in 0..k {
+                    s += ma[i * k + l] * mb[l * k + j];
+                }
+                row[j] = s;
+            }
+        })
+    });
+    let ser = best(|| {
+        for i in 0..k {
+            for j in 0..k {
+                let mut s = 0.0;
+                for l in 0..k {
+                    s += ma[i * k + l] * mb[l * k + j];
+                }
+                mc[i * k + j] = s;
+            }
+        }
+    });
+    row("matmul (256^2 f64)", acc, ray, ser);
+}

@@ -1,0 +1,986 @@
+//! Expansion of a function with a compute or data construct for the host path.
+//!
+//! The function's slice parameters are mapped on entry with their clause (or the implicit one:
+//! `&[T]` is `copyin`, `&mut [T]` is `copy`) and shadowed by their device view; scalars are
+//! firstprivate. Code outside partitioned loops runs once, on the calling thread. Each
+//! partitioned loop becomes one launch: its iterations (the collapsed nest flattened) are split
+//! into contiguous chunks, one per gang; inner loop levels run sequentially inside a chunk.
+
+use crate::text::{self, SpanTable};
+use acc_engine::directive::{ClauseArgs, ClauseKind, Directive, ReductionOp, VarItem};
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use std::collections::BTreeSet;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Attribute, Expr, FnArg, ItemFn, Meta, Pat, RangeLimits, Stmt, Type};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Construct {
+    Parallel,
+    Kernels,
+    Serial,
+    Data,
+}
+
+impl Construct {
+    fn name(self) -> &'static str {
+        match self {
+            Construct::Parallel => "parallel",
+            Construct::Kernels => "kernels",
+            Construct::Serial => "serial",
+            Construct::Data => "data",
+        }
+    }
+}
+
+/// Expands `#[acc::<construct>(attr)]` on `item`; on any error, the errors and the function
+/// without its `#[acc(...)]` attributes, so one mistake gives one error.
+pub fn construct(c: Construct, attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func: ItemFn = match syn::parse2(item) {
+        Ok(f) => f,
+        Err(e) => {
+            let msg = format!("`#[acc::{}]` goes on a function (`fn`); {e}", c.name());
+            return syn::Error::new(e.span(), msg).to_compile_error();
+        }
+    };
+    let mut errors = Vec::new();
+    let out = expand_fn(c, attr, func.clone(), &mut errors);
+    if errors.is_empty() {
+        return out;
+    }
+    stub(func, errors)
+}
+
+/// `#[acc::routine(...)]`: checks the directive; the host path uses the function as is.
+pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Vec::new();
+    text::directive("routine", attr, Span::call_site(), &mut errors);
+    let mut out = item;
+    for e in errors {
+        out.extend(e.to_compile_error());
+    }
+    out
+}
+
+/// `#[acc(...)]` that no compute construct consumed.
+pub fn stray(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    let e = syn::Error::new(
+        Span::call_site(),
+        "`#[acc(loop ...)]` goes on a `for` loop inside a function marked \
+         `#[acc::parallel]`, `#[acc::kernels]` or `#[acc::serial]`, which reads it",
+    );
+    let mut out = e.to_compile_error();
+    out.extend(item);
+    out
+}
+
+fn stub(mut func: ItemFn, errors: Vec<syn::Error>) -> TokenStream {
+    StripAcc.visit_item_fn_mut(&mut func);
+    let mut out = func.into_token_stream();
+    for e in errors {
+        out.extend(e.to_compile_error());
+    }
+    out
+}
+
+/// Removes every `#[acc(...)]` attribute.
+struct StripAcc;
+
+impl VisitMut for StripAcc {
+    fn visit_attributes_mut(&mut self, attrs: &mut Vec<Attribute>) {
+        attrs.retain(|a| !is_acc(a));
+    }
+}
+
+fn is_acc(a: &Attribute) -> bool {
+    a.path().is_ident("acc")
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ParamKind {
+    Shared,
+    Mut,
+    Scalar,
+}
+
+struct Param {
+    name: syn::Ident,
+    kind: ParamKind,
+    /// The data clause naming it, with the clause name's span.
+    clause: Option<(&'static str, Span)>,
+}
+
+/// The loop part of a directive.
+#[derive(Default)]
+struct LoopSpec {
+    seq: bool,
+    /// `gang`, `worker`, `vector` or `independent` appear.
+    parallel: bool,
+    collapse: usize,
+    reductions: Vec<(ReductionOp, syn::Ident)>,
+    privates: Vec<syn::Ident>,
+}
+
+struct Ctx {
+    construct: Construct,
+    params: Vec<Param>,
+    num_gangs: Option<Expr>,
+    /// Compute-level `private` and `firstprivate`: copied once per chunk.
+    per_chunk: Vec<syn::Ident>,
+}
+
+fn expand_fn(
+    c: Construct,
+    attr: TokenStream,
+    mut func: ItemFn,
+    errors: &mut Vec<syn::Error>,
+) -> TokenStream {
+    let Some((d, table)) = text::directive(c.name(), attr, Span::call_site(), errors) else {
+        // Still check the loop directives, so the user sees every error at once.
+        let ctx = Ctx {
+            construct: c,
+            params: Vec::new(),
+            num_gangs: None,
+            per_chunk: Vec::new(),
+        };
+        let mut rw = Rewriter {
+            ctx: &ctx,
+            errors: Vec::new(),
+            inside: false,
+        };
+        rw.visit_block_mut(&mut func.block);
+        errors.append(&mut rw.errors);
+        return TokenStream::new();
+    };
+    let mut params = Vec::new();
+    for arg in &func.sig.inputs {
+        match arg {
+            FnArg::Receiver(r) => errors.push(syn::Error::new_spanned(
+                r,
+                "not supported: methods; use a free function taking slices and scalars",
+            )),
+            FnArg::Typed(t) => {
+                let Pat::Ident(pi) = &*t.pat else {
+                    errors.push(syn::Error::new_spanned(
+                        &t.pat,
+                        "not supported: patterns in parameters; name the parameter",
+                    ));
+                    continue;
+                };
+                let kind = match &*t.ty {
+                    Type::Reference(r) if matches!(&*r.elem, Type::Slice(_)) => {
+                        if r.mutability.is_some() {
+                            ParamKind::Mut
+                        } else {
+                            ParamKind::Shared
+                        }
+                    }
+                    Type::Reference(r) => {
+                        errors.push(syn::Error::new_spanned(
+                            r,
+                            "not supported: references other than slices; pass a slice \
+                             (`&[T]` or `&mut [T]`) or a scalar by value",
+                        ));
+                        continue;
+                    }
+                    _ => ParamKind::Scalar,
+                };
+                params.push(Param {
+                    name: pi.ident.clone(),
+                    kind,
+                    clause: None,
+                });
+            }
+        }
+    }
+    let mut ctx = Ctx {
+        construct: c,
+        params,
+        num_gangs: None,
+        per_chunk: Vec::new(),
+    };
+    let combined = d.kind.is_combined();
+    let mut default_present = false;
+    let mut default_none = false;
+    let mut spec = LoopSpec::default();
+    for cl in &d.clauses {
+        let at = table.span(cl.name_span);
+        match cl.kind {
+            ClauseKind::Copy
+            | ClauseKind::Copyin
+            | ClauseKind::Copyout
+            | ClauseKind::Create
+            | ClauseKind::Present
+            | ClauseKind::NoCreate => {
+                let name = match cl.kind {
+                    ClauseKind::Copy => "Copy",
+                    ClauseKind::Copyin => "CopyIn",
+                    ClauseKind::Copyout => "CopyOut",
+                    ClauseKind::Create => "Create",
+                    ClauseKind::Present => "Present",
+                    _ => "NoCreate",
+                };
+                for item in cl.items() {
+                    let Some(ident) = plain_name(item, &table, errors) else {
+                        continue;
+                    };
+                    let Some(p) = ctx.params.iter_mut().find(|p| p.name == ident) else {
+                        errors.push(syn::Error::new(
+                            ident.span(),
+                            format!(
+                                "`{ident}` is not a parameter of `{}`; data clauses name the \
+                                 function's slice parameters",
+                                func.sig.ident
+                            ),
+                        ));
+                        continue;
+                    };
+                    match p.kind {
+                        ParamKind::Scalar => errors.push(syn::Error::new(
+                            ident.span(),
+                            format!(
+                                "`{ident}` is a scalar: scalars are firstprivate; data clauses \
+                                 name slice parameters (`&[T]`, `&mut [T]`)"
+                            ),
+                        )),
+                        ParamKind::Shared
+                            if matches!(cl.kind, ClauseKind::Copy | ClauseKind::Copyout) =>
+                        {
+                            errors.push(syn::Error::new(
+                                ident.span(),
+                                format!(
+                                    "`{}({ident})` writes `{ident}` back, but it is a shared \
+                                     slice `&[T]`; use `copyin` or take `&mut [T]`",
+                                    cl.spelling
+                                ),
+                            ))
+                        }
+                        _ => p.clause = Some((name, at)),
+                    }
+                }
+            }
+            ClauseKind::Firstprivate | ClauseKind::Private
+                if !(combined && cl.kind == ClauseKind::Private) =>
+            {
+                for item in cl.items() {
+                    if let Some(ident) = plain_name(item, &table, errors) {
+                        ctx.per_chunk.push(ident);
+                    }
+                }
+            }
+            ClauseKind::NumGangs => {
+                if let ClauseArgs::Exprs(es) = &cl.args {
+                    if let Some(e) = es.first() {
+                        match syn::parse_str::<Expr>(&e.text) {
+                            Ok(e) => ctx.num_gangs = Some(e),
+                            Err(_) => errors.push(syn::Error::new(
+                                table.span(e.span),
+                                "expected a Rust expression",
+                            )),
+                        }
+                    }
+                }
+            }
+            ClauseKind::NumWorkers | ClauseKind::VectorLength => {}
+            ClauseKind::Default => {
+                if let ClauseArgs::Default(k, _) = &cl.args {
+                    match k {
+                        acc_engine::directive::DefaultKind::None => default_none = true,
+                        acc_engine::directive::DefaultKind::Present => default_present = true,
+                    }
+                }
+            }
+            k if combined && is_loop_clause(k) => loop_clause(&mut spec, cl, &table, errors),
+            ClauseKind::Reduction => errors.push(syn::Error::new(
+                at,
+                "not supported yet: `reduction` on the compute construct; put it on the \
+                 loop (`#[acc(loop reduction(...))]`) or use the combined form",
+            )),
+            _ => errors.push(syn::Error::new(
+                at,
+                format!(
+                    "not supported yet by the Rust front end: the `{}` clause",
+                    cl.spelling
+                ),
+            )),
+        }
+    }
+
+    // Implicit data attributes: only referenced slices are mapped.
+    let used = idents(&func.block.to_token_stream());
+    let mut prologue = TokenStream::new();
+    let loc = quote!(::acc::__private::Loc {
+        file: ::core::file!(),
+        line: ::core::line!()
+    });
+    for p in &ctx.params {
+        if p.kind == ParamKind::Scalar && c != Construct::Data {
+            let name = &p.name;
+            prologue.extend(quote_spanned!(name.span()=> ::acc::__private::firstprivate(&#name);));
+        }
+        if p.kind == ParamKind::Scalar
+            || (p.clause.is_none() && !used.contains(&p.name.to_string()))
+        {
+            continue;
+        }
+        let name = &p.name;
+        let clause = match p.clause {
+            Some((c, sp)) => {
+                let c = syn::Ident::new(c, sp);
+                quote!(::acc::__private::DataClause::#c)
+            }
+            None if default_present => quote!(::acc::__private::DataClause::Present),
+            None if default_none && c != Construct::Data => {
+                errors.push(syn::Error::new(
+                    name.span(),
+                    format!(
+                        "`{name}` has no data clause and the construct says `default(none)`; \
+                         name it in `copy`, `copyin`, `copyout`, `create` or `present`"
+                    ),
+                ));
+                continue;
+            }
+            None if p.kind == ParamKind::Shared => quote!(::acc::__private::DataClause::CopyIn),
+            None => quote!(::acc::__private::DataClause::Copy),
+        };
+        let guard = format_ident!("__acc_guard_{}", name);
+        let var = name.to_string();
+        let access = if c == Construct::Data {
+            quote!(host)
+        } else {
+            quote!(view)
+        };
+        prologue.extend(match p.kind {
+            ParamKind::Shared => quote! {
+                let #guard = ::acc::__private::MapRef::new(#name, #clause, #var, #loc);
+                #[allow(unused_variables)]
+                let #name = #guard.#access();
+            },
+            _ => quote! {
+                let mut #guard = ::acc::__private::MapMut::new(#name, #clause, #var, #loc);
+                #[allow(unused_variables)]
+                let #name = #guard.#access();
+            },
+        });
+    }
+
+    let mut rw = Rewriter {
+        ctx: &ctx,
+        errors: Vec::new(),
+        inside: false,
+    };
+    if combined {
+        let fors: Vec<usize> = func
+            .block
+            .stmts
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Stmt::Expr(Expr::ForLoop(_), _)))
+            .map(|(i, _)| i)
+            .collect();
+        if fors.len() != 1 {
+            rw.errors.push(syn::Error::new_spanned(
+                &func.sig.ident,
+                format!(
+                    "the combined `{}` applies its loop part to the one `for` loop at the top \
+                     of the function body; `{}` has {}",
+                    d.kind.name(),
+                    func.sig.ident,
+                    fors.len()
+                ),
+            ));
+        } else if let Stmt::Expr(e @ Expr::ForLoop(_), _) = &mut func.block.stmts[fors[0]] {
+            let Expr::ForLoop(f) = e.clone() else {
+                unreachable!()
+            };
+            if let Some(a) = f.attrs.iter().find(|a| is_acc(a)) {
+                rw.errors.push(syn::Error::new_spanned(
+                    a,
+                    format!(
+                        "the combined `{}` already applies to this loop; move these clauses \
+                         into it",
+                        d.kind.name()
+                    ),
+                ));
+            } else {
+                *e = rw.loop_expr(f, spec);
+            }
+        }
+    }
+    rw.visit_block_mut(&mut func.block);
+    errors.append(&mut rw.errors);
+
+    let body = &func.block.stmts;
+    let attrs = &func.attrs;
+    let vis = &func.vis;
+    let sig = &func.sig;
+    quote! {
+        #(#attrs)*
+        #vis #sig {
+            #prologue
+            #(#body)*
+        }
+    }
+}
+
+fn is_loop_clause(k: ClauseKind) -> bool {
+    matches!(
+        k,
+        ClauseKind::Gang
+            | ClauseKind::Worker
+            | ClauseKind::Vector
+            | ClauseKind::Seq
+            | ClauseKind::Auto
+            | ClauseKind::Independent
+            | ClauseKind::Collapse
+            | ClauseKind::Tile
+            | ClauseKind::Reduction
+            | ClauseKind::Private
+    )
+}
+
+fn loop_clause(
+    spec: &mut LoopSpec,
+    cl: &acc_engine::directive::Clause,
+    table: &SpanTable,
+    errors: &mut Vec<syn::Error>,
+) {
+    match (&cl.kind, &cl.args) {
+        (
+            ClauseKind::Gang | ClauseKind::Worker | ClauseKind::Vector | ClauseKind::Independent,
+            _,
+        ) => spec.parallel = true,
+        (ClauseKind::Seq, _) => spec.seq = true,
+        (ClauseKind::Auto, _) => {}
+        (ClauseKind::Collapse, ClauseArgs::Collapse { count, .. }) => match count.int_value() {
+            Some(n) if n >= 1 => spec.collapse = n as usize,
+            _ => errors.push(syn::Error::new(
+                table.span(count.span),
+                "`collapse` takes a positive integer literal",
+            )),
+        },
+        (ClauseKind::Tile, ClauseArgs::Exprs(es)) => spec.collapse = spec.collapse.max(es.len()),
+        (ClauseKind::Reduction, ClauseArgs::Reduction { op, items, .. }) => {
+            for item in items {
+                if let Some(id) = plain_name(item, table, errors) {
+                    spec.reductions.push((*op, id));
+                }
+            }
+        }
+        (ClauseKind::Private, _) => {
+            for item in cl.items() {
+                if let Some(id) = plain_name(item, table, errors) {
+                    spec.privates.push(id);
+                }
+            }
+        }
+        _ => errors.push(syn::Error::new(
+            table.span(cl.name_span),
+            format!(
+                "not supported yet by the Rust front end: the `{}` clause on a loop",
+                cl.spelling
+            ),
+        )),
+    }
+}
+
+/// The variable of a list item, which must be a plain name.
+fn plain_name(
+    item: &VarItem,
+    table: &SpanTable,
+    errors: &mut Vec<syn::Error>,
+) -> Option<syn::Ident> {
+    let span = table.span(item.base.span);
+    if item.is_subarray() {
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "not supported yet: subarrays in Rust clauses (`{}`); name the whole slice",
+                item.text
+            ),
+        ));
+        return None;
+    }
+    if !item.accessors.is_empty() {
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "`{}`: clauses name variables, not members or elements",
+                item.text
+            ),
+        ));
+        return None;
+    }
+    match syn::parse_str::<syn::Ident>(&item.base.name) {
+        Ok(mut id) => {
+            id.set_span(span);
+            Some(id)
+        }
+        Err(_) => {
+            errors.push(syn::Error::new(span, "expected a variable name"));
+            None
+        }
+    }
+}
+
+/// Every identifier in `tokens`.
+fn idents(tokens: &TokenStream) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    fn walk(t: &TokenStream, out: &mut BTreeSet<String>) {
+        for tt in t.clone() {
+            match tt {
+                TokenTree::Ident(i) => {
+                    out.insert(i.to_string());
+                }
+                TokenTree::Group(g) => walk(&g.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    walk(tokens, &mut out);
+    out
+}
+
+/// Rewrites the `#[acc(loop ...)]` loops of a compute function.
+struct Rewriter<'a> {
+    ctx: &'a Ctx,
+    errors: Vec<syn::Error>,
+    /// Inside a partitioned loop: nested loops run sequentially in the chunk.
+    inside: bool,
+}
+
+fn expr_attrs(e: &mut Expr) -> Option<&mut Vec<Attribute>> {
+    Some(match e {
+        Expr::While(x) => &mut x.attrs,
+        Expr::Loop(x) => &mut x.attrs,
+        Expr::Block(x) => &mut x.attrs,
+        Expr::If(x) => &mut x.attrs,
+        Expr::Match(x) => &mut x.attrs,
+        Expr::Call(x) => &mut x.attrs,
+        Expr::MethodCall(x) => &mut x.attrs,
+        Expr::Assign(x) => &mut x.attrs,
+        Expr::Binary(x) => &mut x.attrs,
+        Expr::Unsafe(x) => &mut x.attrs,
+        _ => return None,
+    })
+}
+
+impl VisitMut for Rewriter<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::ForLoop(f) = e {
+            if let Some(i) = f.attrs.iter().position(is_acc) {
+                let attr = f.attrs.remove(i);
+                let spec = self.loop_spec(&attr);
+                let f = f.clone();
+                *e = self.loop_expr(f, spec);
+                return;
+            }
+        } else if let Some(attrs) = expr_attrs(e) {
+            if let Some(i) = attrs.iter().position(is_acc) {
+                let attr = attrs.remove(i);
+                let what = match e {
+                    Expr::While(_) => "a `while` loop has no trip count to split into chunks",
+                    Expr::Loop(_) => "a `loop` has no trip count to split into chunks",
+                    _ => "it is not a loop",
+                };
+                self.errors.push(syn::Error::new_spanned(
+                    &attr,
+                    format!(
+                        "not supported: `#[acc(loop ...)]` applies to a `for` loop over a range \
+                         (`for i in a..b`); {what}"
+                    ),
+                ));
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+impl Rewriter<'_> {
+    fn loop_spec(&mut self, attr: &Attribute) -> LoopSpec {
+        let mut spec = LoopSpec::default();
+        let Meta::List(list) = &attr.meta else {
+            self.errors.push(syn::Error::new_spanned(
+                attr,
+                "write the loop directive in parentheses: `#[acc(loop gang vector)]`",
+            ));
+            return spec;
+        };
+        let starts_with_loop = matches!(
+            list.tokens.clone().into_iter().next(),
+            Some(TokenTree::Ident(i)) if i == "loop"
+        );
+        if !starts_with_loop {
+            self.errors.push(syn::Error::new_spanned(
+                &list.tokens,
+                "inside a compute function `#[acc(...)]` takes a loop directive: \
+                 `#[acc(loop ...)]`",
+            ));
+            return spec;
+        }
+        if self.ctx.construct == Construct::Data {
+            self.errors.push(syn::Error::new_spanned(
+                attr,
+                "a loop directive needs a compute construct; `#[acc::data]` is a data region: \
+                 call a `#[acc::parallel]` function from it",
+            ));
+            return spec;
+        }
+        let Some((d, table)) =
+            text::directive("", list.tokens.clone(), attr.span(), &mut self.errors)
+        else {
+            return spec;
+        };
+        self.loop_clauses(&d, &table, &mut spec);
+        spec
+    }
+
+    fn loop_clauses(&mut self, d: &Directive, table: &SpanTable, spec: &mut LoopSpec) {
+        for cl in &d.clauses {
+            loop_clause(spec, cl, table, &mut self.errors);
+        }
+    }
+
+    fn partitioned(&self, spec: &LoopSpec) -> bool {
+        if spec.seq || self.inside {
+            return false;
+        }
+        match self.ctx.construct {
+            Construct::Parallel => true,
+            Construct::Kernels => spec.parallel,
+            Construct::Serial | Construct::Data => false,
+        }
+    }
+
+    /// The expansion of one loop with a loop directive.
+    fn loop_expr(&mut self, mut f: syn::ExprForLoop, spec: LoopSpec) -> Expr {
+        if !self.partitioned(&spec) {
+            // A sequential loop level partitions nothing: loops inside it may still be.
+            self.visit_block_mut(&mut f.body);
+            let privates = &spec.privates;
+            let body = &f.body;
+            let (label, pat, expr) = (&f.label, &f.pat, &f.expr);
+            return syn::parse_quote! {
+                #label for #pat in #expr {
+                    #( let _ = &mut #privates; )*
+                    #( #[allow(unused_mut, unused_variables, unused_assignments)] let mut #privates = #privates; )*
+                    #body
+                }
+            };
+        }
+        let collapse = spec.collapse.max(1);
+        // The loop nest: (pattern, range expression) per level, and the innermost body.
+        let mut levels = Vec::new();
+        let mut cur = f.clone();
+        loop {
+            let ok_pat = matches!(&*cur.pat, Pat::Ident(_) | Pat::Wild(_));
+            if !ok_pat {
+                self.errors.push(syn::Error::new_spanned(
+                    &cur.pat,
+                    "not supported: a partitioned loop binds its index to a name",
+                ));
+                return Expr::ForLoop(f);
+            }
+            let Expr::Range(r) = &*cur.expr else {
+                self.errors.push(syn::Error::new_spanned(
+                    &cur.expr,
+                    "not supported: a partitioned loop iterates over a range (`a..b` or \
+                     `a..=b`), whose trip count is known before the loop starts; iterate over \
+                     indices instead",
+                ));
+                return Expr::ForLoop(f);
+            };
+            let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
+                self.errors.push(syn::Error::new_spanned(
+                    r,
+                    "not supported: an open range has no trip count; give both bounds",
+                ));
+                return Expr::ForLoop(f);
+            };
+            let inclusive = matches!(r.limits, RangeLimits::Closed(_));
+            levels.push((cur.pat.clone(), (**lo).clone(), (**hi).clone(), inclusive));
+            if levels.len() == collapse {
+                break;
+            }
+            let inner = match cur.body.stmts.as_slice() {
+                [Stmt::Expr(Expr::ForLoop(g), _)] => {
+                    if let Some(a) = g.attrs.iter().find(|a| is_acc(a)) {
+                        self.errors.push(syn::Error::new_spanned(
+                            a,
+                            format!(
+                                "this loop belongs to the `collapse({collapse})` nest above, \
+                                 which the outer directive partitions; remove its own directive"
+                            ),
+                        ));
+                        return Expr::ForLoop(f);
+                    }
+                    g.clone()
+                }
+                _ => {
+                    self.errors.push(syn::Error::new_spanned(
+                        &cur.body,
+                        format!(
+                            "collapse({collapse}) needs {collapse} perfectly nested `for` loops \
+                             over ranges: the body of this loop must be one `for` loop and \
+                             nothing else"
+                        ),
+                    ));
+                    return Expr::ForLoop(f);
+                }
+            };
+            cur = inner;
+        }
+        // Bounds of inner levels may not use outer indices: the nest must be rectangular.
+        for (j, (_, lo, hi, _)) in levels.iter().enumerate().skip(1) {
+            let used = idents(&quote!(#lo #hi));
+            for (pat, ..) in &levels[..j] {
+                if let Pat::Ident(pi) = &**pat {
+                    if used.contains(&pi.ident.to_string()) {
+                        self.errors.push(syn::Error::new_spanned(
+                            quote!(#lo..#hi),
+                            format!(
+                                "not supported: the bounds of a collapsed loop may not depend \
+                                 on `{}`; the nest must be rectangular",
+                                pi.ident
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        let mut body = cur.body.clone();
+        let was = self.inside;
+        self.inside = true;
+        self.visit_block_mut(&mut body);
+        self.inside = was;
+        let mut esc = Escapes {
+            depth: 0,
+            errors: &mut self.errors,
+        };
+        esc.visit_block(&body);
+
+        let n = levels.len();
+        let los: Vec<_> = (0..n).map(|j| format_ident!("__acc_lo{}", j)).collect();
+        let ns: Vec<_> = (0..n).map(|j| format_ident!("__acc_n{}", j)).collect();
+        let mut setup = TokenStream::new();
+        for (j, (_, lo, hi, inclusive)) in levels.iter().enumerate() {
+            let (l, c) = (&los[j], &ns[j]);
+            setup.extend(if *inclusive {
+                quote!(let (#l, #c) = ::acc::__private::bounds_inclusive(#lo..=#hi);)
+            } else {
+                quote!(let (#l, #c) = ::acc::__private::bounds(#lo..#hi);)
+            });
+        }
+        // Each chunk runs iterations `__acc_range` of the flattened nest. With one level the
+        // iteration is the index; with more, the chunk walks runs of the innermost level (a
+        // plain `for`, which the compiler can vectorize), the outer indices `__acc_at<j>`
+        // computed by division once per chunk and carried like an odometer after each run.
+        let privates_and_body = {
+            let privates = &spec.privates;
+            quote! {
+                #( #[allow(unused_mut, unused_variables, unused_assignments)] let mut #privates = #privates; )*
+                #body
+            }
+        };
+        let last = n - 1;
+        let iterate = if n == 1 {
+            let (pat, l) = (&levels[0].0, &los[0]);
+            quote! {
+                for __acc_at in __acc_range {
+                    let #pat = ::acc::__private::nth(#l, __acc_at);
+                    #privates_and_body
+                }
+            }
+        } else {
+            let ats: Vec<_> = (0..n).map(|j| format_ident!("__acc_at{}", j)).collect();
+            let mut start = quote!(let mut __acc_rest: i64 = __acc_range.start;);
+            for j in (0..n).rev() {
+                let (at, c) = (&ats[j], &ns[j]);
+                start.extend(quote! {
+                    let mut #at: i64 = __acc_rest % #c;
+                    __acc_rest /= #c;
+                });
+            }
+            let mut outer = TokenStream::new();
+            for j in 0..last {
+                let (pat, l, at) = (&levels[j].0, &los[j], &ats[j]);
+                outer.extend(quote!(let #pat = ::acc::__private::nth(#l, #at);));
+            }
+            let mut carry = TokenStream::new();
+            for j in 0..last {
+                let (at, c) = (&ats[j], &ns[j]);
+                carry = if j == 0 {
+                    quote!(#at += 1;)
+                } else {
+                    quote!(#at += 1; if #at == #c { #at = 0; #carry })
+                };
+            }
+            let (pat, l, at, c) = (&levels[last].0, &los[last], &ats[last], &ns[last]);
+            quote! {
+                #start
+                let _ = __acc_rest;
+                let mut __acc_k: i64 = __acc_range.start;
+                while __acc_k < __acc_range.end {
+                    let __acc_run: i64 = ::core::cmp::min(#c - #at, __acc_range.end - __acc_k);
+                    #outer
+                    for __acc_in in #at..#at + __acc_run {
+                        let #pat = ::acc::__private::nth(#l, __acc_in);
+                        #privates_and_body
+                    }
+                    __acc_k += __acc_run;
+                    #at = 0;
+                    #carry
+                }
+            }
+        };
+        let used = idents(&body.to_token_stream());
+        let muts: Vec<&syn::Ident> = self
+            .ctx
+            .params
+            .iter()
+            .filter(|p| p.kind == ParamKind::Mut && used.contains(&p.name.to_string()))
+            .map(|p| &p.name)
+            .collect();
+        let shared: Vec<_> = muts
+            .iter()
+            .map(|m| format_ident!("__acc_shared_{}", m))
+            .collect();
+        let per_chunk = &self.ctx.per_chunk;
+        let privates = &spec.privates;
+        let red_vars: Vec<&syn::Ident> = spec.reductions.iter().map(|(_, v)| v).collect();
+        let red_init: Vec<TokenStream> = spec
+            .reductions
+            .iter()
+            .map(|(op, v)| {
+                let op = op_marker(*op, v.span());
+                quote_spanned!(v.span()=> let mut #v = ::acc::__private::identity::<#op, _>(&#v);)
+            })
+            .collect();
+        let red_combine: Vec<TokenStream> = spec
+            .reductions
+            .iter()
+            .enumerate()
+            .map(|(i, (op, v))| {
+                let op = op_marker(*op, v.span());
+                let i = syn::Index::from(i);
+                quote_spanned!(v.span()=> #v = ::acc::__private::combine::<#op, _>(#v, __acc_part.#i);)
+            })
+            .collect();
+        let gangs = match &self.ctx.num_gangs {
+            Some(e) => quote!(::core::option::Option::Some((#e) as u32)),
+            None => quote!(::core::option::Option::None),
+        };
+        let result = if red_vars.is_empty() {
+            TokenStream::new()
+        } else {
+            quote!((#(#red_vars,)*))
+        };
+        let combine = if red_vars.is_empty() {
+            quote!(let _ = __acc_parts;)
+        } else {
+            quote! {
+                for __acc_part in __acc_parts {
+                    #(#red_combine)*
+                }
+            }
+        };
+        syn::parse_quote! {
+            {
+                #setup
+                #( let _ = &mut #privates; )*
+                let __acc_total: i64 = 1 #(* #ns)*;
+                #( let #shared = ::acc::__private::SliceMut::new(&mut *#muts); )*
+                let __acc_parts = ::acc::__private::launch(
+                    ::acc::__private::Loc { file: ::core::file!(), line: ::core::line!() },
+                    __acc_total,
+                    #gangs,
+                    &|__acc_range: ::core::ops::Range<i64>| {
+                        #( #[allow(unused_mut, unused_variables)] let mut #muts = #shared; )*
+                        #( #[allow(unused_mut, unused_variables)] let mut #per_chunk = #per_chunk; )*
+                        #(#red_init)*
+                        #iterate
+                        #result
+                    },
+                );
+                #combine
+            }
+        }
+    }
+}
+
+fn op_marker(op: ReductionOp, span: Span) -> TokenStream {
+    let name = match op {
+        ReductionOp::Add => "Add",
+        ReductionOp::Mul => "Mul",
+        ReductionOp::Max => "Max",
+        ReductionOp::Min => "Min",
+        ReductionOp::BitAnd => "BitAnd",
+        ReductionOp::BitOr => "BitOr",
+        ReductionOp::BitXor => "BitXor",
+        ReductionOp::LogAnd => "LogAnd",
+        ReductionOp::LogOr => "LogOr",
+    };
+    let id = syn::Ident::new(name, span);
+    quote_spanned!(span=> ::acc::__private::op::#id)
+}
+
+/// Finds control flow that would leave a partitioned loop's body, which runs as a closure per
+/// chunk.
+struct Escapes<'a> {
+    depth: usize,
+    errors: &'a mut Vec<syn::Error>,
+}
+
+impl<'ast> Visit<'ast> for Escapes<'_> {
+    fn visit_expr_return(&mut self, e: &'ast syn::ExprReturn) {
+        self.errors.push(syn::Error::new_spanned(
+            e,
+            "not supported: `return` inside a partitioned loop; its iterations run in chunks \
+             on other threads, so they cannot return from the function",
+        ));
+    }
+    fn visit_expr_try(&mut self, e: &'ast syn::ExprTry) {
+        self.errors.push(syn::Error::new_spanned(
+            e,
+            "not supported: `?` inside a partitioned loop; its iterations run in chunks on \
+             other threads, so they cannot return from the function",
+        ));
+    }
+    fn visit_expr_break(&mut self, e: &'ast syn::ExprBreak) {
+        if self.depth == 0 || e.label.is_some() {
+            self.errors.push(syn::Error::new_spanned(
+                e,
+                "not supported: `break` out of a partitioned loop; OpenACC loops run every \
+                 iteration",
+            ));
+        }
+        syn::visit::visit_expr_break(self, e);
+    }
+    fn visit_expr_continue(&mut self, e: &'ast syn::ExprContinue) {
+        if e.label.is_some() {
+            self.errors.push(syn::Error::new_spanned(
+                e,
+                "not supported: labelled `continue` inside a partitioned loop",
+            ));
+        }
+    }
+    fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
+        self.depth += 1;
+        syn::visit::visit_expr_for_loop(self, e);
+        self.depth -= 1;
+    }
+    fn visit_expr_while(&mut self, e: &'ast syn::ExprWhile) {
+        self.depth += 1;
+        syn::visit::visit_expr_while(self, e);
+        self.depth -= 1;
+    }
+    fn visit_expr_loop(&mut self, e: &'ast syn::ExprLoop) {
+        self.depth += 1;
+        syn::visit::visit_expr_loop(self, e);
+        self.depth -= 1;
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
