@@ -36,6 +36,16 @@
 //! [`set_device_type`]), partitioned loops run in chunks on the runtime's
 //! executor. The CUDA device path is not implemented yet; constructs the host
 //! path cannot run are compile errors. See `acc-macros` for what is supported.
+//!
+//! # Soundness: FIXME
+//!
+//! A loop directive promises, as in OpenACC, that its iterations touch
+//! different elements. Inside a partitioned loop a `&mut [T]` parameter is
+//! written by every chunk through a bounds-checked view; a loop that breaks
+//! the promise (two iterations writing one element) is a data race that
+//! safe code can reach today. Until the macros prove disjoint writes (for
+//! example, only `y[i]` with `i` the partitioned index) or require `unsafe`
+//! for anything else, treat such a loop as you would `unsafe` code.
 
 pub use acc_runtime as runtime;
 
