@@ -82,7 +82,7 @@ static void matmul(void) {
          *c = malloc((size_t)n * n * sizeof *c);
   for (int i = 0; i < n * n; i++) { a[i] = (i % 7) * 0.5; b[i] = (i % 5) * 0.25; c[i] = 0; }
   double best = 1e30;
-  for (int r = 0; r < 3; r++) {
+  for (int r = 0; r < REPS; r++) {
     double t = now();
     #pragma acc parallel loop copyin(a[0:n*n], b[0:n*n]) copy(c[0:n*n]) /* omp: parallel for */
     for (int i = 0; i < n; i++)
