@@ -330,7 +330,30 @@ impl Ctx<'_> {
             .arg(&generated)
             .arg("-o")
             .arg(&object);
-        toolchain::run(cmd, args.verbose)?;
+        if args.verbose {
+            eprintln!("acc: running {}", toolchain::show(&cmd));
+        }
+        let out = cmd.output().map_err(|e| {
+            Fail::Msg(format!("cannot run `{}`: {e}", cmd.get_program().to_string_lossy()))
+        })?;
+        if !out.status.success() {
+            // An error in the user's own C is best reported on the user's
+            // file as written, not on the generated code: compile the
+            // original alone (directives ignored) and show its messages if
+            // it fails too.
+            let mut check = self.compile_command(src_dir.or(Some(Path::new("."))));
+            check.arg("-fsyntax-only").arg("-Wno-unknown-pragmas").arg(path);
+            if let Ok(own) = check.output() {
+                if !own.status.success() {
+                    std::io::stderr().write_all(&own.stderr).ok();
+                    return Err(Fail::Status(toolchain::exit_code(own.status)));
+                }
+            }
+        }
+        std::io::stderr().write_all(&out.stderr).ok();
+        if !out.status.success() {
+            return Err(Fail::Status(toolchain::exit_code(out.status)));
+        }
         if let Some(d) = dep {
             name_the_source_in_dep_file(&d, &generated, path)?;
         }

@@ -139,7 +139,7 @@ pub fn exit_code(status: std::process::ExitStatus) -> u8 {
     1
 }
 
-fn show(cmd: &Command) -> String {
+pub fn show(cmd: &Command) -> String {
     let mut s = cmd.get_program().to_string_lossy().into_owned();
     for a in cmd.get_args() {
         s.push(' ');

@@ -473,3 +473,19 @@ fn example_makefile_project_builds_with_acc_cc() {
     );
     ok(make(&["clean"]));
 }
+
+#[test]
+fn c_errors_inside_a_kernel_are_reported_on_the_users_code() {
+    if !have_cc() {
+        return;
+    }
+    // The loop body is outlined into a kernel; the missing `;` is still
+    // reported at its column in the user's line, by the host compiler.
+    let src = "int main(void) {\n  int a[10];\n  #pragma acc parallel loop copy(a)\n  for (int i = 0; i < 10; i++) a[i] = i\n  return 0;\n}\n";
+    let dir = project("kernel-syntax-error", &[("k.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "k.c"]).output().unwrap();
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("k.c:4:40"), "{err}");
+    assert!(!err.contains("__acc_"), "{err}");
+}
