@@ -248,6 +248,15 @@ fn cmp_code(c: Cmp) -> u8 {
 }
 
 impl<'a> Lowerer<'a> {
+    /// The whitespace before a directive on its line.
+    fn indent_of(&self, span: Span) -> String {
+        let line_start = self.src[..span.start].rfind('\n').map_or(0, |i| i + 1);
+        self.src[line_start..span.start]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .collect()
+    }
+
     fn fresh(&mut self) -> usize {
         self.counter += 1;
         self.counter
@@ -568,7 +577,8 @@ impl<'a> Lowerer<'a> {
             self.file,
             self.file
         );
-        self.replace(c.pragma_span, open);
+        let indent = self.indent_of(c.pragma_span);
+        self.replace(c.pragma_span, one_statement_a_line(&open, &indent));
         if !is_declare {
             if let Some(body) = c.body {
                 self.insert(
@@ -652,7 +662,8 @@ impl<'a> Lowerer<'a> {
                     "__attribute__((constructor)) static void __acc_declare{n}(void) {{ {array} acc_rt_enter_data({}, {line}, __acc_d{n}, {count}, acc_async_sync); }}",
                     self.file
                 );
-                self.replace(c.pragma_span, text);
+                let indent = self.indent_of(c.pragma_span);
+                self.replace(c.pragma_span, one_statement_a_line(&text, &indent));
                 return;
             }
         };
@@ -664,7 +675,8 @@ impl<'a> Lowerer<'a> {
             Some(cond) => format!("if ({cond}) {{ {body} }}"),
             None => format!("{{ {body} }}"),
         };
-        self.replace(c.pragma_span, text);
+        let indent = self.indent_of(c.pragma_span);
+        self.replace(c.pragma_span, one_statement_a_line(&text, &indent));
     }
 
     fn other(&mut self, id: ConstructId) {
@@ -1140,6 +1152,8 @@ impl<'a> Lowerer<'a> {
              acc_rt_region_end({f}, {line}, __acc_d{n}, {data_count}, {asy});",
             f = self.file,
         );
+        let indent = self.indent_of(c.pragma_span);
+        let launch = one_statement_a_line(&launch, &indent);
         let host_version = self.host_version(body);
         let replacement = match self.condition(id) {
             Some(cond) => format!(
@@ -1671,6 +1685,28 @@ fn custom_reduction(unit: &Unit, v: VarId, op: ReductionOp, tag: &str) -> Result
         "\nstatic void __acc_rinit{tag}(void *__acc_cv, const void *__acc_ov) {{ {ty} *__acc_c = __acc_cv; const {ty} *__acc_o = __acc_ov; (void)__acc_o;{init} }}\n\
          static void __acc_rcomb{tag}(void *__acc_av, const void *__acc_pv) {{ {ty} *__acc_a = __acc_av; const {ty} *__acc_p = __acc_pv;{comb} }}\n"
     ))
+}
+
+/// Generated statements one to a line (after `; `), indented like the
+/// directive they replace, so `--keep` output reads as code.
+fn one_statement_a_line(code: &str, indent: &str) -> String {
+    let mut out = String::with_capacity(code.len() + 64);
+    let mut in_string = false;
+    let mut prev = '\0';
+    for ch in code.chars() {
+        if ch == '"' && prev != '\\' {
+            in_string = !in_string;
+        }
+        if ch == ' ' && prev == ';' && !in_string {
+            out.push('\n');
+            out.push_str(indent);
+            out.push_str("  ");
+        } else {
+            out.push(ch);
+        }
+        prev = ch;
+    }
+    out
 }
 
 /// The pointer member whose target a list item names (`s.p` of
