@@ -334,7 +334,10 @@ impl Ctx<'_> {
             eprintln!("acc: running {}", toolchain::show(&cmd));
         }
         let out = cmd.output().map_err(|e| {
-            Fail::Msg(format!("cannot run `{}`: {e}", cmd.get_program().to_string_lossy()))
+            Fail::Msg(format!(
+                "cannot run `{}`: {e}",
+                cmd.get_program().to_string_lossy()
+            ))
         })?;
         if !out.status.success() {
             // An error in the user's own C is best reported on the user's
@@ -342,7 +345,10 @@ impl Ctx<'_> {
             // original alone (directives ignored) and show its messages if
             // it fails too.
             let mut check = self.compile_command(src_dir.or(Some(Path::new("."))));
-            check.arg("-fsyntax-only").arg("-Wno-unknown-pragmas").arg(path);
+            check
+                .arg("-fsyntax-only")
+                .arg("-Wno-unknown-pragmas")
+                .arg(path);
             if let Ok(own) = check.output() {
                 if !own.status.success() {
                     std::io::stderr().write_all(&own.stderr).ok();
