@@ -888,17 +888,7 @@ impl<'a> Lowerer<'a> {
                             "{{0, ACC_RT_TYPE_CUSTOM, (void *)&{name}, {}, 1, sizeof({name}), __acc_rinit{n}_{j}, __acc_rcomb{n}_{j}}}",
                             c_string(name)
                         ));
-                        let _ = writeln!(
-                            decls,
-                            "  {} = *({})__acc_chunk->red[{j}];",
-                            declare_as(self.unit, r.var, name),
-                            declare_as(self.unit, r.var, "(*)")
-                        );
-                        let _ = writeln!(
-                            red_store,
-                            "  *({})__acc_chunk->red[{j}] = {name};",
-                            declare_as(self.unit, r.var, "(*)")
-                        );
+                        red_slot(self.unit, r.var, j, &mut decls, &mut red_store);
                     }
                     Err(why) => self.diags.push(Diagnostic::error(
                         var.decl_span,
@@ -922,17 +912,7 @@ impl<'a> Lowerer<'a> {
                     red_op(r.op),
                     c_string(name)
                 ));
-                let _ = writeln!(
-                    decls,
-                    "  {} = *({})__acc_chunk->red[{j}];",
-                    declare_as(self.unit, r.var, name),
-                    declare_as(self.unit, r.var, "(*)")
-                );
-                let _ = writeln!(
-                    red_store,
-                    "  *({})__acc_chunk->red[{j}] = {name};",
-                    declare_as(self.unit, r.var, "(*)")
-                );
+                red_slot(self.unit, r.var, j, &mut decls, &mut red_store);
                 continue;
             }
             // An array (or a section of one, or of a pointer's target): each
@@ -1685,6 +1665,23 @@ fn custom_reduction(unit: &Unit, v: VarId, op: ReductionOp, tag: &str) -> Result
         "\nstatic void __acc_rinit{tag}(void *__acc_cv, const void *__acc_ov) {{ {ty} *__acc_c = __acc_cv; const {ty} *__acc_o = __acc_ov; (void)__acc_o;{init} }}\n\
          static void __acc_rcomb{tag}(void *__acc_av, const void *__acc_pv) {{ {ty} *__acc_a = __acc_av; const {ty} *__acc_p = __acc_pv;{comb} }}\n"
     ))
+}
+
+/// A scalar reduction's gang-private copy: loaded from its runtime slot at
+/// the kernel's start, stored back at its end.
+fn red_slot(unit: &Unit, v: VarId, j: usize, decls: &mut String, store: &mut String) {
+    let name = &unit.var(v).name;
+    let _ = writeln!(
+        decls,
+        "  {} = *({})__acc_chunk->red[{j}];",
+        declare_as(unit, v, name),
+        declare_as(unit, v, "(*)")
+    );
+    let _ = writeln!(
+        store,
+        "  *({})__acc_chunk->red[{j}] = {name};",
+        declare_as(unit, v, "(*)")
+    );
 }
 
 /// Generated statements one to a line (after `; `), indented like the
