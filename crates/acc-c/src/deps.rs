@@ -34,7 +34,7 @@ pub fn dep_facts(node: Node, src: &str, control: &str, unit: &Unit) -> DepFacts 
         return cx.facts;
     };
     cx.collect_written(body);
-    cx.walk(body, false);
+    cx.walk(body);
     cx.facts
 }
 
@@ -201,7 +201,7 @@ impl<'s> Cx<'s, '_> {
         }
         indices.reverse();
         for &i in &indices {
-            self.walk(i, false);
+            self.walk(i);
         }
         let Some(var) = (cur.kind() == "identifier")
             .then(|| self.var_at(cur))
@@ -209,7 +209,7 @@ impl<'s> Cx<'s, '_> {
             .map(|r| r.var)
         else {
             // Through a member or a pointer expression: not analysed.
-            self.walk(cur, false);
+            self.walk(cur);
             if write {
                 self.facts.calls.push(("an indirect store".into(), span(n)));
             }
@@ -247,7 +247,7 @@ impl<'s> Cx<'s, '_> {
                     }
                 }
                 if target.kind() != "identifier" {
-                    self.walk(target, false);
+                    self.walk(target);
                 }
             }
             None => self
@@ -257,7 +257,7 @@ impl<'s> Cx<'s, '_> {
         }
     }
 
-    fn walk(&mut self, n: Node<'s>, _in_store: bool) {
+    fn walk(&mut self, n: Node<'s>) {
         let f = fields();
         match n.kind() {
             "assignment_expression" => {
@@ -265,7 +265,7 @@ impl<'s> Cx<'s, '_> {
                     self.store(l);
                 }
                 if let Some(r) = n.child_by_field_id(f.right.get()) {
-                    self.walk(r, false);
+                    self.walk(r);
                 }
             }
             "update_expression" => {
@@ -282,7 +282,7 @@ impl<'s> Cx<'s, '_> {
                     }
                 }
                 if let Some(a) = n.child_by_field_id(f.arguments.get()) {
-                    self.walk(a, false);
+                    self.walk(a);
                 }
             }
             "return_statement" | "goto_statement" => {
@@ -296,7 +296,7 @@ impl<'s> Cx<'s, '_> {
                 let mut c = n.walk();
                 let children: Vec<Node> = n.named_children(&mut c).collect();
                 for ch in children {
-                    self.walk(ch, false);
+                    self.walk(ch);
                 }
                 self.nested -= 1;
             }
@@ -304,7 +304,7 @@ impl<'s> Cx<'s, '_> {
                 let mut c = n.walk();
                 let children: Vec<Node> = n.named_children(&mut c).collect();
                 for ch in children {
-                    self.walk(ch, false);
+                    self.walk(ch);
                 }
             }
         }

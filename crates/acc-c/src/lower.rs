@@ -82,8 +82,7 @@ fn lower_analysis(
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
-    let (plans, d) = acc_engine::plan::plan(&analysis.unit, &analysis.attrs);
-    diags.extend(d);
+    let plans = acc_engine::plan::plan(&analysis.unit, &analysis.attrs);
     let mut lw = Lowerer {
         src,
         unit: &analysis.unit,
@@ -431,7 +430,7 @@ impl<'a> Lowerer<'a> {
         let (addr, bytes, text) = match &d.item {
             None => (format!("&{name}"), format!("sizeof({name})"), name),
             Some(item) => {
-                let (a, b) = self.item_extent(item)?;
+                let (a, b) = self.item_extent(item, d.var)?;
                 (a, b, item.text.clone())
             }
         };
@@ -454,7 +453,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The start address and byte count of a list item.
-    fn item_extent(&mut self, item: &VarItem) -> Option<(String, String)> {
+    fn item_extent(&mut self, item: &VarItem, var: VarId) -> Option<(String, String)> {
         let mut prefix = item.base.name.clone();
         let mut iter = item.accessors.iter().peekable();
         while let Some(a) = iter.peek() {
@@ -494,8 +493,8 @@ impl<'a> Lowerer<'a> {
         let len = match length {
             Some(l) => format!("({})", l.text),
             None => {
-                let shape = self.unit.var_named_shape(&item.base.name);
-                if shape == Some(acc_engine::facts::Shape::Pointer) || item.accessors.len() > 1 {
+                let shape = self.unit.var(var).shape;
+                if shape == acc_engine::facts::Shape::Pointer || item.accessors.len() > 1 {
                     self.diags.push(Diagnostic::error(
                         *span,
                         format!(
@@ -1173,7 +1172,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let item = found.filter(|i| i.is_subarray())?;
-        self.item_extent(&item).map(|(addr, _)| addr)
+        self.item_extent(&item, var).map(|(addr, _)| addr)
     }
 
     /// The launch's iteration count: the outer loop's trip count when the
@@ -1564,21 +1563,6 @@ impl<'a> Lowerer<'a> {
             - self.src[span.range()].matches('}').count();
         header.push_str(&"{".repeat(swallowed));
         Some((span, header, " }".to_string()))
-    }
-}
-
-/// Lookups the lowering needs on the unit.
-trait UnitExt {
-    fn var_named_shape(&self, name: &str) -> Option<acc_engine::facts::Shape>;
-}
-
-impl UnitExt for Unit {
-    fn var_named_shape(&self, name: &str) -> Option<acc_engine::facts::Shape> {
-        self.vars
-            .iter()
-            .rev()
-            .find(|v| v.name == name)
-            .map(|v| v.shape)
     }
 }
 

@@ -343,7 +343,7 @@ impl<'s> Walker<'s> {
                 self.unit.constructs[id.0 as usize].body = Some(body);
                 let first = nodes[1..].iter().copied().find(|n| !is_trivia(*n));
                 if kind.is_loop() {
-                    self.loop_facts(id, first, nodes);
+                    self.loop_facts(id, first);
                 }
                 if let Some(block) =
                     first.filter(|n| kind.is_compute() && n.kind() == "compound_statement")
@@ -400,7 +400,7 @@ impl<'s> Walker<'s> {
     }
 
     /// The associated loop nest of a loop construct, as deep as `collapse`.
-    fn loop_facts(&mut self, id: ConstructId, first: Option<Node<'s>>, _nodes: &[Node<'s>]) {
+    fn loop_facts(&mut self, id: ConstructId, first: Option<Node<'s>>) {
         let d = &self.unit.construct(id).directive;
         let depth = d
             .clauses
@@ -715,12 +715,7 @@ impl<'s> Walker<'s> {
             | "preproc_function_def"
             | "preproc_include"
             | "preproc_call"
-            | "comment" => {
-                if !file_scope {
-                    self.env.learn(node, self.src);
-                }
-                1
-            }
+            | "comment" => 1,
             _ => {
                 self.expr_children(node);
                 1

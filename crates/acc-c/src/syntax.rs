@@ -160,7 +160,6 @@ fn cut_points(src: &str, pieces: usize) -> Vec<usize> {
     let mut pp_depth = 0i32;
     let mut offset = 0;
     for line in src.split_inclusive('\n') {
-        let start = offset;
         offset += line.len();
         let trimmed = line.trim_start();
         if !in_comment && trimmed.starts_with('#') {
@@ -200,7 +199,6 @@ fn cut_points(src: &str, pieces: usize) -> Vec<usize> {
             && offset - last >= target
             && offset < src.len()
         {
-            let _ = start;
             cuts.push(offset);
             last = offset;
         }

@@ -712,20 +712,13 @@ impl<'u> Cx<'u> {
             .iter()
             .map(|r| (r.span.start, r.var))
             .collect();
-        for (i, c) in self
-            .unit
-            .constructs
-            .iter()
-            .enumerate()
-            .skip(cid.0 as usize + 1)
-        {
+        for c in self.unit.constructs.iter().skip(cid.0 as usize + 1) {
             if !body.contains(c.pragma_span) {
                 if c.pragma_span.start >= body.end {
                     break;
                 }
                 continue;
             }
-            let _ = i;
             for (ci, clause) in c.directive.clauses.iter().enumerate() {
                 for (ii, item) in clause_items(&clause.args).iter().enumerate() {
                     if let Some(Some(v)) = c.clause_vars.get(ci).and_then(|x| x.get(ii)) {

@@ -36,7 +36,7 @@
 //! - `exit data copyout(…) finalize` → `omp target update from(…)`
 //!   followed by `omp target exit data map(delete: …)`.
 
-use crate::attrs::{clause_items, Analysis, Dma, Dsa, EffId, EffKind, GangOrigin, Origin};
+use crate::attrs::{clause_items, Analysis, Dma, Dsa, EffId, EffKind, Origin};
 use crate::diag::Diagnostic;
 use crate::directive::{
     AtomicKind, ClauseArgs, ClauseKind, DataModifier, Directive, DirectiveArg, DirectiveKind,
@@ -672,7 +672,6 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        let _ = GangOrigin::Imp;
         lv.pragmas
             .push(join_clauses(&format!("omp {}", parts.join(" ")), &clauses));
         lv

@@ -9,7 +9,6 @@
 use std::fmt;
 
 use crate::attrs::{clause_items, Analysis, Dma, Dsa, EffId, EffKind, Origin, Partition};
-use crate::diag::Diagnostic;
 use crate::directive::{ClauseArgs, ClauseKind, DataModifier, ReductionOp, VarItem};
 use crate::facts::{ConstructId, Shape, Unit, VarId};
 
@@ -152,14 +151,12 @@ pub enum ConstructPlan {
 }
 
 /// Plans every construct of the unit.
-pub fn plan(unit: &Unit, an: &Analysis) -> (Vec<ConstructPlan>, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
-    let plans = unit
-        .construct_ids()
+pub fn plan(unit: &Unit, an: &Analysis) -> Vec<ConstructPlan> {
+    unit.construct_ids()
         .map(|c| {
             let outer = an.outermost(c);
             match an.eff(outer).kind {
-                k if k.is_compute() => ConstructPlan::Kernel(kernel(unit, an, outer, &mut diags)),
+                k if k.is_compute() => ConstructPlan::Kernel(kernel(unit, an, outer)),
                 EffKind::Data | EffKind::HostData => ConstructPlan::Region {
                     construct: c,
                     data: explicit_data(unit, an, outer),
@@ -181,8 +178,7 @@ pub fn plan(unit: &Unit, an: &Analysis) -> (Vec<ConstructPlan>, Vec<Diagnostic>)
                 _ => ConstructPlan::None,
             }
         })
-        .collect();
-    (plans, diags)
+        .collect()
 }
 
 fn action_of(kind: ClauseKind, eff: EffKind) -> Option<Action> {
@@ -236,7 +232,7 @@ fn explicit_data(unit: &Unit, an: &Analysis, e: EffId) -> Vec<DataItem> {
     out
 }
 
-fn kernel(unit: &Unit, an: &Analysis, p: EffId, _diags: &mut [Diagnostic]) -> KernelPlan {
+fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
     let eff = an.eff(p);
     let mut data = explicit_data(unit, an, p);
     let mut params = Vec::new();
@@ -457,8 +453,6 @@ impl fmt::Display for Info<'_> {
                     if p.vector {
                         levels.push("vector");
                     }
-                    let line = self.unit.construct(l.construct).directive.span;
-                    let _ = line;
                     if p.seq {
                         write!(f, "; loop: sequential")?;
                         if let Some(Err(why)) = &l.auto {
