@@ -125,9 +125,47 @@ typedef struct acc_rt_kernel {
   const char *file;
   int line;
   acc_rt_host_fn host_fn;  /* the kernel compiled for the CPU devices */
-  const char *cuda_source; /* reserved for the CUDA device: CUDA C or PTX text; NULL for now */
-  const char *cuda_entry;  /* reserved: the entry symbol in cuda_source; NULL for now */
+  const char *cuda_source; /* the kernel for the nvidia device: CUDA C (see below), or NULL */
+  const char *cuda_entry;  /* the extern "C" __global__ function in cuda_source to launch */
 } acc_rt_kernel;
+
+/* ---- kernels on the nvidia device ----------------------------------------------------------
+ * On an nvidia device acc_rt_launch runs cuda_source/cuda_entry instead of host_fn (a kernel
+ * whose cuda_source is NULL is an error there: "... was compiled without a CUDA version").
+ *
+ * cuda_source is a complete CUDA C++ translation unit that includes no headers (it is compiled
+ * by NVRTC alone, for the device's architecture, on the kernel's first launch, and cached on
+ * disk); cuda_entry names an `extern "C" __global__` function in it. Both must be string
+ * literals (the runtime keys its loaded kernels by their addresses). The entry's parameters are
+ *
+ *   entry(P0, P1, ..., P(nargs-1), void *const *__acc_red, long long __acc_iterations)
+ *
+ * - Pi is argument i's value as the CPU devices' chunk sees it through args[i]: for MAPPED,
+ *   NO_CREATE, POINTER and DEVICEPTR arguments an address (declared as a pointer type, 8
+ *   bytes: the device address of present data); for VALUE the `bytes` bytes at `host`, declared
+ *   with the value's own C type of that size (e.g. `int n`, `double x`, a struct by value).
+ *   (The runtime passes cuLaunchKernel a pointer to each value.)
+ * - __acc_red: a device array of nreds pointers. __acc_red[j] points at reduction j's SLOTS,
+ *   one per block: slot b is at (char *)__acc_red[j] + b * count * esize, where count is the
+ *   reduction's element count (>= 1) and esize the builtin type's size (ACC_RT_TYPE_CUSTOM:
+ *   `size`). Before the launch every slot holds the private copy's initial value the CPU path
+ *   gives a chunk (the operator's identity; for custom reductions init(copy, original)). Each
+ *   block reads its slot (gridDim.x slots, indexed by blockIdx.x) as its starting value,
+ *   reduces its iterations into it (e.g. a shared-memory tree over the block's threads) and
+ *   writes the result back into its slot. After the kernel the runtime combines the slots as
+ *   it combines chunks: original value op slot0 op slot1 ... in order, into the device copy
+ *   when the variable is present, else into the host variable. With an async queue this
+ *   happens in order on the queue, complete when the queue is waited for. When nreds is 0 the
+ *   parameter is NULL. Slots of reduction j start 256-byte aligned.
+ * - __acc_iterations: config->iterations (INT64_MAX: "as many gangs as you like").
+ *
+ * Launch shape: block = (vector_length > 0 ? vector_length : 128,
+ *                        num_workers > 0 ? num_workers : 1, 1), clamped so x * y <= 1024;
+ * grid = (num_gangs > 0 ? num_gangs
+ *         : iterations == INT64_MAX ? 4 * the device's multiprocessors
+ *         : min(ceil(iterations / (x * y)), 32 * multiprocessors)), at least 1, on x only.
+ * Kernels must be correct for every shape (grid-stride loops over the iterations); the shape
+ * only affects speed. A launch with 0 iterations launches nothing. */
 
 typedef struct acc_rt_config {
   int64_t iterations;

@@ -4,13 +4,22 @@
  * libacc_runtime.so. `_OPENACC` is defined by the compiler (`acc cc` defines it as 202211,
  * OpenACC 3.3), not by this header; a program may include the header either way.
  *
- * Devices of this build: acc_device_host (shared memory, multicore) and
- * acc_device_host_discrete (separate memory on the CPU: every transfer really happens and new
- * device memory is poisoned, so missing data clauses show up without a GPU). Select one with
- * ACC_DEVICE_TYPE=host|host_discrete and ACC_DEVICE_NUM=n; ACC_HOST_DISCRETE_DEVICES=n sets how
- * many host_discrete devices exist (default 1) and ACC_HOST_DISCRETE_MEMORY=bytes[K|M|G] their
- * memory. acc_device_nvidia is reserved for the CUDA device, which this build does not have:
- * asking for it is an error, counting its devices gives 0.
+ * Devices: acc_device_host (shared memory, multicore), acc_device_host_discrete (separate
+ * memory on the CPU: every transfer really happens and new device memory is poisoned, so
+ * missing data clauses show up without a GPU) and acc_device_nvidia (one per NVIDIA GPU, through
+ * the CUDA driver, which is loaded at run time: the library links no CUDA library). Without
+ * ACC_DEVICE_TYPE the default device is nvidia when a GPU is usable, else host; why there is no
+ * GPU is acc_get_property_string(0, acc_device_nvidia, acc_property_description), and
+ * ACC_VERBOSE=1 prints it on stderr. Select a device with
+ * ACC_DEVICE_TYPE=host|host_discrete|nvidia and ACC_DEVICE_NUM=n (ACC_DEVICE_TYPE=nvidia without
+ * a usable GPU is an error that says why); ACC_HOST_DISCRETE_DEVICES=n sets how many
+ * host_discrete devices exist (default 1) and ACC_HOST_DISCRETE_MEMORY=bytes[K|M|G] their
+ * memory. acc_device_not_host is nvidia when there is a GPU, else host_discrete.
+ *
+ * On nvidia, kernels are the CUDA versions acc cc generates, compiled by NVRTC (libnvrtc, also
+ * loaded at run time) on first launch and cached in $ACC_CACHE_DIR/jit, $XDG_CACHE_HOME/acc/jit
+ * or ~/.cache/acc/jit; ACC_NVRTC_OPTIONS adds NVRTC options. Each async queue is a CUDA stream
+ * (acc_get_cuda_stream / acc_set_cuda_stream).
  *
  * Errors (data not present, partial overlaps, double unmap, freeing mapped memory, running out
  * of device memory, ...) print "acc: error: ..." on stderr and exit with status 1.
@@ -41,7 +50,10 @@ typedef enum acc_device_property_t {
   acc_property_shared_memory_support = 3,
   acc_property_name = 0x10001,
   acc_property_vendor = 0x10002,
-  acc_property_driver = 0x10003
+  acc_property_driver = 0x10003,
+  /* acc extension: a sentence about the device; for acc_device_nvidia in a process without a
+   * usable GPU, why there is none ("no nvidia device: libcuda.so not found ..."). */
+  acc_property_description = 0x10004
 } acc_device_property_t;
 
 enum { acc_async_noval = -1, acc_async_sync = -2 };
@@ -81,6 +93,11 @@ int acc_wait_any(int count, int wait_arg[]);
 int acc_wait_any_device(int count, int wait_arg[], int dev_num);
 int acc_get_default_async(void);
 void acc_set_default_async(int async_arg);
+/* CUDA interoperability: the CUDA stream (CUstream / cudaStream_t) of an async queue of the
+ * current device, NULL when it is not an nvidia device; acc_set_cuda_stream makes a queue use
+ * the program's stream (of the device's primary context) and returns 1, or 0 when it cannot. */
+void *acc_get_cuda_stream(int async_arg);
+int acc_set_cuda_stream(int async_arg, void *stream);
 /* OpenACC 1.0 names */
 void acc_async_wait(int wait_arg);
 void acc_async_wait_all(void);

@@ -401,17 +401,6 @@ pub unsafe extern "C" fn acc_rt_launch(
         };
         let d = runtime::current(&site)?;
         let q = queue_sel(cfg.async_arg, &site)?;
-        let Some(f) = k.host_fn else {
-            return Err(Error::new(
-                ErrorKind::NoDevice,
-                &site,
-                format!(
-                    "kernel '{}' has no host function for device {}",
-                    Text::C(k.name).to_string_lossy().unwrap_or_default(),
-                    d.label
-                ),
-            ));
-        };
         let raw_args = if args.is_null() || nargs == 0 {
             &[][..]
         } else {
@@ -510,6 +499,59 @@ pub unsafe extern "C" fn acc_rt_launch(
             num_gangs: cfg.num_gangs,
             num_workers: cfg.num_workers,
             vector_length: cfg.vector_length,
+        };
+        let name = Text::C(k.name).to_string_lossy().unwrap_or_default();
+        if d.device.cuda().is_some() {
+            if k.cuda_source.is_null() || k.cuda_entry.is_null() {
+                return Err(Error::new(
+                    ErrorKind::NoDevice,
+                    &site,
+                    format!(
+                        "kernel '{name}' was compiled without a CUDA version, so it cannot run \
+                         on device {}; rebuild with acc cc (or run with ACC_DEVICE_TYPE=host)",
+                        d.label
+                    ),
+                ));
+            }
+            // SAFETY: generated code passes NUL-terminated literals that live for the program.
+            let (source, entry) = unsafe {
+                (
+                    std::ffi::CStr::from_ptr(k.cuda_source),
+                    std::ffi::CStr::from_ptr(k.cuda_entry),
+                )
+            };
+            let utf8 = |c: &'static std::ffi::CStr, what: &str| {
+                c.to_str().map_err(|_| {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        &site,
+                        format!("kernel '{name}': its CUDA {what} is not UTF-8"),
+                    )
+                })
+            };
+            let file = Text::C(k.file).to_string_lossy().unwrap_or_default();
+            let ck = runtime::CudaKernel {
+                name: &name,
+                file: &file,
+                line: k.line.max(0) as u32,
+                source: utf8(source, "source")?,
+                entry: utf8(entry, "entry name")?,
+                key: (k.cuda_source as usize, k.cuda_entry as usize),
+            };
+            // SAFETY: generated code's CUDA kernel follows the parameter convention of
+            // acc_rt.h, and its value arguments and reduction variables are valid as the
+            // header requires.
+            return unsafe { d.launch_cuda(&ck, geom, &a, &rs, q, &site) };
+        }
+        let Some(f) = k.host_fn else {
+            return Err(Error::new(
+                ErrorKind::NoDevice,
+                &site,
+                format!(
+                    "kernel '{name}' has no host function for device {}",
+                    d.label
+                ),
+            ));
         };
         // SAFETY: generated code's kernel follows the chunk layout of acc_rt.h, and its value
         // arguments and reduction variables are valid as the header requires.

@@ -33,6 +33,9 @@ pub const ACC_PROPERTY_SHARED_MEMORY_SUPPORT: c_int = 3;
 pub const ACC_PROPERTY_NAME: c_int = 0x10001;
 pub const ACC_PROPERTY_VENDOR: c_int = 0x10002;
 pub const ACC_PROPERTY_DRIVER: c_int = 0x10003;
+/// acc extension: a sentence about the device; for `acc_device_nvidia` in a process without a
+/// GPU, why there is none.
+pub const ACC_PROPERTY_DESCRIPTION: c_int = 0x10004;
 
 pub use runtime::{ASYNC_NOVAL as ACC_ASYNC_NOVAL, ASYNC_SYNC as ACC_ASYNC_SYNC};
 
@@ -50,9 +53,10 @@ fn kind_of(t: c_int, site: &Site<'_>) -> Result<DeviceKind> {
         ACC_DEVICE_CURRENT => Ok(runtime::current(site)?.kind()),
         ACC_DEVICE_DEFAULT => Ok(runtime::runtime()?.default_kind),
         ACC_DEVICE_HOST => Ok(DeviceKind::Host),
-        // The one non-host device of this build; the CUDA device will come first when present.
-        ACC_DEVICE_NOT_HOST | ACC_DEVICE_HOST_DISCRETE => Ok(DeviceKind::HostDiscrete),
-        ACC_DEVICE_NVIDIA => Err(runtime::no_cuda(site)),
+        // The GPU when there is one, else host_discrete.
+        ACC_DEVICE_NOT_HOST => Ok(runtime::not_host_kind()),
+        ACC_DEVICE_HOST_DISCRETE => Ok(DeviceKind::HostDiscrete),
+        ACC_DEVICE_NVIDIA => Ok(DeviceKind::Nvidia),
         other => Err(Error::new(
             ErrorKind::NoDevice,
             site,
@@ -90,7 +94,7 @@ pub extern "C" fn acc_get_num_devices(dev_type: c_int) -> c_int {
         let rt = runtime::runtime()?;
         let site = Site::routine("acc_get_num_devices");
         Ok(match dev_type {
-            ACC_DEVICE_NVIDIA | ACC_DEVICE_RADEON | ACC_DEVICE_NONE => 0,
+            ACC_DEVICE_RADEON | ACC_DEVICE_NONE => 0,
             t => rt.count(kind_of(t, &site)?) as c_int,
         })
     })
@@ -167,14 +171,34 @@ pub extern "C" fn acc_get_property_string(
     property: c_int,
 ) -> *const c_char {
     guard("acc_get_property_string", || {
+        if dev_type == ACC_DEVICE_NVIDIA && property == ACC_PROPERTY_DESCRIPTION {
+            if let Some(why) = nvidia_reason_c() {
+                return Ok(why.as_ptr());
+            }
+        }
         let d = device_of(dev_num, dev_type, &Site::routine("acc_get_property_string"))?;
         Ok(match property {
             ACC_PROPERTY_NAME => d.name_c.as_ptr(),
             ACC_PROPERTY_VENDOR => d.vendor_c.as_ptr(),
             ACC_PROPERTY_DRIVER => d.driver_c.as_ptr(),
+            ACC_PROPERTY_DESCRIPTION => d.description_c.as_ptr(),
             _ => std::ptr::null(),
         })
     })
+}
+
+/// Why there is no nvidia device, as a C string that lives for the process; `None` when there
+/// is one.
+fn nvidia_reason_c() -> Option<&'static std::ffi::CStr> {
+    static REASON: std::sync::OnceLock<Option<std::ffi::CString>> = std::sync::OnceLock::new();
+    REASON
+        .get_or_init(|| {
+            runtime::nvidia_unavailable().map(|why| {
+                std::ffi::CString::new(format!("no nvidia device: {why}").replace('\0', " "))
+                    .unwrap_or_default()
+            })
+        })
+        .as_deref()
 }
 
 #[no_mangle]
@@ -229,6 +253,47 @@ pub extern "C" fn acc_on_device(dev_type: c_int) -> c_int {
 }
 
 // ---- async -------------------------------------------------------------------------------
+
+/// The CUDA stream of an async queue of the current device (`acc_async_sync`: the stream of
+/// synchronous operations); NULL when the current device is not an nvidia device.
+#[no_mangle]
+pub extern "C" fn acc_get_cuda_stream(async_arg: c_int) -> *mut c_void {
+    guard("acc_get_cuda_stream", || {
+        let site = Site::routine("acc_get_cuda_stream");
+        let d = cur(&site)?;
+        let Some(gpu) = d.device.cuda() else {
+            return Ok(std::ptr::null_mut());
+        };
+        let key = match queue_sel(async_arg, &site)? {
+            QueueSel::Sync => None,
+            QueueSel::Async(k) => Some(k),
+        };
+        Ok(gpu.stream_for(key).cast())
+    })
+}
+
+/// Makes async queue `async_arg` of the current device use `stream` (after waiting for the
+/// queue). Returns 1, or 0 when the current device is not an nvidia device or `async_arg` is
+/// not a queue.
+#[no_mangle]
+pub unsafe extern "C" fn acc_set_cuda_stream(async_arg: c_int, stream: *mut c_void) -> c_int {
+    guard("acc_set_cuda_stream", || {
+        let site = Site::routine("acc_set_cuda_stream");
+        let d = cur(&site)?;
+        let (Some(gpu), QueueSel::Async(key)) = (d.device.cuda(), queue_sel(async_arg, &site)?)
+        else {
+            return Ok(0);
+        };
+        if stream.is_null() {
+            return Ok(0);
+        }
+        d.queues.wait(key);
+        // SAFETY: the program passes a stream of the current device's primary context (the
+        // CUDA runtime's context), as the specification requires.
+        unsafe { gpu.set_stream(key, stream.cast()) };
+        Ok(1)
+    })
+}
 
 #[no_mangle]
 pub extern "C" fn acc_async_test(wait_arg: c_int) -> c_int {

@@ -28,6 +28,8 @@ pub enum ErrorKind {
     InvalidArgument,
     /// A Rust panic inside the runtime, caught at the C ABI.
     Internal,
+    /// A call into the device's driver failed (CUDA), or a kernel could not be compiled.
+    Device,
 }
 
 /// A runtime error with the source location (or routine) it happened at.
@@ -178,6 +180,21 @@ pub fn fatal(err: &Error) -> ! {
         unsafe { (h.f)(c.as_ptr(), h.user as *mut c_void) };
     }
     std::process::exit(1)
+}
+
+/// Whether `ACC_VERBOSE` asks for notes on stderr (set and not `0`).
+pub fn is_verbose() -> bool {
+    static VERBOSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *VERBOSE.get_or_init(|| {
+        std::env::var("ACC_VERBOSE").is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0")
+    })
+}
+
+/// Prints `acc: note: message` on stderr when `ACC_VERBOSE` is set.
+pub fn verbose(message: &str) {
+    if is_verbose() {
+        eprintln!("acc: note: {message}");
+    }
 }
 
 /// Prints `acc: warning: FILE:LINE: message` once per site and variable: a

@@ -3,8 +3,9 @@
 //! It knows nothing of C or Rust syntax. Layers, bottom up (like cudarc's
 //! `sys → result → safe`):
 //!
-//! - [`device`] — the `Device` trait and the `host` and `host_discrete` devices: memory,
-//!   transfers, and an executor that runs kernels' chunks;
+//! - [`device`] — the `Device` trait and the `host`, `host_discrete` and `nvidia` (CUDA)
+//!   devices: memory, transfers, and an executor that runs kernels' chunks;
+//! - [`jit`] — NVRTC compilation of kernels' CUDA source, with a disk cache;
 //! - [`present`] — the present table with structured and dynamic reference counts;
 //! - [`queue`] — async queues;
 //! - [`runtime`] — the devices of the process, each thread's current device, and every data
@@ -20,6 +21,7 @@ pub mod api;
 pub mod device;
 pub mod error;
 mod ffi;
+pub mod jit;
 pub mod present;
 pub mod queue;
 pub mod reduce;

@@ -11,8 +11,14 @@
 //!
 //! Queue keys are the non-negative async values, plus [`NOVAL_QUEUE`] for `acc_async_noval`'s
 //! default queue. `acc_async_sync` is not a queue: [`QueueSel::Sync`] runs in the caller.
+//!
+//! The `nvidia` device uses deferred queues too: a queue's worker thread issues the queue's
+//! operations on the CUDA stream of that queue ([`worker_queue`] tells the device which) and
+//! each operation waits for its stream before it counts as completed, so `wait`, `test` and
+//! queue-to-queue waits keep their meaning, and different queues overlap on the GPU.
 
 use crate::error::{fatal, Error, ErrorKind, Site};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Sender};
@@ -49,6 +55,17 @@ struct Counts {
     completed: u64,
 }
 
+thread_local! {
+    /// The key of the queue whose worker this thread is.
+    static WORKER_KEY: Cell<Option<i32>> = const { Cell::new(None) };
+}
+
+/// The queue whose worker thread is calling, or `None` in a program thread (synchronous
+/// operations). Devices with streams run a queue's operations on that queue's stream.
+pub fn worker_queue() -> Option<i32> {
+    WORKER_KEY.with(Cell::get)
+}
+
 /// Bumped after any operation on any queue completes, for `acc_wait_any`.
 static ANY_DONE: (Mutex<u64>, Condvar) = (Mutex::new(0), Condvar::new());
 
@@ -69,6 +86,7 @@ impl Queue {
         let worker = Arc::clone(&q);
         let name = format!("acc-queue-{key}");
         let spawned = std::thread::Builder::new().name(name).spawn(move || {
+            WORKER_KEY.with(|k| k.set(Some(key)));
             for job in rx {
                 if let Err(p) = catch_unwind(AssertUnwindSafe(job)) {
                     fatal(&crate::ffi::panic_error(

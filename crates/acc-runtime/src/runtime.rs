@@ -9,6 +9,7 @@
 //! it copied in. Asynchronous copies are only *enqueued* under the lock; as on a GPU, the program
 //! must wait before it relies on them.
 
+use crate::device::cuda::{Function, Shape};
 use crate::device::host::HostDevice;
 use crate::device::host_discrete::HostDiscreteDevice;
 use crate::device::{DevAddr, Device, DeviceError, DeviceKind};
@@ -65,6 +66,7 @@ pub struct DeviceState {
     pub name_c: CString,
     pub vendor_c: CString,
     pub driver_c: CString,
+    pub description_c: CString,
 }
 
 /// Every device of the process.
@@ -97,12 +99,65 @@ pub fn runtime() -> Result<&'static Runtime> {
         .map_err(Clone::clone)
 }
 
+type Gpus = std::result::Result<Vec<DeviceState>, String>;
+
+static NVIDIA: OnceLock<Gpus> = OnceLock::new();
+
+/// The `nvidia` devices of this process (one per GPU), or why there are none: probed on first
+/// use (`cuInit`, device count and properties; contexts are created when a device is first
+/// used).
+pub fn nvidia() -> &'static Gpus {
+    NVIDIA.get_or_init(|| {
+        // A missing GPU is reported where it matters: the default device, `not_host`.
+        let found = crate::device::cuda::probe();
+        for g in found.iter().flatten() {
+            crate::error::verbose(&format!(
+                "device nvidia {}: {}",
+                g.number(),
+                g.properties().description
+            ))
+        }
+        found.map(|gpus| {
+            gpus.into_iter()
+                .map(|g| DeviceState::new(Box::new(g)))
+                .collect()
+        })
+    })
+}
+
+/// Why this process has no `nvidia` device, or `None` when it has one.
+pub fn nvidia_unavailable() -> Option<&'static str> {
+    match nvidia() {
+        Ok(v) if !v.is_empty() => None,
+        Ok(_) => Some("the NVIDIA driver reports no CUDA device"),
+        Err(why) => Some(why),
+    }
+}
+
+/// The kind `acc_device_not_host` means: the GPU when there is one, else `host_discrete`.
+pub fn not_host_kind() -> DeviceKind {
+    if nvidia_unavailable().is_none() {
+        DeviceKind::Nvidia
+    } else {
+        DeviceKind::HostDiscrete
+    }
+}
+
 /// Parses a device type as `ACC_DEVICE_TYPE` spells it.
 pub fn parse_device_type(s: &str, site: &Site<'_>) -> Result<DeviceKind> {
     match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
         "host" => Ok(DeviceKind::Host),
         "host_discrete" => Ok(DeviceKind::HostDiscrete),
-        "nvidia" | "not_host" => Err(no_cuda(site)),
+        "nvidia" => Ok(DeviceKind::Nvidia),
+        "not_host" => {
+            let kind = not_host_kind();
+            if let Some(why) = nvidia_unavailable() {
+                crate::error::verbose(&format!(
+                    "not_host is host_discrete (no nvidia device: {why})"
+                ));
+            }
+            Ok(kind)
+        }
         other => Err(Error::new(
             ErrorKind::NoDevice,
             site,
@@ -113,12 +168,15 @@ pub fn parse_device_type(s: &str, site: &Site<'_>) -> Result<DeviceKind> {
     }
 }
 
-pub fn no_cuda(site: &Site<'_>) -> Error {
+/// The error for using the `nvidia` device in a process that has none.
+pub fn no_nvidia(site: &Site<'_>) -> Error {
     Error::new(
         ErrorKind::NoDevice,
         site,
-        "the nvidia (CUDA) device is not available in this build of the acc runtime; \
-         use ACC_DEVICE_TYPE=host or host_discrete",
+        format!(
+            "no nvidia (CUDA) device is available: {}; use ACC_DEVICE_TYPE=host or host_discrete",
+            nvidia_unavailable().unwrap_or("none was found")
+        ),
     )
 }
 
@@ -126,8 +184,28 @@ impl Runtime {
     fn from_env() -> Result<Runtime> {
         let site = Site::routine("acc runtime start-up");
         let default_kind = match std::env::var("ACC_DEVICE_TYPE") {
-            Ok(s) if !s.trim().is_empty() => parse_device_type(&s, &site)?,
-            _ => DeviceKind::Host,
+            Ok(s) if !s.trim().is_empty() => {
+                let kind = parse_device_type(&s, &site)?;
+                if kind == DeviceKind::Nvidia && nvidia_unavailable().is_some() {
+                    let e = no_nvidia(&site);
+                    return Err(Error::new(
+                        ErrorKind::NoDevice,
+                        &site,
+                        format!("ACC_DEVICE_TYPE={}: {}", s.trim(), e.message()),
+                    ));
+                }
+                kind
+            }
+            // The GPU when there is one, else the host.
+            _ => match nvidia_unavailable() {
+                None => DeviceKind::Nvidia,
+                Some(why) => {
+                    crate::error::verbose(&format!(
+                        "default device: host (no nvidia device: {why})"
+                    ));
+                    DeviceKind::Host
+                }
+            },
         };
         let discrete_count = match std::env::var("ACC_HOST_DISCRETE_DEVICES") {
             Ok(s) => s
@@ -184,7 +262,7 @@ impl Runtime {
         match kind {
             DeviceKind::Host => 1,
             DeviceKind::HostDiscrete => self.discrete.len(),
-            DeviceKind::Nvidia => 0,
+            DeviceKind::Nvidia => nvidia().as_ref().map_or(0, Vec::len),
         }
     }
 
@@ -192,7 +270,10 @@ impl Runtime {
         let found = match kind {
             DeviceKind::Host => (num == 0).then_some(&self.host),
             DeviceKind::HostDiscrete => self.discrete.get(num),
-            DeviceKind::Nvidia => return Err(no_cuda(site)),
+            DeviceKind::Nvidia => match nvidia() {
+                Ok(v) if !v.is_empty() => v.get(num),
+                _ => return Err(no_nvidia(site)),
+            },
         };
         found.ok_or_else(|| {
             Error::new(
@@ -207,8 +288,12 @@ impl Runtime {
         })
     }
 
+    /// Every device of the process (the `nvidia` ones only once they have been probed).
     pub fn all(&self) -> impl Iterator<Item = &DeviceState> {
-        std::iter::once(&self.host).chain(self.discrete.iter())
+        let gpus: &[DeviceState] = NVIDIA.get().and_then(|r| r.as_deref().ok()).unwrap_or(&[]);
+        std::iter::once(&self.host)
+            .chain(self.discrete.iter())
+            .chain(gpus.iter())
     }
 }
 
@@ -354,6 +439,7 @@ impl DeviceState {
         let c = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
         let p = device.properties();
         let (name_c, vendor_c, driver_c) = (c(&p.name), c(&p.vendor), c(&p.driver));
+        let description_c = c(&p.description);
         let eager = device.shares_host_memory();
         DeviceState {
             device,
@@ -363,6 +449,7 @@ impl DeviceState {
             name_c,
             vendor_c,
             driver_c,
+            description_c,
         }
     }
 
@@ -1044,6 +1131,122 @@ impl DeviceState {
         }
     }
 
+    /// Each argument's value as a kernel receives it, in 8-byte-aligned words: the device
+    /// address for data, the bytes themselves for values.
+    fn translate_args(&self, args: &[Arg<'_>]) -> Result<ArgValues> {
+        let mut offsets = Vec::with_capacity(args.len());
+        let mut storage: Vec<u64> = Vec::with_capacity(args.len());
+        let t = if self.shared() {
+            None
+        } else {
+            Some(self.table())
+        };
+        for a in args {
+            offsets.push(storage.len());
+            let word = match *a {
+                Arg::Mapped {
+                    host,
+                    bytes,
+                    ref site,
+                } => match &t {
+                    None => host,
+                    Some(t) => match t.lookup(host, bytes) {
+                        Lookup::Present(e) => e.dev_of(host),
+                        Lookup::Absent => return Err(self.not_present(site, host, bytes)),
+                        Lookup::Overlap(e) => {
+                            let o = present::Overlap { start: e.host };
+                            return Err(self.overlap(t, o, site, host, bytes));
+                        }
+                    },
+                },
+                Arg::MappedOrHost { host, bytes } => match &t {
+                    Some(t) => match t.lookup(host, bytes) {
+                        Lookup::Present(e) => e.dev_of(host),
+                        _ => host,
+                    },
+                    None => host,
+                },
+                Arg::Pointer { host, ref site } => match &t {
+                    Some(t) => match t.lookup(host, 0) {
+                        Lookup::Present(e) => e.dev_of(host),
+                        _ => {
+                            if host != 0 {
+                                crate::error::warn_once(
+                                    site,
+                                    &format!(
+                                        "{} points to memory that is not present on device {}; the kernel uses the host address, which a GPU kernel could not (is a data clause such as copy({}[0:n]) missing?)",
+                                        site.what(host, 0).replace(" (0 bytes at ", " (at "),
+                                        self.label,
+                                        site.var.to_string_lossy().unwrap_or_default()
+                                    ),
+                                );
+                            }
+                            host
+                        }
+                    },
+                    None => host,
+                },
+                Arg::DevicePtr(p) => p,
+                Arg::Value { ptr, bytes } => {
+                    let words = bytes.div_ceil(8).max(1);
+                    let at = storage.len();
+                    storage.resize(at + words, 0);
+                    // SAFETY: the launch's caller guarantees `ptr` has `bytes` readable bytes;
+                    // the slots have `words * 8 >= bytes` bytes.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            ptr as *const u8,
+                            storage[at..].as_mut_ptr().cast::<u8>(),
+                            bytes,
+                        )
+                    };
+                    continue;
+                }
+            };
+            storage.push(word as u64);
+        }
+        Ok(ArgValues { offsets, storage })
+    }
+
+    /// Checks a launch's reductions and finds where each result goes.
+    fn plan_reductions(&self, reds: &[Reduction<'_>]) -> Result<Reds> {
+        let mut targets = Vec::with_capacity(reds.len());
+        for r in reds {
+            if r.custom.is_none() && !reduce::valid(r.op, r.ty) {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    &r.site,
+                    format!(
+                        "reduction operator {:?} is not defined for {:?}",
+                        r.op, r.ty
+                    ),
+                ));
+            }
+            let dev = if self.shared() {
+                0
+            } else {
+                self.deviceptr(r.var)
+            };
+            targets.push(if dev != 0 {
+                RedTarget::Device(dev)
+            } else {
+                RedTarget::Host(r.var)
+            });
+        }
+        let ops: Vec<(reduce::Op, reduce::Type, usize)> =
+            reds.iter().map(|r| (r.op, r.ty, r.count.max(1))).collect();
+        let customs: Vec<Option<CustomReduction>> = reds.iter().map(|r| r.custom).collect();
+        let sizes: Vec<usize> = (0..reds.len())
+            .map(|j| customs[j].map_or(ops[j].1.size(), |c| c.size))
+            .collect();
+        Ok(Reds {
+            ops,
+            customs,
+            sizes,
+            targets,
+        })
+    }
+
     /// Launches a host kernel: `iterations` split into chunks run on the device's executor,
     /// arguments translated to device addresses now, reductions combined after the chunks.
     ///
@@ -1068,109 +1271,8 @@ impl DeviceState {
                 format!("kernel launched with {n} iterations"),
             ));
         }
-        // Each argument's value, in an 8-byte-aligned slot (or several for large values).
-        let mut offsets = Vec::with_capacity(args.len());
-        let mut storage: Vec<u64> = Vec::with_capacity(args.len());
-        {
-            let t = if self.shared() {
-                None
-            } else {
-                Some(self.table())
-            };
-            for a in args {
-                offsets.push(storage.len());
-                let word = match *a {
-                    Arg::Mapped {
-                        host,
-                        bytes,
-                        ref site,
-                    } => match &t {
-                        None => host,
-                        Some(t) => match t.lookup(host, bytes) {
-                            Lookup::Present(e) => e.dev_of(host),
-                            Lookup::Absent => return Err(self.not_present(site, host, bytes)),
-                            Lookup::Overlap(e) => {
-                                let o = present::Overlap { start: e.host };
-                                return Err(self.overlap(t, o, site, host, bytes));
-                            }
-                        },
-                    },
-                    Arg::MappedOrHost { host, bytes } => match &t {
-                        Some(t) => match t.lookup(host, bytes) {
-                            Lookup::Present(e) => e.dev_of(host),
-                            _ => host,
-                        },
-                        None => host,
-                    },
-                    Arg::Pointer { host, ref site } => match &t {
-                        Some(t) => match t.lookup(host, 0) {
-                            Lookup::Present(e) => e.dev_of(host),
-                            _ => {
-                                if host != 0 {
-                                    crate::error::warn_once(
-                                        site,
-                                        &format!(
-                                            "{} points to memory that is not present on device {}; the kernel uses the host address, which a GPU kernel could not (is a data clause such as copy({}[0:n]) missing?)",
-                                            site.what(host, 0).replace(" (0 bytes at ", " (at "),
-                                            self.label,
-                                            site.var.to_string_lossy().unwrap_or_default()
-                                        ),
-                                    );
-                                }
-                                host
-                            }
-                        },
-                        None => host,
-                    },
-                    Arg::DevicePtr(p) => p,
-                    Arg::Value { ptr, bytes } => {
-                        let words = bytes.div_ceil(8).max(1);
-                        let at = storage.len();
-                        storage.resize(at + words, 0);
-                        // SAFETY: the caller guarantees `ptr` has `bytes` readable bytes; the
-                        // slots have `words * 8 >= bytes` bytes.
-                        unsafe {
-                            std::ptr::copy_nonoverlapping(
-                                ptr as *const u8,
-                                storage[at..].as_mut_ptr().cast::<u8>(),
-                                bytes,
-                            )
-                        };
-                        continue;
-                    }
-                };
-                storage.push(word as u64);
-            }
-        }
-        let mut targets = Vec::with_capacity(reds.len());
-        for r in reds {
-            if r.custom.is_none() && !reduce::valid(r.op, r.ty) {
-                return Err(Error::new(
-                    ErrorKind::InvalidArgument,
-                    &r.site,
-                    format!(
-                        "reduction operator {:?} is not defined for {:?}",
-                        r.op, r.ty
-                    ),
-                ));
-            }
-            let dev = if self.shared() {
-                0
-            } else {
-                self.deviceptr(r.var)
-            };
-            targets.push(if dev != 0 {
-                RedTarget::Device(dev)
-            } else {
-                RedTarget::Host(r.var)
-            });
-        }
-        let red_ops: Vec<(reduce::Op, reduce::Type, usize)> =
-            reds.iter().map(|r| (r.op, r.ty, r.count.max(1))).collect();
-        let customs: Vec<Option<CustomReduction>> = reds.iter().map(|r| r.custom).collect();
-        let sizes: Vec<usize> = (0..reds.len())
-            .map(|j| customs[j].map_or(red_ops[j].1.size(), |c| c.size))
-            .collect();
+        let ArgValues { offsets, storage } = self.translate_args(args)?;
+        let plan = self.plan_reductions(reds)?;
         let want = if geom.num_gangs > 0 {
             geom.num_gangs as usize
         } else {
@@ -1180,70 +1282,30 @@ impl DeviceState {
         self.queues.submit(q, move || {
             let base = storage.as_ptr() as usize;
             let ptrs: Vec<usize> = offsets.iter().map(|&o| base + o * 8).collect();
-            let nred = red_ops.len();
+            let nred = plan.len();
             // Each chunk's private copy of each reduction: `count` elements, packed as C
             // lays out an array, each copy starting on an 8-byte boundary.
-            let words: Vec<usize> = red_ops
-                .iter()
-                .enumerate()
-                .map(|(j, &(_, _, count))| (count * sizes[j]).div_ceil(8))
-                .collect();
-            // The original values, which custom initializers start from.
-            let originals: Vec<Vec<u64>> = (0..nred)
-                .map(|j| {
-                    let bytes = red_ops[j].2 * sizes[j];
-                    let mut v = vec![0u64; bytes.div_ceil(8)];
-                    if customs[j].is_some() {
-                        let p = v.as_mut_ptr().cast::<u8>();
-                        match targets[j] {
-                            // SAFETY: the launch's caller guarantees `count` elements at the
-                            // variable; `v` has room for them.
-                            RedTarget::Host(var) => unsafe {
-                                std::ptr::copy_nonoverlapping(var as *const u8, p, bytes)
-                            },
-                            // SAFETY: `dev` is the variable's device copy, present for the
-                            // launch.
-                            RedTarget::Device(dev) => unsafe {
-                                self.device.copy_to_host(p, dev, bytes)
-                            },
-                        }
-                    }
-                    v
-                })
-                .collect();
+            let words: Vec<usize> = (0..nred).map(|j| plan.bytes(j).div_ceil(8)).collect();
+            // SAFETY: the launch's caller guarantees the reduction variables.
+            let originals = unsafe { plan.originals(&*self.device) };
             let per_chunk: usize = words.iter().sum();
             let mut partials: Vec<u64> = vec![0; chunks * per_chunk];
             let mut starts = Vec::with_capacity(chunks * nred);
             for c in 0..chunks {
                 let mut at = c * per_chunk;
-                for (j, &(op, ty, count)) in red_ops.iter().enumerate() {
-                    let size = sizes[j];
-                    let bytes = &mut partials[at..at + words[j]];
-                    // SAFETY: the words are `words[j] * 8 >= count * size` writable bytes.
-                    let bytes = unsafe {
+                for (j, &w) in words.iter().enumerate() {
+                    let copy = &mut partials[at..at + w];
+                    // SAFETY: the words are `w * 8 >= plan.bytes(j)` writable bytes.
+                    let copy = unsafe {
                         std::slice::from_raw_parts_mut(
-                            bytes.as_mut_ptr().cast::<u8>(),
-                            count * size,
+                            copy.as_mut_ptr().cast::<u8>(),
+                            plan.bytes(j),
                         )
                     };
-                    match customs[j] {
-                        Some(cr) => {
-                            let orig = originals[j].as_ptr().cast::<u8>();
-                            for k in 0..count {
-                                // SAFETY: element `k` of the copy and of the original value lie
-                                // within their buffers; the functions take one element each.
-                                unsafe {
-                                    (cr.init)(
-                                        bytes.as_mut_ptr().add(k * size).cast(),
-                                        orig.add(k * size).cast(),
-                                    )
-                                };
-                            }
-                        }
-                        None => reduce::init_elems(op, ty, bytes),
-                    }
+                    // SAFETY: `copy` is one private copy of reduction `j`.
+                    unsafe { plan.init_copy(j, copy, &originals) };
                     starts.push(at);
-                    at += words[j];
+                    at += w;
                 }
             }
             let pbase = partials.as_mut_ptr() as usize;
@@ -1264,62 +1326,321 @@ impl DeviceState {
                 unsafe { f(&chunk) };
             };
             self.device.launch(chunks, &body);
-            for (j, (&(op, ty, count), target)) in red_ops.iter().zip(&targets).enumerate() {
+            for j in 0..nred {
                 let parts = (0..chunks).map(|c| (pbase + starts[c * nred + j] * 8) as *const u8);
-                if let Some(cr) = customs[j] {
-                    let bytes = count * cr.size;
-                    let mut tmp = vec![0u64; bytes.div_ceil(8)];
-                    let acc = tmp.as_mut_ptr().cast::<u8>();
-                    // SAFETY: as for the built-in types below; `combine` takes one element of
-                    // the accumulated value and one of a chunk's copy.
-                    unsafe {
-                        match *target {
-                            RedTarget::Host(var) => {
-                                std::ptr::copy_nonoverlapping(var as *const u8, acc, bytes)
-                            }
-                            RedTarget::Device(dev) => self.device.copy_to_host(acc, dev, bytes),
-                        }
-                        for part in parts {
-                            for k in 0..count {
-                                (cr.combine)(
-                                    acc.add(k * cr.size).cast(),
-                                    part.add(k * cr.size).cast(),
-                                );
-                            }
-                        }
-                        match *target {
-                            RedTarget::Host(var) => {
-                                std::ptr::copy_nonoverlapping(acc, var as *mut u8, bytes)
-                            }
-                            RedTarget::Device(dev) => self.device.copy_to_device(dev, acc, bytes),
-                        }
-                    }
-                    continue;
-                }
-                match *target {
-                    // SAFETY: the launch's caller guarantees `count` elements at the variable;
-                    // every chunk's copy was initialized above and written only by its chunk.
-                    RedTarget::Host(var) => unsafe {
-                        reduce::combine_elems(op, ty, var as *mut c_void, count, parts)
-                    },
-                    RedTarget::Device(dev) => {
-                        let bytes = count * ty.size();
-                        let mut tmp = vec![0u64; bytes.div_ceil(8)];
-                        let p = tmp.as_mut_ptr().cast::<u8>();
-                        // SAFETY: `dev` is the device copy of the variable (present when the
-                        // launch was made, and kept so by the construct around it); `tmp` has
-                        // room for its `count` elements.
-                        unsafe {
-                            self.device.copy_to_host(p, dev, bytes);
-                            reduce::combine_elems(op, ty, p.cast(), count, parts);
-                            self.device.copy_to_device(dev, p, bytes);
-                        }
-                    }
-                }
+                // SAFETY: every chunk's copy was initialised above and written only by its
+                // chunk; the caller guarantees the variable.
+                unsafe { plan.combine(&*self.device, j, parts) };
             }
             drop(storage);
         });
         Ok(())
+    }
+
+    /// Launches a CUDA kernel on an `nvidia` device, as `acc_rt.h` specifies: parameters
+    /// `(P0, ..., P(nargs-1), void *const *__acc_red, long long __acc_iterations)`, one
+    /// reduction slot per block, slots combined after the kernel like the host path's chunks.
+    ///
+    /// # Safety
+    /// As for [`launch`](Self::launch); the kernel's parameters match the arguments.
+    pub unsafe fn launch_cuda(
+        &'static self,
+        k: &CudaKernel<'_>,
+        geom: Geometry,
+        args: &[Arg<'_>],
+        reds: &[Reduction<'_>],
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
+        let Some(gpu) = self.device.cuda() else {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                site,
+                format!("device {} cannot run CUDA kernels", self.label),
+            ));
+        };
+        let n = geom.iterations;
+        if n < 0 {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                site,
+                format!("kernel launched with {n} iterations"),
+            ));
+        }
+        let vals = self.translate_args(args)?;
+        let plan = self.plan_reductions(reds)?;
+        let ks = crate::jit::KernelSource {
+            name: k.name,
+            file: k.file,
+            line: k.line,
+            source: k.source,
+        };
+        // Compiled (or found) now, in the calling thread, so that an error names the launch.
+        let f = gpu
+            .function(k.key, &ks, k.entry)
+            .map_err(|m| Error::new(ErrorKind::Device, &Site::default(), m))?;
+        if n == 0 {
+            return Ok(());
+        }
+        let shape = gpu.shape(n, geom.num_gangs, geom.num_workers, geom.vector_length);
+        let what = format!("{}kernel '{}'", ks.location(), k.name);
+        self.queues.submit(q, move || {
+            // SAFETY: forwarded from the caller of `launch_cuda`.
+            unsafe { self.run_cuda(f, shape, n, vals, plan, &what) }
+        });
+        Ok(())
+    }
+
+    /// The body of a CUDA launch, on the launch's queue.
+    ///
+    /// # Safety
+    /// As for [`launch_cuda`](Self::launch_cuda).
+    unsafe fn run_cuda(
+        &self,
+        f: Function,
+        shape: Shape,
+        iterations: i64,
+        vals: ArgValues,
+        plan: Reds,
+        what: &str,
+    ) {
+        let Some(gpu) = self.device.cuda() else {
+            return;
+        };
+        let fail = |m: String| -> ! {
+            crate::error::fatal(&Error::new(
+                ErrorKind::Device,
+                &Site::default(),
+                format!("{what} on device {}: {m}", self.label),
+            ))
+        };
+        let blocks = shape.grid as usize;
+        let nred = plan.len();
+        // The reduction buffer: `nred` device pointers, then each reduction's slots (one
+        // private copy per block), each part on a 256-byte boundary.
+        let header = (nred * 8).next_multiple_of(256);
+        let mut starts = Vec::with_capacity(nred);
+        let mut total = header;
+        for j in 0..nred {
+            starts.push(total);
+            total += (blocks * plan.bytes(j)).next_multiple_of(256);
+        }
+        let mut host: Vec<u128> = Vec::new();
+        let mut scratch = None;
+        let mut red_dev: u64 = 0;
+        if nred > 0 {
+            host = vec![0u128; total.div_ceil(16)];
+            let buf = gpu
+                .take_scratch(total)
+                .unwrap_or_else(|e| fail(format!("no room for the reduction slots: {e}")));
+            // SAFETY: the launch's caller guarantees the reduction variables.
+            let originals = unsafe { plan.originals(&*self.device) };
+            let hb = host.as_mut_ptr().cast::<u8>();
+            for (j, &start) in starts.iter().enumerate() {
+                let bytes = plan.bytes(j);
+                for b in 0..blocks {
+                    // SAFETY: slot `b` of reduction `j` lies inside `host` (`total` bytes).
+                    let slot =
+                        unsafe { std::slice::from_raw_parts_mut(hb.add(start + b * bytes), bytes) };
+                    // SAFETY: `slot` is one private copy of reduction `j`.
+                    unsafe { plan.init_copy(j, slot, &originals) };
+                }
+                let p = (buf.0 + start) as u64;
+                // SAFETY: the header has room for `nred` pointers.
+                unsafe { hb.add(j * 8).cast::<u64>().write_unaligned(p) };
+            }
+            // SAFETY: `buf` is a live device buffer of at least `total` bytes.
+            unsafe { self.device.copy_to_device(buf.0, hb, total) };
+            red_dev = buf.0 as u64;
+            scratch = Some(buf);
+        }
+        let mut iterations = iterations;
+        let base = vals.storage.as_ptr() as usize;
+        let mut params: Vec<*mut c_void> = vals
+            .offsets
+            .iter()
+            .map(|&o| (base + o * 8) as *mut c_void)
+            .collect();
+        params.push((&mut red_dev as *mut u64).cast());
+        params.push((&mut iterations as *mut i64).cast());
+        // SAFETY: one pointer per parameter of the convention, each to a value of the
+        // parameter's size (the caller's contract); the addresses among them were present.
+        if let Err(m) = unsafe { gpu.launch_kernel(f, shape, &mut params) } {
+            fail(m)
+        }
+        if let Some(buf) = scratch {
+            let hb = host.as_mut_ptr().cast::<u8>();
+            // SAFETY: the slots were uploaded above and written by the kernel, which finished.
+            unsafe {
+                self.device
+                    .copy_to_host(hb.add(header), buf.0 + header, total - header)
+            };
+            for (j, &start) in starts.iter().enumerate() {
+                let bytes = plan.bytes(j);
+                let at = hb as usize + start;
+                let parts = (0..blocks).map(|b| (at + b * bytes) as *const u8);
+                // SAFETY: every slot holds a private copy initialised above and reduced by
+                // one block; the caller guarantees the variable.
+                unsafe { plan.combine(&*self.device, j, parts) };
+            }
+            gpu.put_scratch(buf);
+        }
+        drop(vals);
+    }
+}
+
+/// A kernel's CUDA version, from its descriptor.
+#[derive(Clone, Copy, Debug)]
+pub struct CudaKernel<'a> {
+    pub name: &'a str,
+    pub file: &'a str,
+    pub line: u32,
+    /// A complete CUDA C translation unit (NVRTC only, no headers).
+    pub source: &'a str,
+    /// The `extern "C" __global__` function to launch.
+    pub entry: &'a str,
+    /// Identifies the descriptor for the loaded-kernel cache: generated code passes string
+    /// literals, so their addresses do.
+    pub key: (usize, usize),
+}
+
+/// A launch's arguments as a kernel receives them: argument `i`'s value starts at word
+/// `offsets[i]` of `storage`.
+struct ArgValues {
+    offsets: Vec<usize>,
+    storage: Vec<u64>,
+}
+
+/// A launch's reductions: operator, type and element count, custom functions, element size,
+/// and where each result goes.
+struct Reds {
+    ops: Vec<(reduce::Op, reduce::Type, usize)>,
+    customs: Vec<Option<CustomReduction>>,
+    sizes: Vec<usize>,
+    targets: Vec<RedTarget>,
+}
+
+impl Reds {
+    fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// The bytes of one private copy of reduction `j`.
+    fn bytes(&self, j: usize) -> usize {
+        self.ops[j].2 * self.sizes[j]
+    }
+
+    /// The variables' original values, which custom initialisers start from (empty for the
+    /// built-in types).
+    ///
+    /// # Safety
+    /// Every reduction variable holds `count` valid elements.
+    unsafe fn originals(&self, device: &dyn Device) -> Vec<Vec<u64>> {
+        (0..self.len())
+            .map(|j| {
+                if self.customs[j].is_none() {
+                    return Vec::new();
+                }
+                let bytes = self.bytes(j);
+                let mut v = vec![0u64; bytes.div_ceil(8)];
+                let p = v.as_mut_ptr().cast::<u8>();
+                match self.targets[j] {
+                    // SAFETY: the caller guarantees `count` elements at the variable; `v` has
+                    // room for them.
+                    RedTarget::Host(var) => unsafe {
+                        std::ptr::copy_nonoverlapping(var as *const u8, p, bytes)
+                    },
+                    // SAFETY: `dev` is the variable's device copy, present for the launch.
+                    RedTarget::Device(dev) => unsafe { device.copy_to_host(p, dev, bytes) },
+                }
+                v
+            })
+            .collect()
+    }
+
+    /// Sets one private copy of reduction `j` to its initial value: the operator's identity,
+    /// or `init(copy, original)` element by element for a custom reduction.
+    ///
+    /// # Safety
+    /// `copy` has `self.bytes(j)` bytes; `originals` came from [`originals`](Self::originals).
+    unsafe fn init_copy(&self, j: usize, copy: &mut [u8], originals: &[Vec<u64>]) {
+        let (op, ty, count) = self.ops[j];
+        match self.customs[j] {
+            Some(cr) => {
+                let orig = originals[j].as_ptr().cast::<u8>();
+                for k in 0..count {
+                    // SAFETY: element `k` of the copy and of the original value lie within
+                    // their buffers; the functions take one element each.
+                    unsafe {
+                        (cr.init)(
+                            copy.as_mut_ptr().add(k * cr.size).cast(),
+                            orig.add(k * cr.size).cast(),
+                        )
+                    };
+                }
+            }
+            None => reduce::init_elems(op, ty, copy),
+        }
+    }
+
+    /// Combines private copies into reduction `j`'s variable (its device copy when present),
+    /// in order: `original op part0 op part1 ...`.
+    ///
+    /// # Safety
+    /// Each part points at `self.bytes(j)` bytes holding a private copy; the variable holds
+    /// `count` valid elements.
+    unsafe fn combine(
+        &self,
+        device: &dyn Device,
+        j: usize,
+        parts: impl Iterator<Item = *const u8>,
+    ) {
+        let (op, ty, count) = self.ops[j];
+        let bytes = self.bytes(j);
+        if let Some(cr) = self.customs[j] {
+            let mut tmp = vec![0u64; bytes.div_ceil(8)];
+            let acc = tmp.as_mut_ptr().cast::<u8>();
+            // SAFETY: as for the built-in types below; `combine` takes one element of the
+            // accumulated value and one of a part.
+            unsafe {
+                match self.targets[j] {
+                    RedTarget::Host(var) => {
+                        std::ptr::copy_nonoverlapping(var as *const u8, acc, bytes)
+                    }
+                    RedTarget::Device(dev) => device.copy_to_host(acc, dev, bytes),
+                }
+                for part in parts {
+                    for k in 0..count {
+                        (cr.combine)(acc.add(k * cr.size).cast(), part.add(k * cr.size).cast());
+                    }
+                }
+                match self.targets[j] {
+                    RedTarget::Host(var) => {
+                        std::ptr::copy_nonoverlapping(acc, var as *mut u8, bytes)
+                    }
+                    RedTarget::Device(dev) => device.copy_to_device(dev, acc, bytes),
+                }
+            }
+            return;
+        }
+        match self.targets[j] {
+            // SAFETY: the caller guarantees `count` elements at the variable and the parts.
+            RedTarget::Host(var) => unsafe {
+                reduce::combine_elems(op, ty, var as *mut c_void, count, parts)
+            },
+            RedTarget::Device(dev) => {
+                let mut tmp = vec![0u64; bytes.div_ceil(8)];
+                let p = tmp.as_mut_ptr().cast::<u8>();
+                // SAFETY: `dev` is the device copy of the variable (present when the launch
+                // was made, and kept so by the construct around it); `tmp` has room for its
+                // `count` elements.
+                unsafe {
+                    device.copy_to_host(p, dev, bytes);
+                    reduce::combine_elems(op, ty, p.cast(), count, parts);
+                    device.copy_to_device(dev, p, bytes);
+                }
+            }
+        }
     }
 }
 

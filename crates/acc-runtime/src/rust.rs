@@ -81,8 +81,22 @@ pub fn is_present<T>(data: &[T]) -> bool {
     current(&Site::routine("acc::is_present")).is_present(data.as_ptr() as usize, size_of_val(data))
 }
 
+/// The device Rust kernels run on: the current device, or the host when that is a GPU (the
+/// Rust front end compiles kernels for the CPU only).
 fn current(site: &Site<'_>) -> &'static DeviceState {
-    runtime::current(site).unwrap_or_else(|e| fatal(&e))
+    let d = runtime::current(site).unwrap_or_else(|e| fatal(&e));
+    if d.device.cuda().is_none() {
+        return d;
+    }
+    static NOTED: std::sync::Once = std::sync::Once::new();
+    NOTED.call_once(|| {
+        crate::error::verbose(&format!(
+            "Rust kernels run on the host: the current device is {}, and the Rust front end \
+             compiles kernels for the CPU only",
+            d.label
+        ))
+    });
+    &runtime::runtime().unwrap_or_else(|e| fatal(&e)).host
 }
 
 /// Where generated code comes from, for error messages.

@@ -169,19 +169,80 @@ fn errors_name_the_variable_and_location_and_exit_1() {
     );
     assert!(fails("update_not_present", &[]).contains("acc_update_self: 800 bytes at 0x"));
     assert!(fails("bad_device_pointer", &[]).contains("are not inside one live device allocation"));
-    assert!(fails("nvidia", &[]).contains("not available in this build"));
+    if let Some(why) = acc_runtime::runtime::nvidia_unavailable() {
+        let e = fails("nvidia", &[]);
+        assert!(
+            e.contains("acc_set_device_type: no nvidia (CUDA) device is available: ")
+                && e.contains(why),
+            "{e}"
+        );
+    }
     assert!(fails("bad_async", &[]).contains("-7 is not an async value"));
 }
 
 #[test]
 fn environment_selects_and_checks_the_device() {
     let exe = compile("errors");
-    let out = run(&exe, "nvidia", &["none"], &[]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("ACC_DEVICE_TYPE=host or host_discrete"));
+    if let Some(why) = acc_runtime::runtime::nvidia_unavailable() {
+        let out = run(&exe, "nvidia", &["none"], &[]);
+        assert_eq!(out.status.code(), Some(1));
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            e.contains("ACC_DEVICE_TYPE=nvidia: no nvidia (CUDA) device is available: ")
+                && e.contains(why)
+                && e.contains("use ACC_DEVICE_TYPE=host or host_discrete"),
+            "{e}"
+        );
+    }
     let out = run(&exe, "host_discrete", &["none"], &[("ACC_DEVICE_NUM", "2")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ACC_DEVICE_NUM=2"));
     let out = run(&exe, "host_discrete", &["none"], &[("ACC_DEVICE_NUM", "1")]);
     assert!(out.status.success());
+}
+
+/// Without `ACC_DEVICE_TYPE` the default device is nvidia when there is a GPU, else host; the
+/// reason is a property and, with `ACC_VERBOSE=1`, a note on stderr.
+#[test]
+fn default_device_falls_back_to_host_and_says_why() {
+    let exe = compile("device_default");
+    let out = Command::new(&exe)
+        .env_remove("ACC_DEVICE_TYPE")
+        .env_remove("ACC_DEVICE_NUM")
+        .env("ACC_VERBOSE", "1")
+        .output()
+        .expect("run device_default");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    match acc_runtime::runtime::nvidia_unavailable() {
+        Some(why) => {
+            assert!(
+                stdout.starts_with("type=host gpus=0 why=no nvidia device: ")
+                    && stdout.contains(why),
+                "{stdout}"
+            );
+            assert!(
+                stderr.contains(&format!(
+                    "acc: note: default device: host (no nvidia device: {why})"
+                )),
+                "{stderr}"
+            );
+            if !acc_runtime::device::cuda::driver_present() {
+                assert!(why.starts_with("libcuda.so not found"), "{why}");
+            }
+        }
+        None => assert!(stdout.starts_with("type=nvidia gpus="), "{stdout}"),
+    }
+    // Without ACC_VERBOSE the fallback is silent.
+    let out = Command::new(&exe)
+        .env_remove("ACC_DEVICE_TYPE")
+        .env_remove("ACC_VERBOSE")
+        .output()
+        .expect("run device_default");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -21,6 +21,10 @@ impl HostDevice {
                 vendor: "acc".into(),
                 driver: format!("acc-runtime {}", env!("CARGO_PKG_VERSION")),
                 total_memory: total,
+                description: format!(
+                    "the host CPU: {} threads sharing the program's memory",
+                    exec::threads()
+                ),
             },
         }
     }

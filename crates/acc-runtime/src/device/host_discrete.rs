@@ -42,6 +42,11 @@ impl HostDiscreteDevice {
                 vendor: "acc".into(),
                 driver: format!("acc-runtime {}", env!("CARGO_PKG_VERSION")),
                 total_memory: capacity,
+                description: format!(
+                    "separate memory on the CPU ({} MiB, poisoned when allocated), {} threads",
+                    capacity >> 20,
+                    exec::threads()
+                ),
             },
         }
     }

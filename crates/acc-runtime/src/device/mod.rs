@@ -2,21 +2,21 @@
 //!
 //! The layering follows cudarc: a device implementation only moves bytes and runs chunks; the
 //! present table, reference counts, queues and errors that name variables live above it in
-//! `runtime`. Two devices exist today:
+//! `runtime`. Three devices exist:
 //!
 //! - [`host::HostDevice`] — shared memory: a device address *is* the host address, so nothing is
 //!   ever copied and, as the specification says, all data is present.
 //! - [`host_discrete::HostDiscreteDevice`] — separate memory on the CPU: allocations are distinct
 //!   from the host's, poisoned on creation, and every transfer really happens, so a missing
 //!   `copyout` or `update` gives a wrong answer as it would on a GPU.
-//!
-//! **The place for `cuda`.** The CUDA device (a later issue) becomes a third implementation in
-//! `device/cuda.rs`, built on cudarc with the driver loaded at run time: `alloc`/`free` map to
-//! `cuMemAlloc`/`cuMemFree`, the copies to `cuMemcpy*Async` on the queue's stream, and `launch`
-//! gains a CUDA path that takes the kernel descriptor's `cuda_source`/`cuda_entry` slot (see
-//! `acc_rt.h`) instead of the host function. `DeviceKind::Nvidia` is already reserved for it;
-//! requesting it today is a clear "not available in this build" error (see `runtime`).
+//! - [`cuda::CudaDevice`] — an NVIDIA GPU through cudarc, with libcuda loaded at run time:
+//!   `alloc`/`free` are `cuMemAlloc`/`cuMemFree`, the copies `cuMemcpy*Async` on the calling
+//!   queue's stream, and kernels are not host closures but the descriptor's `cuda_source`,
+//!   compiled by [`crate::jit`] and launched through [`Device::cuda`] by
+//!   `runtime::DeviceState::launch_cuda`. [`cuda::probe`] finds the GPUs or says why there are
+//!   none; the runtime then falls back to `host`.
 
+pub mod cuda;
 pub mod exec;
 pub mod host;
 pub mod host_discrete;
@@ -24,7 +24,7 @@ mod memory;
 
 use std::fmt;
 
-/// The device types this runtime knows. `Nvidia` is reserved for the CUDA device.
+/// The device types this runtime knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DeviceKind {
     Host,
@@ -94,6 +94,8 @@ pub struct Properties {
     pub vendor: String,
     pub driver: String,
     pub total_memory: usize,
+    /// A sentence about the device (`acc_property_description`, an acc extension).
+    pub description: String,
 }
 
 /// One device: memory, transfers, and an executor for kernels.
@@ -151,6 +153,12 @@ pub trait Device: Send + Sync {
 
     /// The number of chunks the executor runs at once; the default chunk count of a launch.
     fn concurrency(&self) -> usize;
+
+    /// The CUDA device behind this device, which launches CUDA kernels instead of host
+    /// closures.
+    fn cuda(&self) -> Option<&cuda::CudaDevice> {
+        None
+    }
 }
 
 /// Reads a byte count such as `512M`, `4G` or `1048576` from the environment.

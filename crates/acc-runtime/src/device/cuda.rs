@@ -1,0 +1,600 @@
+//! The `nvidia` device: one NVIDIA GPU through the CUDA driver API (cudarc, with libcuda opened
+//! at run time, so the runtime links no CUDA library and starts on any machine).
+//!
+//! - **Start-up** ([`probe`]): libcuda present, `cuInit` succeeds, at least one GPU — else a
+//!   reason string ("libcuda.so not found ...", "cuInit failed: CUDA_ERROR_NO_DEVICE ...") that
+//!   the runtime keeps for messages. The device's primary context is retained on first use.
+//! - **Memory**: `cuMemAlloc`/`cuMemFree`, with a map of live allocations for `check_range`;
+//!   copies and fills are issued on the stream of the calling queue (see below) and waited
+//!   for before they return.
+//! - **Streams**: each async queue has its own CUDA stream (non-blocking, created on first use
+//!   or set by `acc_set_cuda_stream`); synchronous operations use one more stream. The
+//!   runtime's deferred queues run a queue's operations on its worker thread, which
+//!   [`crate::queue::worker_queue`] names, so a device operation knows its stream. Every
+//!   operation waits for its stream, so an operation counts as completed only when the GPU has
+//!   finished it: `acc_wait` and `acc_async_test` need nothing from CUDA, and the queues of one
+//!   device overlap on the GPU.
+//! - **Kernels**: [`CudaDevice::function`] JIT-compiles a kernel's CUDA source (see
+//!   [`crate::jit`]) once per device and keeps the module loaded; [`CudaDevice::launch_kernel`]
+//!   launches it. The runtime (`DeviceState::launch_cuda`) prepares the parameters and
+//!   reductions as `acc_rt.h` describes.
+
+use super::{exec, DevAddr, Device, DeviceError, DeviceKind, Properties};
+use crate::error::{fatal, Error, ErrorKind, Site};
+use crate::jit;
+use cudarc::driver::result::{self as cu, DriverError};
+use cudarc::driver::sys as cusys;
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::{c_void, CString};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+/// The stream key of synchronous operations (queue keys are >= -1).
+const SYNC_KEY: i32 = i32::MIN;
+
+/// `CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)`.
+pub fn describe(e: DriverError) -> String {
+    let name = e
+        .error_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| format!("{:?}", e.0));
+    match e.error_string() {
+        Ok(s) => format!("{name} ({})", s.to_string_lossy()),
+        Err(_) => name,
+    }
+}
+
+/// Whether libcuda can be opened, without initialising it.
+pub fn driver_present() -> bool {
+    // SAFETY: opening libcuda runs its initialisers, which have no preconditions; the probe
+    // closes it again.
+    unsafe { cusys::is_culib_present() }
+}
+
+/// The GPUs of this machine, or why there are none.
+pub fn probe() -> Result<Vec<CudaDevice>, String> {
+    if !driver_present() {
+        return Err(
+            "libcuda.so not found (is the NVIDIA driver installed? cudarc looked for libcuda.so \
+             and libcuda.so.1 on the library path)"
+                .into(),
+        );
+    }
+    cu::init().map_err(|e| format!("cuInit failed: {}", describe(e)))?;
+    let n =
+        cu::device::get_count().map_err(|e| format!("cuDeviceGetCount failed: {}", describe(e)))?;
+    if n <= 0 {
+        return Err("the NVIDIA driver reports no CUDA device".into());
+    }
+    (0..n).map(CudaDevice::open).collect()
+}
+
+/// A compiled kernel entry, loaded into this device's context.
+#[derive(Clone, Copy, Debug)]
+pub struct Function(usize);
+
+/// Launch geometry of a CUDA kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub grid: u32,
+    pub block: (u32, u32),
+}
+
+/// The launch shape `acc_rt.h` specifies: block = (vector_length or 128, num_workers or 1)
+/// clamped to `max_threads`; grid = num_gangs, else 4 × SMs for "as many as you like"
+/// (`iterations == i64::MAX`), else enough blocks for one iteration a thread, at most
+/// 32 × SMs; at least 1.
+pub fn launch_shape(
+    iterations: i64,
+    num_gangs: i32,
+    num_workers: i32,
+    vector_length: i32,
+    sm_count: u32,
+    max_threads: u32,
+) -> Shape {
+    let max_threads = max_threads.max(1);
+    let bx = if vector_length > 0 {
+        vector_length as u32
+    } else {
+        128
+    }
+    .min(max_threads);
+    let by = if num_workers > 0 {
+        num_workers as u32
+    } else {
+        1
+    }
+    .clamp(1, max_threads / bx);
+    let sms = sm_count.max(1) as u64;
+    let grid = if num_gangs > 0 {
+        num_gangs as u64
+    } else if iterations == i64::MAX {
+        4 * sms
+    } else {
+        let threads = (bx * by) as u64;
+        (iterations.max(0) as u64).div_ceil(threads).min(32 * sms)
+    };
+    Shape {
+        grid: grid.clamp(1, i32::MAX as u64) as u32,
+        block: (bx, by),
+    }
+}
+
+pub struct CudaDevice {
+    number: usize,
+    dev: cusys::CUdevice,
+    /// The primary context, retained on first use (`usize`: a `CUcontext`).
+    ctx: OnceLock<Result<usize, String>>,
+    props: Properties,
+    /// Compute capability as one number: 90 for 9.0.
+    pub cc: u32,
+    pub sm_count: u32,
+    pub max_threads: u32,
+    /// Live allocations: start → size.
+    allocs: Mutex<BTreeMap<DevAddr, usize>>,
+    /// Queue key → stream (`usize`: a `CUstream`); `owned` says whether we created it.
+    streams: Mutex<HashMap<i32, (usize, bool)>>,
+    /// Loaded kernels by (source pointer, entry pointer) of their descriptor.
+    functions: Mutex<HashMap<(usize, usize), Function>>,
+    /// Device buffers for launches' reductions, reused.
+    scratch: Mutex<Vec<(DevAddr, usize)>>,
+}
+
+// SAFETY: the raw CUDA handles (context, streams, functions) are process-wide driver objects
+// usable from any thread once the context is current there, which every method ensures; all
+// mutable state is behind mutexes.
+unsafe impl Send for CudaDevice {}
+// SAFETY: as above.
+unsafe impl Sync for CudaDevice {}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl CudaDevice {
+    fn open(ordinal: i32) -> Result<CudaDevice, String> {
+        let what = |call: &str, e: DriverError| {
+            format!("{call} failed for GPU {ordinal}: {}", describe(e))
+        };
+        let dev = cu::device::get(ordinal).map_err(|e| what("cuDeviceGet", e))?;
+        let name = cu::device::get_name(dev).map_err(|e| what("cuDeviceGetName", e))?;
+        // SAFETY: `dev` came from `cuDeviceGet`.
+        let total =
+            unsafe { cu::device::total_mem(dev) }.map_err(|e| what("cuDeviceTotalMem", e))?;
+        let attr = |a: cusys::CUdevice_attribute| {
+            // SAFETY: `dev` came from `cuDeviceGet`.
+            unsafe { cu::device::get_attribute(dev, a) }
+                .map_err(|e| what("cuDeviceGetAttribute", e))
+        };
+        use cusys::CUdevice_attribute as A;
+        let major = attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+        let minor = attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+        let sms = attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        let max_threads = attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?;
+        let mut version = 0;
+        // SAFETY: `version` is valid for writing.
+        unsafe { cusys::cuDriverGetVersion(&mut version) }
+            .result()
+            .map_err(|e| what("cuDriverGetVersion", e))?;
+        let description = format!(
+            "{name}: compute capability {major}.{minor}, {sms} multiprocessors, {} MiB",
+            total >> 20
+        );
+        Ok(CudaDevice {
+            number: ordinal as usize,
+            dev,
+            ctx: OnceLock::new(),
+            props: Properties {
+                name,
+                vendor: "NVIDIA".into(),
+                driver: format!("CUDA {}.{}", version / 1000, (version % 1000) / 10),
+                total_memory: total,
+                description,
+            },
+            cc: (major * 10 + minor) as u32,
+            sm_count: sms.max(1) as u32,
+            max_threads: max_threads.max(1) as u32,
+            allocs: Mutex::new(BTreeMap::new()),
+            streams: Mutex::new(HashMap::new()),
+            functions: Mutex::new(HashMap::new()),
+            scratch: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn label(&self) -> String {
+        format!("nvidia {}", self.number)
+    }
+
+    /// Ends the process with a driver error: a failed copy or launch leaves the device in an
+    /// unknown state (CUDA errors after a faulting kernel are sticky).
+    fn die(&self, what: &str, e: DriverError) -> ! {
+        fatal(&Error::new(
+            ErrorKind::Device,
+            &Site::routine("acc runtime"),
+            format!("{what} failed on device {}: {}", self.label(), describe(e)),
+        ))
+    }
+
+    fn check(&self, what: &str, r: Result<(), DriverError>) {
+        if let Err(e) = r {
+            self.die(what, e)
+        }
+    }
+
+    /// Makes this device's primary context current on the calling thread.
+    pub fn bind(&self) {
+        let ctx = self.ctx.get_or_init(|| {
+            // SAFETY: `self.dev` came from `cuDeviceGet`; the context is never released, so
+            // it outlives every use.
+            unsafe { cu::primary_ctx::retain(self.dev) }
+                .map(|c| c as usize)
+                .map_err(|e| {
+                    format!(
+                        "cuDevicePrimaryCtxRetain failed on device {}: {}",
+                        self.label(),
+                        describe(e)
+                    )
+                })
+        });
+        match ctx {
+            // SAFETY: a retained primary context stays valid for the process.
+            Ok(c) => self.check("cuCtxSetCurrent", unsafe {
+                cu::ctx::set_current(*c as cusys::CUcontext)
+            }),
+            Err(msg) => fatal(&Error::new(
+                ErrorKind::Device,
+                &Site::routine("acc runtime"),
+                msg.clone(),
+            )),
+        }
+    }
+
+    /// The stream of queue `key` (created on first use), or of synchronous operations for
+    /// `None`.
+    pub fn stream_for(&self, key: Option<i32>) -> cusys::CUstream {
+        let key = key.unwrap_or(SYNC_KEY);
+        let mut m = lock(&self.streams);
+        if let Some(&(s, _)) = m.get(&key) {
+            return s as cusys::CUstream;
+        }
+        self.bind();
+        let s = match cu::stream::create(cu::stream::StreamKind::NonBlocking) {
+            Ok(s) => s,
+            Err(e) => self.die("cuStreamCreate", e),
+        };
+        m.insert(key, (s as usize, true));
+        s
+    }
+
+    /// Makes queue `key` use `stream` (`acc_set_cuda_stream`); the caller has waited for the
+    /// queue. A stream the runtime created for the queue is destroyed.
+    ///
+    /// # Safety
+    /// `stream` is a valid stream of this device's primary context and outlives its use.
+    pub unsafe fn set_stream(&self, key: i32, stream: cusys::CUstream) {
+        self.bind();
+        let old = lock(&self.streams).insert(key, (stream as usize, false));
+        if let Some((s, true)) = old {
+            // SAFETY: the runtime created `s` and the queue has no work left on it.
+            let _ = unsafe { cu::stream::destroy(s as cusys::CUstream) };
+        }
+    }
+
+    /// The stream of the calling thread's queue, with the context made current.
+    fn stream(&self) -> cusys::CUstream {
+        self.bind();
+        self.stream_for(crate::queue::worker_queue())
+    }
+
+    fn sync(&self, s: cusys::CUstream, what: &str) {
+        // SAFETY: `s` is a live stream of this device.
+        self.check(what, unsafe { cu::stream::synchronize(s) });
+    }
+
+    /// The kernel `entry` of `k.source`, compiled and loaded on first use. `key` identifies
+    /// the descriptor (its source and entry pointers: generated code passes string literals,
+    /// which live as long as the program).
+    pub fn function(
+        &self,
+        key: (usize, usize),
+        k: &jit::KernelSource<'_>,
+        entry: &str,
+    ) -> Result<Function, String> {
+        let mut m = lock(&self.functions);
+        if let Some(&f) = m.get(&key) {
+            return Ok(f);
+        }
+        let target = jit::target_for(self.cc).map_err(|e| {
+            format!(
+                "{}kernel '{}' cannot be compiled for device {}: {e}",
+                k.location(),
+                k.name,
+                self.label()
+            )
+        })?;
+        let mut image = jit::image_for(k, target)?;
+        if target.output == jit::Output::Ptx && image.last() != Some(&0) {
+            image.push(0);
+        }
+        self.bind();
+        // SAFETY: `image` is a CUBIN or NUL-terminated PTX from NVRTC (or the cache, which
+        // holds only what NVRTC produced); the module is never unloaded.
+        let module = unsafe { cu::module::load_data(image.as_ptr().cast()) }.map_err(|e| {
+            format!(
+                "{}kernel '{}': loading its compiled image on device {} failed: {}",
+                k.location(),
+                k.name,
+                self.label(),
+                describe(e)
+            )
+        })?;
+        let cname = CString::new(entry).map_err(|_| "a kernel entry name contains NUL")?;
+        // SAFETY: `module` was just loaded.
+        let f = unsafe { cu::module::get_function(module, cname) }.map_err(|e| {
+            format!(
+                "{}kernel '{}': its CUDA source has no entry '{entry}' (an extern \"C\" \
+                 __global__ function): {}",
+                k.location(),
+                k.name,
+                describe(e)
+            )
+        })?;
+        let f = Function(f as usize);
+        m.insert(key, f);
+        Ok(f)
+    }
+
+    /// The launch shape for this device (see [`launch_shape`]).
+    pub fn shape(
+        &self,
+        iterations: i64,
+        num_gangs: i32,
+        num_workers: i32,
+        vector_length: i32,
+    ) -> Shape {
+        launch_shape(
+            iterations,
+            num_gangs,
+            num_workers,
+            vector_length,
+            self.sm_count,
+            self.max_threads.min(1024),
+        )
+    }
+
+    /// Launches `f` on the calling queue's stream and waits for it; `Err` is the driver's
+    /// error (a bad launch configuration, or a fault while the kernel ran).
+    ///
+    /// # Safety
+    /// `params` holds one pointer per kernel parameter, each to a value of the parameter's
+    /// size, and every device address among the values is live device memory of this device.
+    pub unsafe fn launch_kernel(
+        &self,
+        f: Function,
+        shape: Shape,
+        params: &mut [*mut c_void],
+    ) -> Result<(), String> {
+        let s = self.stream();
+        // SAFETY: `f` was loaded into this device's context; the caller guarantees `params`.
+        unsafe {
+            cu::launch_kernel(
+                f.0 as cusys::CUfunction,
+                (shape.grid, 1, 1),
+                (shape.block.0, shape.block.1, 1),
+                0,
+                s,
+                params,
+            )
+        }
+        .map_err(|e| format!("cuLaunchKernel failed: {}", describe(e)))?;
+        // SAFETY: `s` is a live stream of this device.
+        unsafe { cu::stream::synchronize(s) }
+            .map_err(|e| format!("the kernel failed while it ran: {}", describe(e)))
+    }
+
+    /// A device buffer of at least `bytes` bytes for one launch; give it back with
+    /// [`put_scratch`](Self::put_scratch) once the launch has completed.
+    pub fn take_scratch(&self, bytes: usize) -> Result<(DevAddr, usize), DeviceError> {
+        {
+            let mut pool = lock(&self.scratch);
+            if let Some(i) = pool.iter().position(|&(_, cap)| cap >= bytes) {
+                return Ok(pool.swap_remove(i));
+            }
+        }
+        let cap = bytes.next_power_of_two().max(4096);
+        self.bind();
+        // SAFETY: allocation has no preconditions beyond a current context.
+        match unsafe { cu::malloc_sync(cap) } {
+            Ok(p) => Ok((p as DevAddr, cap)),
+            Err(e) => Err(self.alloc_error(e, cap)),
+        }
+    }
+
+    pub fn put_scratch(&self, buf: (DevAddr, usize)) {
+        lock(&self.scratch).push(buf);
+    }
+
+    fn alloc_error(&self, e: DriverError, bytes: usize) -> DeviceError {
+        if e.0 == cusys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            let (free, total) = cu::mem_get_info().unwrap_or((0, self.props.total_memory));
+            return DeviceError::OutOfMemory {
+                requested: bytes,
+                free,
+                total,
+            };
+        }
+        self.die(&format!("cuMemAlloc of {bytes} bytes"), e)
+    }
+}
+
+impl Device for CudaDevice {
+    fn kind(&self) -> DeviceKind {
+        DeviceKind::Nvidia
+    }
+
+    fn number(&self) -> usize {
+        self.number
+    }
+
+    fn shares_host_memory(&self) -> bool {
+        false
+    }
+
+    fn properties(&self) -> &Properties {
+        &self.props
+    }
+
+    fn free_memory(&self) -> usize {
+        self.bind();
+        cu::mem_get_info().map_or(0, |(free, _)| free)
+    }
+
+    fn alloc(&self, bytes: usize) -> Result<DevAddr, DeviceError> {
+        self.bind();
+        // SAFETY: allocation has no preconditions beyond a current context.
+        let p = match unsafe { cu::malloc_sync(bytes.max(1)) } {
+            Ok(p) => p as DevAddr,
+            Err(e) => return Err(self.alloc_error(e, bytes)),
+        };
+        lock(&self.allocs).insert(p, bytes.max(1));
+        Ok(p)
+    }
+
+    fn free(&self, addr: DevAddr) -> Result<(), DeviceError> {
+        if lock(&self.allocs).remove(&addr).is_none() {
+            return Err(DeviceError::NotAllocated { addr });
+        }
+        self.bind();
+        // SAFETY: `addr` was a live allocation of `alloc`, now removed from the map, so it is
+        // freed once; `cuMemFree` waits for work still using it.
+        self.check("cuMemFree", unsafe { cu::free_sync(addr as _) });
+        Ok(())
+    }
+
+    fn check_range(&self, addr: DevAddr, bytes: usize) -> Result<(), DeviceError> {
+        let m = lock(&self.allocs);
+        match m.range(..=addr).next_back() {
+            Some((&start, &size)) if addr + bytes <= start + size => Ok(()),
+            _ => Err(DeviceError::OutOfRange { addr, bytes }),
+        }
+    }
+
+    unsafe fn copy_to_device(&self, dev: DevAddr, host: *const u8, bytes: usize) {
+        if bytes == 0 {
+            return;
+        }
+        let s = self.stream();
+        // SAFETY: the caller guarantees both ranges; the copy is waited for below, so `host`
+        // need only live for this call.
+        let r = unsafe { cusys::cuMemcpyHtoDAsync_v2(dev as _, host.cast(), bytes, s) }.result();
+        self.check("cuMemcpyHtoD", r);
+        self.sync(s, "cuMemcpyHtoD");
+    }
+
+    unsafe fn copy_to_host(&self, host: *mut u8, dev: DevAddr, bytes: usize) {
+        if bytes == 0 {
+            return;
+        }
+        let s = self.stream();
+        // SAFETY: as in `copy_to_device`.
+        let r = unsafe { cusys::cuMemcpyDtoHAsync_v2(host.cast(), dev as _, bytes, s) }.result();
+        self.check("cuMemcpyDtoH", r);
+        self.sync(s, "cuMemcpyDtoH");
+    }
+
+    unsafe fn copy_on_device(&self, dst: DevAddr, src: DevAddr, bytes: usize) {
+        if bytes == 0 || dst == src {
+            return;
+        }
+        let s = self.stream();
+        if dst < src + bytes && src < dst + bytes {
+            // `cuMemcpyDtoD` does not allow overlap: go through a scratch buffer.
+            let tmp = match self.take_scratch(bytes) {
+                Ok(t) => t,
+                Err(e) => fatal(&Error::new(
+                    ErrorKind::OutOfMemory,
+                    &Site::routine("acc_memcpy_device"),
+                    format!("{e} on device {}", self.label()),
+                )),
+            };
+            // SAFETY: the caller guarantees both ranges; `tmp` has `bytes` bytes.
+            unsafe {
+                let r = cusys::cuMemcpyDtoDAsync_v2(tmp.0 as _, src as _, bytes, s).result();
+                self.check("cuMemcpyDtoD", r);
+                let r = cusys::cuMemcpyDtoDAsync_v2(dst as _, tmp.0 as _, bytes, s).result();
+                self.check("cuMemcpyDtoD", r);
+            }
+            self.sync(s, "cuMemcpyDtoD");
+            self.put_scratch(tmp);
+            return;
+        }
+        // SAFETY: the caller guarantees both ranges, which do not overlap.
+        let r = unsafe { cusys::cuMemcpyDtoDAsync_v2(dst as _, src as _, bytes, s) }.result();
+        self.check("cuMemcpyDtoD", r);
+        self.sync(s, "cuMemcpyDtoD");
+    }
+
+    unsafe fn fill(&self, dev: DevAddr, byte: u8, bytes: usize) {
+        if bytes == 0 {
+            return;
+        }
+        let s = self.stream();
+        // SAFETY: the caller guarantees the range.
+        let r = unsafe { cu::memset_d8_async(dev as _, byte, bytes, s) };
+        self.check("cuMemsetD8", r);
+        self.sync(s, "cuMemsetD8");
+    }
+
+    /// Host closures run on the CPU: a CUDA kernel goes through `DeviceState::launch_cuda`.
+    /// Nothing in the runtime launches host code on this device (the Rust API runs on the host
+    /// device when the current device is a GPU).
+    fn launch(&self, chunks: usize, body: &(dyn Fn(usize) + Sync)) {
+        exec::run_chunks(DeviceKind::Host, chunks, body);
+    }
+
+    fn concurrency(&self) -> usize {
+        exec::threads()
+    }
+
+    fn cuda(&self) -> Option<&CudaDevice> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launch_shape_follows_the_header() {
+        // Defaults: 128 threads, enough blocks for one iteration each, capped at 32 x SMs.
+        assert_eq!(
+            launch_shape(1000, 0, 0, 0, 132, 1024),
+            Shape {
+                grid: 8,
+                block: (128, 1)
+            }
+        );
+        assert_eq!(launch_shape(1 << 40, 0, 0, 0, 132, 1024).grid, 32 * 132);
+        assert_eq!(launch_shape(i64::MAX, 0, 0, 0, 132, 1024).grid, 4 * 132);
+        assert_eq!(launch_shape(0, 0, 0, 0, 132, 1024).grid, 1);
+        // Hints: gangs, workers and vector length; x * y clamped to the maximum.
+        assert_eq!(
+            launch_shape(10, 7, 4, 32, 132, 1024),
+            Shape {
+                grid: 7,
+                block: (32, 4)
+            }
+        );
+        assert_eq!(launch_shape(10, 1, 64, 256, 132, 1024).block, (256, 4));
+        assert_eq!(launch_shape(10, 1, 1, 4096, 132, 1024).block, (1024, 1));
+    }
+
+    #[test]
+    fn probe_gives_a_reason_without_a_driver() {
+        if driver_present() {
+            return; // A machine with the NVIDIA driver: the reason depends on its GPUs.
+        }
+        let reason = probe().err().expect("no driver, no devices");
+        assert!(reason.starts_with("libcuda.so not found"), "{reason}");
+    }
+}
