@@ -405,16 +405,24 @@ impl KernelSource<'_> {
 /// error is a complete message: the kernel, its location, the architecture, NVRTC's log and
 /// the path of the kept CUDA source.
 pub fn image_for(k: &KernelSource<'_>, target: Target) -> Result<Vec<u8>, String> {
-    let options = extra_options();
-    let version = nvrtc_version()?;
-    let key = cache_key(k.source, target, &options, version);
-    let file = format!("{key}.{}", target.extension());
     let dir = cache_dir();
     if let Err(why) = &dir {
         crate::error::verbose(&format!("JIT cache not used: {why}"));
     }
-    let dir = dir.ok();
-    if let Some(d) = &dir {
+    image_for_in(k, target, &extra_options(), dir.ok().as_deref())
+}
+
+/// [`image_for`] with the options and the cache directory (none: no disk cache) given.
+pub fn image_for_in(
+    k: &KernelSource<'_>,
+    target: Target,
+    options: &[String],
+    dir: Option<&Path>,
+) -> Result<Vec<u8>, String> {
+    let version = nvrtc_version()?;
+    let key = cache_key(k.source, target, options, version);
+    let file = format!("{key}.{}", target.extension());
+    if let Some(d) = dir {
         if let Ok(image) = std::fs::read(d.join(&file)) {
             if !image.is_empty() {
                 return Ok(image);
@@ -426,9 +434,9 @@ pub fn image_for(k: &KernelSource<'_>, target: Target) -> Result<Vec<u8>, String
     } else {
         format!("{}.cu", k.file)
     };
-    match compile(k.source, &nvrtc_name, target, &options) {
+    match compile(k.source, &nvrtc_name, target, options) {
         Ok(image) => {
-            if let Some(d) = &dir {
+            if let Some(d) = dir {
                 if let Err(e) = write_atomic(d, &file, &image) {
                     crate::error::verbose(&format!(
                         "cannot write {}: {e}",
@@ -439,7 +447,7 @@ pub fn image_for(k: &KernelSource<'_>, target: Target) -> Result<Vec<u8>, String
             Ok(image)
         }
         Err(e) => {
-            let kept = match &dir {
+            let kept = match dir {
                 Some(d) => {
                     let name = format!("{key}-{}.cu", sanitize(k.name));
                     match write_atomic(d, &name, k.source.as_bytes()) {
