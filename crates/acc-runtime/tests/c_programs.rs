@@ -125,6 +125,27 @@ fn compiler_entry_points() {
     passes_on_both_devices("rt_kernel");
 }
 
+/// Kernels with a host function and a CUDA version: the CPU devices run the first, and a GPU,
+/// where there is one, the second (NVRTC JIT, reduction slots, streams).
+#[test]
+fn kernels_with_a_cuda_version_run_on_every_device() {
+    passes_on_both_devices("rt_cuda");
+    match acc_runtime::runtime::nvidia_unavailable() {
+        Some(why) => eprintln!("not run on nvidia: {why}"),
+        None => {
+            let exe = compile("rt_cuda");
+            let out = run(&exe, "nvidia", &[], &[]);
+            assert!(
+                out.status.success(),
+                "rt_cuda on nvidia failed ({}):\n{}{}",
+                out.status,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
 /// Runs one error case on `host_discrete` and returns its stderr, after checking it exited 1.
 fn fails(case: &str, env: &[(&str, &str)]) -> String {
     let exe = compile("errors");
