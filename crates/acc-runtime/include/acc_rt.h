@@ -160,7 +160,8 @@ typedef struct acc_rt_kernel {
  * - __acc_iterations: config->iterations (INT64_MAX: "as many gangs as you like").
  *
  * Launch shape: block = (vector_length > 0 ? vector_length : 128,
- *                        num_workers > 0 ? num_workers : 1, 1), clamped so x * y <= 1024;
+ *                        num_workers > 0 ? num_workers : 1, 1), clamped so x * y <= 1024
+ *         (and <= the kernel's own limit, cuFuncGetAttribute(MAX_THREADS_PER_BLOCK));
  * grid = (num_gangs > 0 ? num_gangs
  *         : iterations == INT64_MAX ? 4 * the device's multiprocessors
  *         : min(ceil(iterations / (x * y)), 32 * multiprocessors)), at least 1, on x only.

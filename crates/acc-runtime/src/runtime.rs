@@ -1382,7 +1382,7 @@ impl DeviceState {
         if n == 0 {
             return Ok(());
         }
-        let shape = gpu.shape(n, geom.num_gangs, geom.num_workers, geom.vector_length);
+        let shape = gpu.shape(f, n, geom.num_gangs, geom.num_workers, geom.vector_length);
         let what = format!("{}kernel '{}'", ks.location(), k.name);
         self.queues.submit(q, move || {
             // SAFETY: forwarded from the caller of `launch_cuda`.

@@ -70,7 +70,12 @@ pub fn probe() -> Result<Vec<CudaDevice>, String> {
 
 /// A compiled kernel entry, loaded into this device's context.
 #[derive(Clone, Copy, Debug)]
-pub struct Function(usize);
+pub struct Function {
+    handle: usize,
+    /// The most threads a block of this kernel may have (fewer than the device's when the
+    /// kernel needs many registers).
+    pub max_threads: u32,
+}
 
 /// Launch geometry of a CUDA kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,14 +343,27 @@ impl CudaDevice {
                 describe(e)
             )
         })?;
-        let f = Function(f as usize);
+        // SAFETY: `f` was just loaded.
+        let max_threads = unsafe {
+            cu::function::get_function_attribute(
+                f,
+                cusys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+            )
+        }
+        .map_or(self.max_threads, |t| t.max(1) as u32);
+        let f = Function {
+            handle: f as usize,
+            max_threads,
+        };
         m.insert(key, f);
         Ok(f)
     }
 
-    /// The launch shape for this device (see [`launch_shape`]).
+    /// The launch shape of `f` on this device (see [`launch_shape`]; blocks are also kept
+    /// within what the kernel's registers allow).
     pub fn shape(
         &self,
+        f: Function,
         iterations: i64,
         num_gangs: i32,
         num_workers: i32,
@@ -357,7 +375,7 @@ impl CudaDevice {
             num_workers,
             vector_length,
             self.sm_count,
-            self.max_threads.min(1024),
+            self.max_threads.min(f.max_threads).min(1024),
         )
     }
 
@@ -377,7 +395,7 @@ impl CudaDevice {
         // SAFETY: `f` was loaded into this device's context; the caller guarantees `params`.
         unsafe {
             cu::launch_kernel(
-                f.0 as cusys::CUfunction,
+                f.handle as cusys::CUfunction,
                 (shape.grid, 1, 1),
                 (shape.block.0, shape.block.1, 1),
                 0,
