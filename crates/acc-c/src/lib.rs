@@ -8,6 +8,7 @@
 //! I/O beyond running the user's preprocessor when asked.
 
 pub mod consts;
+pub mod cuda;
 pub mod deps;
 pub mod loops;
 pub mod lower;

@@ -17,6 +17,7 @@
 use std::fmt::Write;
 
 use acc_engine::attrs::EffKind;
+use acc_engine::cuda::{CudaKernel, CudaParam, CudaReduction};
 use acc_engine::directive::{
     Accessor, ClauseArgs, ClauseKind, DirectiveKind, ReductionOp, VarItem,
 };
@@ -41,6 +42,9 @@ pub struct Lowered {
     pub host_c: String,
     /// What `acc cc --info` prints: `line: how the construct was mapped`.
     pub info: Vec<String>,
+    /// The CUDA module of the file's kernels (that have a CUDA form), as
+    /// `host_c` embeds it for the runtime; `None` when there is none.
+    pub cuda_c: Option<String>,
 }
 
 /// Lowers one file. `None` when there are errors (in the diagnostics).
@@ -95,14 +99,40 @@ fn lower_analysis(
         info: Vec::new(),
         counter: 0,
         renames: Vec::new(),
+        cuda_kernels: Vec::new(),
     };
     lw.run();
     diags.extend(lw.diags);
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
+    // One CUDA module per file: the runtime compiles it once, on the first
+    // launch of any of its kernels on a GPU.
+    let cuda_c = if lw.cuda_kernels.is_empty() {
+        None
+    } else {
+        match crate::cuda::support(src, &opts.file_name) {
+            Ok(support) => Some(acc_engine::cuda::emit_module(&support, &lw.cuda_kernels)),
+            Err((line, why)) => {
+                lw.info.push(format!("{line}: no CUDA version: {why}"));
+                None
+            }
+        }
+    };
     let mut out = String::with_capacity(src.len() * 2);
     out.push_str(PRELUDE);
+    match &cuda_c {
+        Some(module) => {
+            let _ = writeln!(
+                out,
+                "static const char __acc_cuda_module[] = {};",
+                c_string(module)
+            );
+        }
+        // The kernels name no CUDA source: on a GPU the runtime says so.
+        None if !lw.cuda_kernels.is_empty() => out.push_str("#define __acc_cuda_module 0\n"),
+        None => {}
+    }
     out.push_str(&lw.prototypes);
     let _ = writeln!(out, "#line 1 {}", lw.file);
     out.push_str(&apply(src, std::mem::take(&mut lw.edits), &lw.file));
@@ -114,6 +144,7 @@ fn lower_analysis(
         Some(Lowered {
             host_c: out,
             info: lw.info,
+            cuda_c,
         }),
         diags,
     )
@@ -145,6 +176,11 @@ static inline long long __acc_trips(long long lb, long long ub, long long step, 
   if (cmp == 0) return (step > 0 && ub > lb) ? (ub - lb + step - 1) / step : 0;
   return (step < 0 && lb > ub) ? (lb - ub - step - 1) / -step : 0;
 }
+/* The outermost gang loop of a kernel runs iterations [__ACC_FIRST(t), __ACC_END(t)) in steps
+ * of __ACC_STEP: a contiguous chunk here; the CUDA module deals them out over its threads. */
+#define __ACC_FIRST(t) ((long long)((__int128)(t) * __acc_chunk->index / __acc_chunk->count))
+#define __ACC_END(t) ((long long)((__int128)(t) * (__acc_chunk->index + 1) / __acc_chunk->count))
+#define __ACC_STEP 1
 "#;
 
 struct Edit {
@@ -172,6 +208,8 @@ struct Lowerer<'a> {
     /// Variables the current kernel names differently (array reductions'
     /// private copies), with the expression to use.
     renames: Vec<(VarId, String)>,
+    /// The CUDA versions of the kernels, for the file's CUDA module.
+    cuda_kernels: Vec<CudaKernel>,
 }
 
 fn c_string(s: &str) -> String {
@@ -774,6 +812,11 @@ impl<'a> Lowerer<'a> {
         // Host side: data, arguments, reductions, launch.
         let (data_array, data_count) = self.data_array(&k.data, &format!("__acc_d{n}"));
         let mut args = Vec::new();
+        // The CUDA version's parameters, one per argument; and why there is
+        // no CUDA version, when there is none.
+        let mut cuda_params = Vec::new();
+        let mut cuda_reds = Vec::new();
+        let mut no_cuda: Option<String> = None;
         let mut offsets: Vec<String> = Vec::new();
         let mut decls = String::new();
         for (i, p) in k.params.iter().enumerate() {
@@ -789,6 +832,7 @@ impl<'a> Lowerer<'a> {
                         args.push(format!(
                             "{{ACC_RT_ARG_MAPPED, (void *)({probe}), 0, {text}}}"
                         ));
+                        cuda_params.push(CudaParam::Pointer);
                         offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
                         let _ = writeln!(
                             decls,
@@ -799,6 +843,7 @@ impl<'a> Lowerer<'a> {
                     }
                     None => {
                         args.push(format!("{{ACC_RT_ARG_MAPPED, (void *)&{name}, 0, {text}}}"));
+                        cuda_params.push(CudaParam::Pointer);
                         let _ = writeln!(
                             decls,
                             "  {} = *({})__acc_chunk->args[{i}]; (void)__acc_p_{name};",
@@ -815,6 +860,7 @@ impl<'a> Lowerer<'a> {
                     args.push(format!(
                         "{{ACC_RT_ARG_POINTER, (void *)({probe}), 0, {text}}}"
                     ));
+                    cuda_params.push(CudaParam::Pointer);
                     offsets.push(format!("(size_t)((char *)({probe}) - (char *)({name}))"));
                     let _ = writeln!(
                         decls,
@@ -830,6 +876,7 @@ impl<'a> Lowerer<'a> {
                         "ACC_RT_ARG_POINTER"
                     };
                     args.push(format!("{{{kind}, (void *){name}, 0, {text}}}"));
+                    cuda_params.push(CudaParam::Pointer);
                     let _ = writeln!(
                         decls,
                         "  {} = *({})__acc_chunk->args[{i}]; (void){name};",
@@ -841,6 +888,9 @@ impl<'a> Lowerer<'a> {
                     args.push(format!(
                         "{{ACC_RT_ARG_VALUE, (void *)&{name}, sizeof({name}), {text}}}"
                     ));
+                    cuda_params.push(CudaParam::Value {
+                        decl: declare_as(self.unit, p.var, "v"),
+                    });
                     if var.shape == acc_engine::facts::Shape::Array {
                         let _ = writeln!(
                             decls,
@@ -856,6 +906,22 @@ impl<'a> Lowerer<'a> {
                         );
                     }
                 }
+            }
+        }
+        for v in k
+            .params
+            .iter()
+            .map(|p| p.var)
+            .chain(k.private.iter().copied())
+        {
+            let decl = &self.unit.var(v).decl_text;
+            if decl.contains("long double") || decl.contains("omplex") {
+                no_cuda.get_or_insert_with(|| {
+                    format!(
+                        "`{}` has a type CUDA lays out differently (`long double` or complex)",
+                        self.unit.var(v).name
+                    )
+                });
             }
         }
         for &v in &k.private {
@@ -876,6 +942,9 @@ impl<'a> Lowerer<'a> {
             if ty.is_none() && !array {
                 // A struct or `long double`: the runtime combines with
                 // functions generated here.
+                no_cuda.get_or_insert_with(|| {
+                    format!("the reduction on `{name}` (a struct or `long double`) has no CUDA form yet")
+                });
                 match custom_reduction(self.unit, r.var, r.op, &format!("{n}_{j}")) {
                     Ok(funcs) => {
                         self.kernels.push_str(&funcs);
@@ -906,6 +975,16 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             if !array {
+                if matches!(var.scalar, Some(ScalarType::C32 | ScalarType::C64)) {
+                    no_cuda.get_or_insert_with(|| {
+                        format!("the reduction on the complex `{name}` has no CUDA form yet")
+                    });
+                }
+                cuda_reds.push(CudaReduction {
+                    op: r.op,
+                    ty: declare_as(self.unit, r.var, "").trim().to_string(),
+                    var: name.clone(),
+                });
                 reds.push(format!(
                     "{{{}, {ty}, (void *)&{name}, {}, 1, 0, 0, 0}}",
                     red_op(r.op),
@@ -914,6 +993,9 @@ impl<'a> Lowerer<'a> {
                 red_slot(self.unit, r.var, j, &mut decls, &mut red_store);
                 continue;
             }
+            no_cuda.get_or_insert_with(|| {
+                format!("the reduction on the array `{name}` has no CUDA form yet")
+            });
             // An array (or a section of one, or of a pointer's target): each
             // gang reduces into its own copy of the elements, which the
             // runtime combines element by element.
@@ -991,6 +1073,9 @@ impl<'a> Lowerer<'a> {
             args.push(format!(
                 "{{ACC_RT_ARG_VALUE, (void *)&__acc_off{n}_{j}, sizeof(size_t), \"offset\"}}"
             ));
+            cuda_params.push(CudaParam::Value {
+                decl: "size_t v".into(),
+            });
         }
         // A `kernels` region runs each statement of its block as its own
         // kernel, in order: a loop nest with gang partitioning on many
@@ -1085,16 +1170,37 @@ impl<'a> Lowerer<'a> {
             let num_gangs = level_arg(ClauseKind::Gang).unwrap_or_else(|| num_gangs.clone());
             let nw = level_arg(ClauseKind::Worker).unwrap_or_else(|| nw.clone());
             let vl = level_arg(ClauseKind::Vector).unwrap_or_else(|| vl.clone());
+            let kernel_body = self.kernel_body(id, k, *span);
+            let cuda = match &no_cuda {
+                None => {
+                    self.cuda_kernels.push(CudaKernel {
+                        entry: fname.clone(),
+                        file: self.file.trim_matches('"').to_string(),
+                        line: self.line(*span),
+                        params: cuda_params.clone(),
+                        reductions: cuda_reds.clone(),
+                        decls: decls
+                            .replace("__acc_chunk->args[", "__acc_args[")
+                            .replace("__acc_chunk->red[", "__acc_slot["),
+                        body: kernel_body.clone(),
+                        single: iterations == "1",
+                    });
+                    format!("__acc_cuda_module, \"{fname}\"")
+                }
+                Some(why) => {
+                    self.info.push(format!("{line}: no CUDA version: {why}"));
+                    "0, 0".to_string()
+                }
+            };
             let _ = write!(
                 launches,
-                "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, 0, 0}}; \
+                "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, {cuda}}}; \
                  const acc_rt_config __acc_g{n}_{pi} = {{{iterations}, {num_gangs}, {nw}, {vl}, {asy}}}; \
                  acc_rt_launch(&__acc_k{n}_{pi}, &__acc_g{n}_{pi}, __acc_a{n}, {nargs}, __acc_x{n}, {nreds}); ",
                 f = self.file,
                 nargs = args.len(),
                 nreds = reds.len(),
             );
-            let kernel_body = self.kernel_body(id, k, *span);
             let _ = writeln!(
                 self.prototypes,
                 "static void {fname}(const acc_rt_chunk *);"
@@ -1519,11 +1625,11 @@ impl<'a> Lowerer<'a> {
         let _ = write!(
             open,
             "const long long __acc_t{n} = {}; \
-             const long long __acc_lo{n} = (long long)((__int128)__acc_t{n} * __acc_chunk->index / __acc_chunk->count); \
-             const long long __acc_hi{n} = (long long)((__int128)__acc_t{n} * (__acc_chunk->index + 1) / __acc_chunk->count); ",
+             const long long __acc_lo{n} = __ACC_FIRST(__acc_t{n}); \
+             const long long __acc_hi{n} = __ACC_END(__acc_t{n}); ",
             trips.join(" * ")
         );
-        let mut header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n}++) {{ ");
+        let mut header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += __ACC_STEP) {{ ");
         // Recover each loop's variable from the flat index, innermost
         // fastest.
         let mut rest = format!("__acc_it{n}");

@@ -308,13 +308,20 @@ impl Ctx<'_> {
             toolchain::run(cmd, args.verbose)?;
             return Ok(object);
         }
-        let host_c = self.lower(path, &src)?;
+        let (host_c, cuda_c) = self.lower(path, &src)?;
         let generated = self.generated_path(n, path, &object);
         if let Some(dir) = generated.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(dir);
         }
         std::fs::write(&generated, host_c)
             .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", generated.display())))?;
+        if let Some(cuda_c) = cuda_c.filter(|_| args.keep) {
+            // The CUDA module is embedded in the generated C; `--keep`
+            // also leaves it beside it, as NVRTC will see it.
+            let cu = generated.with_extension("cu");
+            std::fs::write(&cu, cuda_c)
+                .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", cu.display())))?;
+        }
         // `#include "x.h"` looks first beside the file that includes it, and
         // the generated file is elsewhere: put the user's directory first on
         // the quoted search path.
@@ -367,7 +374,8 @@ impl Ctx<'_> {
     }
 
     /// Header facts, lowering, diagnostics; the host C on success.
-    fn lower(&self, path: &str, src: &str) -> Result<String> {
+    /// The generated host C, and the CUDA module it embeds (if any).
+    fn lower(&self, path: &str, src: &str) -> Result<(String, Option<String>)> {
         let args = self.args;
         let (program, mut pp) = self.cc.for_preprocessor();
         pp.extend(args.preprocess.iter().cloned());
@@ -412,7 +420,7 @@ impl Ctx<'_> {
             // the host compiler's messages name the user's file.
             host_c = format!("#line 1 \"{}\"\n{src}", c_string(path));
         }
-        Ok(host_c)
+        Ok((host_c, lowered.cuda_c))
     }
 
     fn compile_foreign(&self, n: usize, path: &str, lang: Option<&str>) -> Result<PathBuf> {

@@ -12,6 +12,7 @@
 pub mod attrs;
 pub mod check;
 pub mod check_clauses;
+pub mod cuda;
 pub mod dependence;
 pub mod diag;
 pub mod directive;

@@ -1,0 +1,124 @@
+//! The CUDA modules `acc cc` generates for the conformance corpus, the
+//! translation corpus and the Jacobi example compile with NVRTC to PTX for
+//! `sm_80` and `sm_90` (no GPU needed; libnvrtc from PyPI's
+//! `nvidia-cuda-nvrtc-cu12`, which `.ci/run` installs). A missing libnvrtc
+//! skips these tests, except under `ACC_REQUIRE_TOOLS` (CI), where it
+//! fails them.
+//!
+//! Kernels without a CUDA form are listed by `acc cc --info` ("no CUDA
+//! version: why"); the test pins that list, so a kernel that loses its CUDA
+//! version is a failure, not a silent fallback.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+mod support;
+use support::have_cc;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn programs() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in ["tests/conformance", "tests/corpus"] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "c") {
+                files.push(p);
+            }
+        }
+    }
+    files.push(root().join("examples/jacobi.c"));
+    files.sort();
+    files
+}
+
+fn nvrtc() -> bool {
+    match acc_runtime::jit::nvrtc_available() {
+        Ok(()) => true,
+        Err(why) => {
+            assert!(
+                std::env::var_os("ACC_REQUIRE_TOOLS").is_none(),
+                "libnvrtc is required (ACC_REQUIRE_TOOLS is set): {why}"
+            );
+            eprintln!("skipped: {why}");
+            false
+        }
+    }
+}
+
+/// Programs whose kernels (some or all) have no CUDA form yet, with the
+/// reason `--info` gives.
+const WITHOUT_CUDA: &[(&str, &str)] = &[
+    ("reduction-array", "reduction on the array"),
+    ("reduction-array-element", "reduction on the array"),
+    ("reduction-complex", "complex"),
+    ("reduction-composite", "a struct or `long double`"),
+    ("reduction-long-double", "`long double`"),
+    ("declare-global", "file-scope variable"),
+    ("declare-link", "file-scope variable"),
+];
+
+#[test]
+fn every_generated_cuda_module_compiles_with_nvrtc() {
+    if !have_cc() || !nvrtc() {
+        return;
+    }
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let mut failures = Vec::new();
+    let mut modules = 0;
+    for src in programs() {
+        let stem = src.file_stem().unwrap().to_string_lossy().to_string();
+        let object = out_dir.join(format!("{stem}.o"));
+        let cu = out_dir.join(format!("{stem}.acc.cu"));
+        let _ = std::fs::remove_file(&cu);
+        let build = Command::new(env!("CARGO_BIN_EXE_acc"))
+            .args(["cc", "-c", "--keep", "--info", "-o"])
+            .arg(&object)
+            .arg(&src)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&build.stderr).to_string();
+        if !build.status.success() {
+            failures.push(format!("{stem}: acc cc failed:\n{stderr}"));
+            continue;
+        }
+        let no_cuda: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.contains("no CUDA version"))
+            .collect();
+        match WITHOUT_CUDA.iter().find(|(s, _)| *s == stem) {
+            Some((_, why)) => {
+                if no_cuda.is_empty() || !no_cuda.iter().all(|l| l.contains(why)) {
+                    failures.push(format!(
+                        "{stem}: expected kernels without CUDA because of {why:?}, --info says {no_cuda:?}"
+                    ));
+                }
+            }
+            None => {
+                if !no_cuda.is_empty() {
+                    failures.push(format!("{stem}: kernels without CUDA: {no_cuda:?}"));
+                }
+            }
+        }
+        let Ok(module) = std::fs::read_to_string(&cu) else {
+            continue;
+        };
+        modules += 1;
+        for arch in ["sm_80", "sm_90"] {
+            match acc_runtime::jit::compile_cuda(&module, &stem, arch) {
+                Ok(ptx) => {
+                    let ptx = String::from_utf8_lossy(&ptx);
+                    if !ptx.contains(".entry __acc_kernel") {
+                        failures.push(format!("{stem}: {arch}: PTX without kernels"));
+                    }
+                }
+                Err(log) => failures.push(format!("{stem}: {arch}: {}:\n{log}", cu.display())),
+            }
+        }
+    }
+    assert!(modules >= 50, "only {modules} CUDA modules were generated");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
