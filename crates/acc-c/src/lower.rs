@@ -17,7 +17,7 @@
 use std::fmt::Write;
 
 use acc_engine::attrs::EffKind;
-use acc_engine::cuda::{CudaKernel, CudaParam, CudaReduction};
+use acc_engine::cuda::{CudaKernel, CudaParam, CudaReduction, Mode as CudaMode};
 use acc_engine::directive::{
     Accessor, ClauseArgs, ClauseKind, DirectiveKind, ReductionOp, VarItem,
 };
@@ -816,6 +816,8 @@ impl<'a> Lowerer<'a> {
         // no CUDA version, when there is none.
         let mut cuda_params = Vec::new();
         let mut cuda_reds = Vec::new();
+        let mut cuda_slot_bytes = Vec::new();
+        let mut cuda_blocks = false;
         let mut no_cuda: Option<String> = None;
         let mut offsets: Vec<String> = Vec::new();
         let mut decls = String::new();
@@ -942,9 +944,12 @@ impl<'a> Lowerer<'a> {
             if ty.is_none() && !array {
                 // A struct or `long double`: the runtime combines with
                 // functions generated here.
-                no_cuda.get_or_insert_with(|| {
-                    format!("the reduction on `{name}` (a struct or `long double`) has no CUDA form yet")
-                });
+                // On a GPU each block reduces into its slot on one thread.
+                cuda_blocks = true;
+                cuda_slot_bytes.push(format!(
+                    "sizeof({})",
+                    declare_as(self.unit, r.var, "").trim()
+                ));
                 match custom_reduction(self.unit, r.var, r.op, &format!("{n}_{j}")) {
                     Ok(funcs) => {
                         self.kernels.push_str(&funcs);
@@ -980,6 +985,10 @@ impl<'a> Lowerer<'a> {
                         format!("the reduction on the complex `{name}` has no CUDA form yet")
                     });
                 }
+                cuda_slot_bytes.push(format!(
+                    "sizeof({})",
+                    declare_as(self.unit, r.var, "").trim()
+                ));
                 cuda_reds.push(CudaReduction {
                     op: r.op,
                     ty: declare_as(self.unit, r.var, "").trim().to_string(),
@@ -993,9 +1002,7 @@ impl<'a> Lowerer<'a> {
                 red_slot(self.unit, r.var, j, &mut decls, &mut red_store);
                 continue;
             }
-            no_cuda.get_or_insert_with(|| {
-                format!("the reduction on the array `{name}` has no CUDA form yet")
-            });
+            cuda_blocks = true;
             // An array (or a section of one, or of a pointer's target): each
             // gang reduces into its own copy of the elements, which the
             // runtime combines element by element.
@@ -1042,6 +1049,12 @@ impl<'a> Lowerer<'a> {
                 red_op(r.op),
                 c_string(r.item.as_ref().map_or(name, |i| &i.text))
             ));
+            // The CUDA version finds each block's slot from its size.
+            cuda_slot_bytes.push(format!(
+                "*(const size_t *)__acc_args[{}]",
+                k.params.len() + offsets.len()
+            ));
+            offsets.push(format!("(size_t)({count}) * sizeof(({name})[0])"));
             let joff = k.params.len() + offsets.len();
             offsets.push(format!("(size_t)((char *)({start}) - (char *)({base}))"));
             if var.shape == acc_engine::facts::Shape::Pointer {
@@ -1178,12 +1191,20 @@ impl<'a> Lowerer<'a> {
                         file: self.file.trim_matches('"').to_string(),
                         line: self.line(*span),
                         params: cuda_params.clone(),
+                        slot_bytes: cuda_slot_bytes.clone(),
                         reductions: cuda_reds.clone(),
                         decls: decls
                             .replace("__acc_chunk->args[", "__acc_args[")
                             .replace("__acc_chunk->red[", "__acc_slot["),
                         body: kernel_body.clone(),
-                        single: iterations == "1",
+                        store: red_store.replace("__acc_chunk->red[", "__acc_slot["),
+                        mode: if iterations == "1" {
+                            CudaMode::Single
+                        } else if cuda_blocks {
+                            CudaMode::Blocks
+                        } else {
+                            CudaMode::Threads
+                        },
                     });
                     format!("__acc_cuda_module, \"{fname}\"")
                 }

@@ -51,10 +51,7 @@ fn nvrtc() -> bool {
 /// Programs whose kernels (some or all) have no CUDA form yet, with the
 /// reason `--info` gives.
 const WITHOUT_CUDA: &[(&str, &str)] = &[
-    ("reduction-array", "reduction on the array"),
-    ("reduction-array-element", "reduction on the array"),
     ("reduction-complex", "complex"),
-    ("reduction-composite", "a struct or `long double`"),
     ("reduction-long-double", "`long double`"),
     ("declare-global", "file-scope variable"),
     ("declare-link", "file-scope variable"),

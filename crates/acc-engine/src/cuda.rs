@@ -10,8 +10,8 @@
 //! build defines that vocabulary one way (contiguous chunks, a process-wide
 //! lock); this module defines it for the GPU:
 //!
-//! - **Partitioning.** Every thread of the grid is one chunk: the gang
-//!   loop's iterations are dealt out cyclically over all
+//! - **Partitioning** ([`Mode`]). Every thread of the grid is one chunk:
+//!   the gang loop's iterations are dealt out cyclically over all
 //!   `gridDim.x * blockDim.x * blockDim.y` threads (a grid-stride loop, so
 //!   any launch shape is correct and neighbouring threads touch neighbouring
 //!   elements). Worker and vector loops inside a gang iteration run in order
@@ -20,12 +20,15 @@
 //!   This differs from nvc, which also spreads vector loops over
 //!   `threadIdx.x`; it is always correct, and the body stays the same text
 //!   on every device.
-//! - **Reductions.** Each thread starts its private copy from its block's
-//!   slot (the runtime presets the slots with the operator's identity),
-//!   the block combines its threads' copies in a shared-memory tree in a
-//!   fixed order, and thread 0 stores the result into the block's slot; the
-//!   runtime combines the slots across blocks. No atomics, so results do
-//!   not depend on timing.
+//! - **Reductions.** Scalars: each thread starts its private copy from its
+//!   block's slot (the runtime presets the slots with the operator's
+//!   identity), the block combines its threads' copies in a shared-memory
+//!   tree in a fixed order, and thread 0 stores the result into the block's
+//!   slot; the runtime combines the slots across blocks. Arrays and structs
+//!   (whose private copy does not fit a thread): each block is one chunk,
+//!   run by its first thread straight into the block's slot. No atomics, so
+//!   results do not depend on timing. Complex and `long double` values have
+//!   no CUDA form (C++ has no `_Complex`; CUDA's `long double` is `double`).
 //! - **Atomics** take one device-wide lock (independent thread scheduling,
 //!   sm_70 and later, makes a per-thread spin lock safe), as the host build
 //!   takes one process-wide lock.
@@ -48,7 +51,10 @@ pub struct CudaKernel {
     /// One per launch argument, in order: the parameter's type and how the
     /// body reaches the value (see [`ParamKind`]).
     pub params: Vec<CudaParam>,
-    /// Reductions in slot order.
+    /// Per reduction, in slot order: the bytes of one slot (a C expression
+    /// that may read `__acc_args`).
+    pub slot_bytes: Vec<String>,
+    /// [`Mode::Threads`] only: the reductions, combined across the block.
     pub reductions: Vec<CudaReduction>,
     /// Declarations that read the arguments (through `__acc_args[i]`) and
     /// the reduction copies (through `__acc_slot[j]`), as the host kernel
@@ -56,8 +62,25 @@ pub struct CudaKernel {
     pub decls: String,
     /// The kernel's statement.
     pub body: String,
-    /// The body is not gang-partitioned: run it once, on one thread.
-    pub single: bool,
+    /// [`Mode::Blocks`] and [`Mode::Single`]: statements that store the
+    /// reduction copies back into their slots, as the host kernel ends.
+    pub store: String,
+    pub mode: Mode,
+}
+
+/// How a kernel's threads share its work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every thread is a chunk of the gang loop; scalar reductions are
+    /// combined across each block.
+    Threads,
+    /// Every block is a chunk, run by its first thread, which reduces
+    /// straight into the block's slot: for reductions whose private copy is
+    /// an array or a struct (they have no per-thread form yet).
+    Blocks,
+    /// Not gang-partitioned: the body runs once, on the first thread of
+    /// the first block.
+    Single,
 }
 
 /// A kernel parameter.
@@ -143,10 +166,6 @@ static __device__ long long __acc_trips(long long lb, long long ub, long long st
   if (cmp == 0) return (step > 0 && ub > lb) ? (ub - lb + step - 1) / step : 0;
   return (step < 0 && lb > ub) ? (lb - ub - step - 1) / -step : 0;
 }
-#define __ACC_THREAD ((long long)blockIdx.x * blockDim.x * blockDim.y + (long long)threadIdx.y * blockDim.x + threadIdx.x)
-#define __ACC_FIRST(t) __ACC_THREAD
-#define __ACC_END(t) (t)
-#define __ACC_STEP ((long long)gridDim.x * blockDim.x * blockDim.y)
 struct __acc_add { template <class T> __device__ T operator()(T a, T b) const { return a + b; } };
 struct __acc_mul { template <class T> __device__ T operator()(T a, T b) const { return a * b; } };
 struct __acc_max { template <class T> __device__ T operator()(T a, T b) const { return b > a ? b : a; } };
@@ -230,17 +249,12 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
             addrs.join(", ")
         );
     }
-    if !k.reductions.is_empty() {
+    if !k.slot_bytes.is_empty() {
         let slots: Vec<String> = k
-            .reductions
+            .slot_bytes
             .iter()
             .enumerate()
-            .map(|(j, r)| {
-                format!(
-                    "(void *)((char *)__acc_red[{j}] + blockIdx.x * sizeof({}))",
-                    r.ty
-                )
-            })
+            .map(|(j, bytes)| format!("(void *)((char *)__acc_red[{j}] + blockIdx.x * ({bytes}))"))
             .collect();
         let _ = writeln!(
             out,
@@ -249,24 +263,44 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
         );
     }
     out.push_str("  (void)__acc_iterations;\n");
+    let first_thread = "threadIdx.x == 0 && threadIdx.y == 0";
+    let (first, step, guard) = match k.mode {
+        Mode::Threads => (
+            "((long long)blockIdx.x * blockDim.x * blockDim.y + (long long)threadIdx.y * blockDim.x + threadIdx.x)",
+            "((long long)gridDim.x * blockDim.x * blockDim.y)",
+            "1".to_string(),
+        ),
+        Mode::Blocks => (
+            "(long long)blockIdx.x",
+            "(long long)gridDim.x",
+            first_thread.to_string(),
+        ),
+        Mode::Single => ("0LL", "1LL", format!("blockIdx.x == 0 && {first_thread}")),
+    };
+    let _ = writeln!(
+        out,
+        "#define __ACC_FIRST(t) {first}\n#define __ACC_END(t) (t)\n#define __ACC_STEP {step}"
+    );
     out.push_str(&k.decls);
-    if k.single {
-        out.push_str("  if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0) {\n");
-    } else {
-        out.push_str("  {\n");
-    }
+    let _ = writeln!(out, "  if ({guard}) {{");
     let _ = writeln!(out, "#line {} \"{}\"", k.line, k.file.replace('\\', "\\\\"));
     out.push_str(&k.body);
-    out.push_str("\n  }\n");
-    for (j, r) in k.reductions.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "  {{ const {ty} __acc_all = __acc_block_reduce<{ty}>({var}, {f}()); \
-             if (threadIdx.x == 0 && threadIdx.y == 0) *({ty} *)__acc_slot[{j}] = {f}()(*({ty} *)__acc_slot[{j}], __acc_all); }}",
-            ty = r.ty,
-            var = r.var,
-            f = functor(r.op),
-        );
+    out.push('\n');
+    if k.mode != Mode::Threads {
+        out.push_str(&k.store);
+    }
+    out.push_str("  }\n#undef __ACC_FIRST\n#undef __ACC_END\n#undef __ACC_STEP\n");
+    if k.mode == Mode::Threads {
+        for (j, r) in k.reductions.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {{ const {ty} __acc_all = __acc_block_reduce<{ty}>({var}, {f}()); \
+                 if ({first_thread}) *({ty} *)__acc_slot[{j}] = {f}()(*({ty} *)__acc_slot[{j}], __acc_all); }}",
+                ty = r.ty,
+                var = r.var,
+                f = functor(r.op),
+            );
+        }
     }
     out.push_str("}\n");
     out
@@ -287,6 +321,7 @@ mod tests {
                     decl: "long v".into(),
                 },
             ],
+            slot_bytes: vec!["sizeof(double)".into()],
             reductions: vec![CudaReduction {
                 op: ReductionOp::Add,
                 ty: "double".into(),
@@ -294,7 +329,8 @@ mod tests {
             }],
             decls: "  double *x = *(double **)__acc_args[0];\n  long n = *(long *)__acc_args[1];\n  double sum = *(double *)__acc_slot[0];\n".into(),
             body: "for (long long i = __ACC_FIRST(n); i < __ACC_END(n); i += __ACC_STEP) sum += x[i];".into(),
-            single: false,
+            store: "  *(double *)__acc_slot[0] = sum;\n".into(),
+            mode: Mode::Threads,
         }
     }
 
@@ -306,19 +342,29 @@ mod tests {
             "extern \"C\" __global__ void __acc_kernel1_0(void *__acc_a0, struct __acc_kernel1_0_v1 __acc_a1, void *const *__acc_red, long long __acc_iterations)"
         ));
         assert!(text.contains("__acc_block_reduce<double>(sum, __acc_add())"));
-        assert!(text.contains("blockIdx.x * sizeof(double)"));
+        assert!(text.contains("blockIdx.x * (sizeof(double))"));
         assert!(!text.contains("if (blockIdx.x == 0 && threadIdx.x == 0"));
+        assert!(!text.contains("*(double *)__acc_slot[0] = sum;"));
     }
 
     #[test]
-    fn single_kernels_run_on_one_thread_but_every_thread_reduces() {
+    fn block_kernels_reduce_into_their_slot_on_one_thread_per_block() {
         let mut k = sample();
-        k.single = true;
+        k.mode = Mode::Blocks;
         let text = emit_kernel(&k);
-        let guard = text
-            .find("if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0)")
-            .unwrap();
-        let reduce = text.find("__acc_block_reduce<double>").unwrap();
-        assert!(guard < reduce, "the reduction must be outside the guard");
+        assert!(text.contains("#define __ACC_FIRST(t) (long long)blockIdx.x"));
+        assert!(text.contains("if (threadIdx.x == 0 && threadIdx.y == 0) {"));
+        assert!(text.contains("*(double *)__acc_slot[0] = sum;"));
+        assert!(!text.contains("__acc_block_reduce<double>"));
+    }
+
+    #[test]
+    fn single_kernels_run_once() {
+        let mut k = sample();
+        k.mode = Mode::Single;
+        let text = emit_kernel(&k);
+        assert!(text.contains("if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0) {"));
+        assert!(text.contains("*(double *)__acc_slot[0] = sum;"));
+        assert!(!text.contains("__acc_block_reduce<double>"));
     }
 }

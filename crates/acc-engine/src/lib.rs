@@ -3,7 +3,9 @@
 //! It owns the meaning of OpenACC: the directive model (text in, typed
 //! constructs with spans out), the checks and their diagnostics, the data
 //! attributes of every variable on every construct, the OpenMP form of the
-//! Clacc mapping, and the offload plan that the runtime executes.
+//! Clacc mapping, the offload plan that the runtime executes, and the CUDA
+//! C form of a kernel (`cuda`: text for NVRTC, from pieces a front end
+//! lowered).
 //!
 //! It must not do I/O and knows nothing of tree-sitter, syn, C compilers or
 //! CUDA drivers: a front end hands it text and facts, it hands back results
