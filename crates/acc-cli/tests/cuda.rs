@@ -5,6 +5,9 @@
 //! skips these tests, except under `ACC_REQUIRE_TOOLS` (CI), where it
 //! fails them.
 //!
+//! Where `ptxas` is on the path (PyPI's `nvidia-cuda-nvcc-cu12`, also
+//! installed by `.ci/run`), the PTX is assembled for the same targets.
+//!
 //! Kernels without a CUDA form are listed by `acc cc --info` ("no CUDA
 //! version: why"); the test pins that list, so a kernel that loses its CUDA
 //! version is a failure, not a silent fallback.
@@ -13,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod support;
-use support::have_cc;
+use support::{have, have_cc};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -64,6 +67,9 @@ fn every_generated_cuda_module_compiles_with_nvrtc() {
     }
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda");
     std::fs::create_dir_all(&out_dir).unwrap();
+    // ptxas (PyPI's nvidia-cuda-nvcc-cu12) assembles the PTX, as the
+    // driver would on a GPU.
+    let ptxas = have("ptxas");
     let mut failures = Vec::new();
     let mut modules = 0;
     for src in programs() {
@@ -110,6 +116,23 @@ fn every_generated_cuda_module_compiles_with_nvrtc() {
                     let ptx = String::from_utf8_lossy(&ptx);
                     if !ptx.contains(".entry __acc_kernel") {
                         failures.push(format!("{stem}: {arch}: PTX without kernels"));
+                    }
+                    if ptxas {
+                        let ptx_file = out_dir.join(format!("{stem}.{arch}.ptx"));
+                        std::fs::write(&ptx_file, ptx.as_bytes()).unwrap();
+                        let asm = Command::new("ptxas")
+                            .arg(format!("-arch={arch}"))
+                            .arg(&ptx_file)
+                            .arg("-o")
+                            .arg(ptx_file.with_extension("cubin"))
+                            .output()
+                            .unwrap();
+                        if !asm.status.success() {
+                            failures.push(format!(
+                                "{stem}: {arch}: ptxas: {}",
+                                String::from_utf8_lossy(&asm.stderr)
+                            ));
+                        }
                     }
                 }
                 Err(log) => failures.push(format!("{stem}: {arch}: {}:\n{log}", cu.display())),

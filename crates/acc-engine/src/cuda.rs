@@ -175,9 +175,17 @@ struct __acc_bitor { template <class T> __device__ T operator()(T a, T b) const 
 struct __acc_bitxor { template <class T> __device__ T operator()(T a, T b) const { return a ^ b; } };
 struct __acc_and { template <class T> __device__ T operator()(T a, T b) const { return a && b; } };
 struct __acc_or { template <class T> __device__ T operator()(T a, T b) const { return a || b; } };
-/* Combines one value per thread of the block, in a fixed order; every thread gets the result. */
+/* One shared buffer for every reduction of a kernel (one after the other): 8 KiB, not 8 KiB per
+ * type, which a kernel with many reductions would overrun. */
+static __device__ unsigned long long *__acc_shared_words(void) {
+  __shared__ unsigned long long words[1024];
+  return words;
+}
+/* Combines one value per thread of the block, in a fixed order; every thread gets the result.
+ * T is a builtin scalar, at most 8 bytes. */
 template <class T, class Op> __device__ T __acc_block_reduce(T v, Op op) {
-  __shared__ T buf[1024];
+  static_assert(sizeof(T) <= sizeof(unsigned long long), "a scalar reduction");
+  T *const buf = (T *)__acc_shared_words();
   const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y;
   buf[t] = v;
   __syncthreads();
