@@ -145,11 +145,11 @@ struct __acc_region {
   int async;
   int active;
 };
-static inline void __acc_region_end(struct __acc_region *r) {
+__attribute__((unused)) static inline void __acc_region_end(struct __acc_region *r) {
   if (r->active) acc_rt_region_end(r->file, r->line, r->data, r->n, r->async);
 }
 /* The trip count of a canonical loop; cmp: 0 <, 1 <=, 2 >, 3 >=, 4 !=. */
-static inline long long __acc_trips(long long lb, long long ub, long long step, int cmp) {
+__attribute__((unused)) static inline long long __acc_trips(long long lb, long long ub, long long step, int cmp) {
   if (step == 0) return 0;
   if (cmp == 1) ub += 1, cmp = 0;
   if (cmp == 3) ub -= 1, cmp = 2;

@@ -607,7 +607,10 @@ mod tests {
             "{k}"
         );
         assert!(!k.contains("static void __acc_"), "{k}");
-        assert!(!s.host.contains("static void __acc_"), "{}", s.host);
+        assert!(!s.host.contains("static void __acc_kernel"), "{}", s.host);
+        assert!(s
+            .host
+            .contains("static void __acc_uses(void) { (void)&twice; }"));
         assert!(!s
             .host
             .contains("__acc_kernel1_0(const acc_rt_chunk *__acc_chunk) {"));

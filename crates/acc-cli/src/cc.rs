@@ -25,12 +25,15 @@ runtime, compiles it with $CC (default cc) and links the runtime.
   -l LIB -L DIR -Wl,... -shared              passed to the link
   -MD -MMD -MF -MT -MP                       dependency files
   -x LANG             the language of the files that follow
-  --keep              keep the generated C beside the output (NAME.acc.c)
+  --keep              keep the generated C beside the output (NAME.acc.c, and
+                      NAME.acc.kernels.c when the kernels are a unit of their own)
   --info              print how each construct was mapped (also -Minfo)
   -acc -fopenacc      accepted and ignored: OpenACC is always on
 
 Flags it does not know go to $CC as they are. ACC_CC overrides $CC;
-ACC_RUNTIME_LIB names the runtime library (libacc_runtime.a) or its directory.
+ACC_RUNTIME_LIB names the runtime library (libacc_runtime.a) or its directory;
+ACC_SINGLE_TU=1 compiles each file as one unit (kernels are otherwise
+compiled in parallel with the host code).
 ";
 
 /// Runs `acc cc` on its arguments (after `cc`) and returns the exit status.
