@@ -16,6 +16,7 @@ pub mod preprocess;
 pub mod print;
 pub mod render;
 pub mod sema;
+pub mod split;
 pub mod syntax;
 pub mod types;
 

@@ -25,12 +25,15 @@ runtime, compiles it with $CC (default cc) and links the runtime.
   -l LIB -L DIR -Wl,... -shared              passed to the link
   -MD -MMD -MF -MT -MP                       dependency files
   -x LANG             the language of the files that follow
-  --keep              keep the generated C beside the output (NAME.acc.c)
+  --keep              keep the generated C beside the output (NAME.acc.c, and
+                      NAME.acc.kernels.c when the kernels are a unit of their own)
   --info              print how each construct was mapped (also -Minfo)
   -acc -fopenacc      accepted and ignored: OpenACC is always on
 
 Flags it does not know go to $CC as they are. ACC_CC overrides $CC;
-ACC_RUNTIME_LIB names the runtime library (libacc_runtime.a) or its directory.
+ACC_RUNTIME_LIB names the runtime library (libacc_runtime.a) or its directory;
+ACC_SINGLE_TU=1 compiles each file as one unit (kernels are otherwise
+compiled in parallel with the host code).
 ";
 
 /// Runs `acc cc` on its arguments (after `cc`) and returns the exit status.
@@ -294,7 +297,7 @@ impl Ctx<'_> {
             // Nothing to lower: compile the user's file itself, which is
             // what lowering would give, without running the preprocessor
             // twice, and with dependency files that name it.
-            let mut cmd = self.compile_command(None);
+            let mut cmd = self.compile_command(None, true);
             cmd.arg(stage_flag(args.stage()));
             let by_name = matches!(
                 Path::new(path).extension().and_then(|e| e.to_str()),
@@ -308,14 +311,16 @@ impl Ctx<'_> {
             toolchain::run(cmd, args.verbose)?;
             return Ok(object);
         }
-        let (host_c, cuda_c) = self.lower(path, &src)?;
+        let (host_c, lowered) = self.lower(path, &src)?;
         let generated = self.generated_path(n, path, &object);
         if let Some(dir) = generated.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(dir);
         }
-        std::fs::write(&generated, host_c)
-            .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", generated.display())))?;
-        if let Some(cuda_c) = cuda_c.filter(|_| args.keep) {
+        if let Some(cuda_c) = lowered
+            .as_ref()
+            .and_then(|l| l.cuda_c.as_ref())
+            .filter(|_| args.keep)
+        {
             // The CUDA module is embedded in the generated C; `--keep`
             // also leaves it beside it, as NVRTC will see it.
             let cu = generated.with_extension("cu");
@@ -328,7 +333,32 @@ impl Ctx<'_> {
         let src_dir = Path::new(path)
             .parent()
             .filter(|d| !d.as_os_str().is_empty());
-        let mut cmd = self.compile_command(Some(src_dir.unwrap_or(Path::new("."))));
+        let quote_dir = src_dir.unwrap_or(Path::new("."));
+        let split = match (lowered, self.one_unit_because()) {
+            (None, _) => None,
+            (Some(_), Some(why)) => {
+                if args.verbose {
+                    eprintln!("acc: {path}: one translation unit: {why}");
+                }
+                None
+            }
+            (Some(l), None) => match l.split(&src) {
+                Ok(s) => Some(s),
+                Err(why) => {
+                    if args.verbose {
+                        eprintln!("acc: {path}: one translation unit: {why}");
+                    }
+                    None
+                }
+            },
+        };
+        if let Some(split) = split {
+            if self.compile_split(n, path, &object, &generated, quote_dir, &split)? {
+                return Ok(object);
+            }
+        }
+        write(&generated, &host_c)?;
+        let mut cmd = self.compile_command(Some(quote_dir), true);
         let dep = args.dep_file_wanted.then(|| self.dep_file(path, &object));
         if let Some(d) = &dep {
             cmd.arg("-MF").arg(d);
@@ -337,21 +367,139 @@ impl Ctx<'_> {
             .arg(&generated)
             .arg("-o")
             .arg(&object);
-        if args.verbose {
-            eprintln!("acc: running {}", toolchain::show(&cmd));
+        let out = output(cmd, args.verbose)?;
+        self.show_host_messages(path, quote_dir, &out)?;
+        if let Some(d) = dep {
+            name_the_source_in_dep_file(&d, &generated, path)?;
         }
-        let out = cmd.output().map_err(|e| {
-            Fail::Msg(format!(
-                "cannot run `{}`: {e}",
-                cmd.get_program().to_string_lossy()
-            ))
-        })?;
+        Ok(object)
+    }
+
+    /// Why a file with kernels is compiled as one translation unit, not as
+    /// a host unit and a kernel unit in parallel (see `acc_c::split`).
+    fn one_unit_because(&self) -> Option<&'static str> {
+        let a = self.args;
+        if !matches!(a.stage(), Stage::Compile | Stage::Link) {
+            return Some("-S");
+        }
+        if std::env::var_os("ACC_SINGLE_TU").is_some_and(|v| !v.is_empty() && v != "0") {
+            return Some("ACC_SINGLE_TU is set");
+        }
+        if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+            return Some("one processor");
+        }
+        let flags = a.preprocess.iter().chain(&a.common).chain(&a.compile);
+        for f in flags {
+            // Line markers are an extension that -pedantic names; system
+            // headers' warnings would be said twice; LTO objects, profiles,
+            // coverage notes, split DWARF and saved temporaries are named
+            // after one object or do not survive `-r`.
+            let unsafe_flag = f.contains("pedantic")
+                || f == "-Weverything"
+                || f == "-Wsystem-headers"
+                || f == "-fsyntax-only"
+                || f == "--coverage"
+                || f == "-ftest-coverage"
+                || f.starts_with("-flto")
+                || f.starts_with("-save-temps")
+                || f.starts_with("-fprofile")
+                || f.starts_with("-fdump")
+                || f.contains("split-dwarf")
+                || f == "-emit-llvm";
+            if unsafe_flag {
+                return Some("a flag that needs one unit");
+            }
+        }
+        None
+    }
+
+    /// Compiles the host and kernel units at once and combines their
+    /// objects with `-r`. `Ok(false)`: compile the file as one unit instead
+    /// (the kernel unit or the combining failed; one unit says why, if it
+    /// is the user's code).
+    fn compile_split(
+        &self,
+        n: usize,
+        path: &str,
+        object: &Path,
+        generated: &Path,
+        quote_dir: &Path,
+        split: &acc_c::split::SplitTu,
+    ) -> Result<bool> {
+        let args = self.args;
+        let kernels_c = generated.with_extension("kernels.c");
+        write(generated, &split.host)?;
+        write(&kernels_c, &split.kernels)?;
+        let stem = stem(path);
+        let host_o = self.tmp.path().join(format!("{n}-{stem}.host.o"));
+        let kernels_o = self.tmp.path().join(format!("{n}-{stem}.kernels.o"));
+        let mut host = self.compile_command(Some(quote_dir), true);
+        let dep = args.dep_file_wanted.then(|| self.dep_file(path, object));
+        if let Some(d) = &dep {
+            host.arg("-MF").arg(d);
+        }
+        host.arg("-c").arg(generated).arg("-o").arg(&host_o);
+        let mut kern = self.compile_command(Some(quote_dir), false);
+        kern.arg("-c").arg(&kernels_c).arg("-o").arg(&kernels_o);
+        let (host_out, kern_out) = std::thread::scope(|s| {
+            let k = s.spawn(|| output(kern, args.verbose));
+            let h = output(host, args.verbose);
+            (
+                h,
+                k.join()
+                    .unwrap_or_else(|_| Err(Fail::Msg("a thread failed".into()))),
+            )
+        });
+        let (host_out, kern_out) = (host_out?, kern_out?);
+        if !host_out.status.success() {
+            self.show_host_messages(path, quote_dir, &host_out)?;
+        }
+        let fall_back = |why: &str| {
+            if args.verbose {
+                eprintln!("acc: {path}: one translation unit: {why}");
+            }
+            let _ = std::fs::remove_file(&kernels_c);
+            Ok(false)
+        };
+        if !kern_out.status.success() {
+            return fall_back("the kernel unit does not compile");
+        }
+        let mut combine = self.cc.command();
+        // The target flags (`-m32`) choose the linker's emulation.
+        combine.args(args.common.iter().filter(|f| {
+            f.starts_with("-m") || f.starts_with("--target") || f.starts_with("-target")
+        }));
+        combine
+            .args(["-r", "-nostdlib"])
+            .arg(&host_o)
+            .arg(&kernels_o)
+            .arg("-o")
+            .arg(object);
+        let combined = output(combine, args.verbose)?;
+        if !combined.status.success() {
+            return fall_back("the two objects do not combine (a definition in a header?)");
+        }
+        let mut stderr = std::io::stderr().lock();
+        stderr.write_all(&host_out.stderr).ok();
+        stderr.write_all(&kern_out.stderr).ok();
+        if let Some(d) = dep {
+            name_the_source_in_dep_file(&d, generated, path)?;
+        }
+        Ok(true)
+    }
+
+    /// The host compiler's messages on the generated host C; on failure,
+    /// an error in the user's own C is best reported on the user's file as
+    /// written, not on the generated code: compile the original alone
+    /// (directives ignored) and show its messages if it fails too.
+    fn show_host_messages(
+        &self,
+        path: &str,
+        quote_dir: &Path,
+        out: &std::process::Output,
+    ) -> Result<()> {
         if !out.status.success() {
-            // An error in the user's own C is best reported on the user's
-            // file as written, not on the generated code: compile the
-            // original alone (directives ignored) and show its messages if
-            // it fails too.
-            let mut check = self.compile_command(src_dir.or(Some(Path::new("."))));
+            let mut check = self.compile_command(Some(quote_dir), true);
             check
                 .arg("-fsyntax-only")
                 .arg("-Wno-unknown-pragmas")
@@ -367,15 +515,12 @@ impl Ctx<'_> {
         if !out.status.success() {
             return Err(Fail::Status(toolchain::exit_code(out.status)));
         }
-        if let Some(d) = dep {
-            name_the_source_in_dep_file(&d, &generated, path)?;
-        }
-        Ok(object)
+        Ok(())
     }
 
-    /// Header facts, lowering, diagnostics; the host C on success.
-    /// The generated host C, and the CUDA module it embeds (if any).
-    fn lower(&self, path: &str, src: &str) -> Result<(String, Option<String>)> {
+    /// Header facts, lowering, diagnostics; the host C on success, and
+    /// the lowering when the file has kernels.
+    fn lower(&self, path: &str, src: &str) -> Result<(String, Option<acc_c::lower::Lowered>)> {
         let args = self.args;
         let (program, mut pp) = self.cc.for_preprocessor();
         pp.extend(args.preprocess.iter().cloned());
@@ -414,18 +559,18 @@ impl Ctx<'_> {
                 let _ = writeln!(stderr, "{path}:{sep}{line}");
             }
         }
-        let mut host_c = lowered.host_c;
+        let mut host_c = lowered.host_c.clone();
         if host_c == src {
             // Unchanged text has the user's line numbers: one `#line` makes
             // the host compiler's messages name the user's file.
             host_c = format!("#line 1 \"{}\"\n{src}", c_string(path));
         }
-        Ok((host_c, lowered.cuda_c))
+        Ok((host_c, Some(lowered)))
     }
 
     fn compile_foreign(&self, n: usize, path: &str, lang: Option<&str>) -> Result<PathBuf> {
         let object = self.object_path(n, path);
-        let mut cmd = self.compile_command(None);
+        let mut cmd = self.compile_command(None, true);
         cmd.arg(stage_flag(self.args.stage()));
         with_lang(&mut cmd, path, lang);
         if self.args.dep_file_wanted {
@@ -440,7 +585,8 @@ impl Ctx<'_> {
     /// quoted include path), `_OPENACC` and the runtime's
     /// headers, as system headers: `-MMD` leaves them out of dependency
     /// files and their warnings are not the user's.
-    fn compile_command(&self, quote_dir: Option<&Path>) -> std::process::Command {
+    /// `deps: false` leaves out the dependency-file flags (`-MD`, `-MT x`…).
+    fn compile_command(&self, quote_dir: Option<&Path>, deps: bool) -> std::process::Command {
         let a = self.args;
         let mut cmd = self.cc.command();
         cmd.arg(format!("-D_OPENACC={OPENACC}"));
@@ -448,7 +594,18 @@ impl Ctx<'_> {
             cmd.arg("-iquote").arg(d);
         }
         cmd.args(&a.preprocess).arg("-isystem").arg(self.include);
-        cmd.args(&a.common).args(&a.compile);
+        cmd.args(&a.common);
+        let mut skip_value = false;
+        for f in &a.compile {
+            if std::mem::take(&mut skip_value) {
+                continue;
+            }
+            if !deps && f.starts_with("-M") {
+                skip_value = matches!(f.as_str(), "-MT" | "-MQ" | "-MF");
+                continue;
+            }
+            cmd.arg(f);
+        }
         cmd
     }
 
@@ -464,6 +621,25 @@ impl Ctx<'_> {
             _ => PathBuf::from(format!("{}.d", stem(path))),
         }
     }
+}
+
+/// Writes a generated file.
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text)
+        .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Runs a command for its status and messages.
+fn output(mut cmd: std::process::Command, verbose: bool) -> Result<std::process::Output> {
+    if verbose {
+        eprintln!("acc: running {}", toolchain::show(&cmd));
+    }
+    cmd.output().map_err(|e| {
+        Fail::Msg(format!(
+            "cannot run `{}`: {e}",
+            cmd.get_program().to_string_lossy()
+        ))
+    })
 }
 
 fn stage_flag(stage: Stage) -> &'static str {

@@ -489,3 +489,113 @@ fn c_errors_inside_a_kernel_are_reported_on_the_users_code() {
     assert!(err.contains("k.c:4:40"), "{err}");
     assert!(!err.contains("__acc_"), "{err}");
 }
+
+/// A file with one kernel (`__acc_kernel1_0` in each file), a non-static
+/// global and a non-static routine the kernel calls.
+fn split_file(name: &str, k: i32) -> String {
+    format!(
+        "int {name}_scale = {k};\nconst int {name}_t[] = {{1, 2, 3}};\n\
+         #pragma acc routine seq\nint {name}_f(int x) {{ return x * {name}_scale + {name}_t[2]; }}\n\
+         int {name}(int n) {{\n  int a[64];\n\
+         #pragma acc parallel loop copyout(a[0:n])\n  for (int i = 0; i < n; i++) a[i] = {name}_f(i);\n\
+         int s = 0;\n  for (int i = 0; i < n; i++) s += a[i];\n  return s;\n}}\n"
+    )
+}
+
+#[test]
+fn kernels_compile_in_their_own_unit_and_files_link_together() {
+    if !have_cc() {
+        return;
+    }
+    let main = "#include <stdio.h>\nint one(int);\nint two(int);\n\
+        int main(void) { printf(\"%d %d\\n\", one(10), two(10)); return 0; }\n";
+    let dir = project(
+        "split",
+        &[
+            ("one.c", &split_file("one", 1)),
+            ("two.c", &split_file("two", 2)),
+            ("main.c", main),
+        ],
+    );
+    // Both files name their kernel `__acc_kernel1_0`.
+    for f in ["one", "two"] {
+        let out = ok(acc(&dir)
+            .args(["cc", "-v", "-O2", "-Wall", "-Wextra", "--keep", "-c"])
+            .arg(format!("{f}.c"))
+            .output()
+            .unwrap());
+        assert!(
+            !stderr(&out).contains("one translation unit"),
+            "{}",
+            stderr(&out)
+        );
+        let kernels = std::fs::read_to_string(dir.join(format!("{f}.acc.kernels.c"))).unwrap();
+        assert!(kernels.contains("void __acc_kernel1_0(const acc_rt_chunk *__acc_chunk)"));
+    }
+    ok(acc(&dir)
+        .args(["cc", "one.o", "two.o", "main.c", "-o", "prog"])
+        .output()
+        .unwrap());
+    // sum of i*k + 3 for i < 10
+    assert_eq!(stdout(&ok(exe(&dir, "prog"))), "75 120\n");
+    // Compile and link in one step, split too.
+    ok(acc(&dir)
+        .args(["cc", "-O2", "one.c", "two.c", "main.c", "-o", "prog2"])
+        .output()
+        .unwrap());
+    assert_eq!(stdout(&ok(exe(&dir, "prog2"))), "75 120\n");
+}
+
+#[test]
+fn a_warning_in_a_kernel_is_said_once() {
+    if !have_cc() {
+        return;
+    }
+    let src = "static int helper(void) { return 1; }\nint main(void) {\n  int a[8];\n\
+        #pragma acc parallel loop copyout(a[0:8])\n  for (int i = 0; i < 8; i++) {\n    int unused_here;\n    a[i] = i;\n  }\n\
+        return a[7] - 7 + helper() - 1;\n}\n";
+    let dir = project("split-warning", &[("w.c", src)]);
+    for single in ["0", "1"] {
+        let out = ok(acc(&dir)
+            .env("ACC_SINGLE_TU", single)
+            .args(["cc", "-Wall", "-Wextra", "-c", "w.c"])
+            .output()
+            .unwrap());
+        let err = stderr(&out);
+        assert_eq!(err.matches("unused variable").count(), 1, "{single}: {err}");
+        assert!(err.contains("w.c:6:"), "{err}");
+        assert_eq!(err.matches("warning:").count(), 1, "{single}: {err}");
+    }
+}
+
+#[test]
+fn assembly_and_the_single_unit_switch() {
+    if !have_cc() {
+        return;
+    }
+    let dir = project("split-single", &[("s.c", &split_file("s", 3))]);
+    ok(acc(&dir).args(["cc", "-S", "s.c"]).output().unwrap());
+    let asm = std::fs::read_to_string(dir.join("s.s")).unwrap();
+    assert!(asm.contains("__acc_kernel1_0"), "{asm}");
+    let out = ok(acc(&dir)
+        .env("ACC_SINGLE_TU", "1")
+        .args(["cc", "-v", "--keep", "-c", "s.c"])
+        .output()
+        .unwrap());
+    assert!(stderr(&out).contains("one translation unit: ACC_SINGLE_TU"));
+    assert!(!dir.join("s.acc.kernels.c").exists());
+    let kept = std::fs::read_to_string(dir.join("s.acc.c")).unwrap();
+    assert!(kept.contains("static void __acc_kernel1_0(const acc_rt_chunk *__acc_chunk) {"));
+}
+
+#[test]
+fn a_definition_in_a_header_falls_back_to_one_unit() {
+    if !have_cc() {
+        return;
+    }
+    let h = "int from_header = 5;\n";
+    let src = format!("#include \"h.h\"\n{}", split_file("h", 1));
+    let dir = project("split-header", &[("h.h", h), ("h.c", &src)]);
+    let out = ok(acc(&dir).args(["cc", "-v", "-c", "h.c"]).output().unwrap());
+    assert!(stderr(&out).contains("do not combine"), "{}", stderr(&out));
+}
