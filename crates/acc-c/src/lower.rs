@@ -194,6 +194,31 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 #define __ACC_STEP 1
 "#;
 
+/// A kernel argument: kind, address expression, byte count, text literal.
+fn arg(kind: &str, addr: String, bytes: &str, text: &str) -> [String; 4] {
+    [kind.into(), addr, bytes.into(), text.into()]
+}
+
+/// One data clause item as the runtime takes it.
+struct DataEntry {
+    action: &'static str,
+    flags: String,
+    addr: String,
+    bytes: String,
+    /// A C string literal.
+    text: String,
+}
+
+impl DataEntry {
+    /// As an `acc_rt_data` initializer.
+    fn full(&self) -> String {
+        format!(
+            "{{{}, {}, (void *)({}), (size_t)({}), {}}}",
+            self.action, self.flags, self.addr, self.bytes, self.text
+        )
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Edit {
     pub(crate) start: usize,
@@ -446,7 +471,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `{ACTION, flags, host, bytes, "text"}` of a data item.
-    fn data_entry(&mut self, d: &DataItem) -> Option<String> {
+    fn data_entry(&mut self, d: &DataItem) -> Option<DataEntry> {
         let action = match d.action {
             Action::Copy => "ACC_RT_COPY",
             Action::Copyin => "ACC_RT_COPYIN",
@@ -496,10 +521,13 @@ impl<'a> Lowerer<'a> {
         } else {
             (addr, bytes)
         };
-        Some(format!(
-            "{{{action}, {flags}, (void *)({addr}), (size_t)({bytes}), {}}}",
-            c_string(&text)
-        ))
+        Some(DataEntry {
+            action,
+            flags,
+            addr,
+            bytes,
+            text: c_string(&text),
+        })
     }
 
     /// The start address and byte count of a list item.
@@ -564,7 +592,47 @@ impl<'a> Lowerer<'a> {
     }
 
     fn data_array(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
-        let mut entries: Vec<String> = Vec::new();
+        let entries = self.data_entries(data);
+        if entries.is_empty() {
+            return (format!("const acc_rt_data *{name} = 0;"), 0);
+        }
+        let full: Vec<String> = entries.iter().map(DataEntry::full).collect();
+        (
+            format!("const acc_rt_data {name}[] = {{{}}};", full.join(", ")),
+            entries.len(),
+        )
+    }
+
+    /// As [`Self::data_array`], in the compact form (`acc_rt_region_begin_v`):
+    /// a static table `{name}i` and the values `{name}v`.
+    fn data_array_compact(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
+        let entries = self.data_entries(data);
+        if entries.is_empty() {
+            return (
+                format!("const acc_rt_data_info *{name}i = 0; void *const *{name}v = 0;"),
+                0,
+            );
+        }
+        let info: Vec<String> = entries
+            .iter()
+            .map(|e| format!("{{{}, {}, {}}}", e.action, e.flags, e.text))
+            .collect();
+        let vals: Vec<String> = entries
+            .iter()
+            .map(|e| format!("(void *)({}), (void *)(size_t)({})", e.addr, e.bytes))
+            .collect();
+        (
+            format!(
+                "static const acc_rt_data_info {name}i[] = {{{}}}; void *const {name}v[] = {{{}}};",
+                info.join(", "),
+                vals.join(", ")
+            ),
+            entries.len(),
+        )
+    }
+
+    fn data_entries(&mut self, data: &[DataItem]) -> Vec<DataEntry> {
+        let mut entries: Vec<DataEntry> = Vec::new();
         for d in data {
             let Some(entry) = self.data_entry(d) else {
                 continue;
@@ -573,11 +641,14 @@ impl<'a> Lowerer<'a> {
             // attaches the member's device copy to it, when the struct is
             // on the device (OpenACC 2.6+); leaving detaches it first.
             let attach = d.item.as_ref().and_then(member_pointer).map(|p| {
-                let text = c_string(&p);
-                (
-                    format!("{{ACC_RT_ATTACH, ACC_RT_IF_PRESENT, (void *)&({p}), sizeof(void *), {text}}}"),
-                    format!("{{ACC_RT_DETACH, ACC_RT_IF_PRESENT, (void *)&({p}), sizeof(void *), {text}}}"),
-                )
+                let entry = |action| DataEntry {
+                    action,
+                    flags: "ACC_RT_IF_PRESENT".into(),
+                    addr: format!("&({p})"),
+                    bytes: "sizeof(void *)".into(),
+                    text: c_string(&p),
+                };
+                (entry("ACC_RT_ATTACH"), entry("ACC_RT_DETACH"))
             });
             match (attach, d.action) {
                 (
@@ -598,13 +669,7 @@ impl<'a> Lowerer<'a> {
                 _ => entries.push(entry),
             }
         }
-        if entries.is_empty() {
-            return (format!("const acc_rt_data *{name} = 0;"), 0);
-        }
-        (
-            format!("const acc_rt_data {name}[] = {{{}}};", entries.join(", ")),
-            entries.len(),
-        )
+        entries
     }
 
     fn region(&mut self, id: ConstructId, data: &[DataItem]) {
@@ -822,7 +887,7 @@ impl<'a> Lowerer<'a> {
         let fname = format!("__acc_kernel{n}");
 
         // Host side: data, arguments, reductions, launch.
-        let (data_array, data_count) = self.data_array(&k.data, &format!("__acc_d{n}"));
+        let (data_array, data_count) = self.data_array_compact(&k.data, &format!("__acc_d{n}"));
         let mut args = Vec::new();
         // The CUDA version's parameters, one per argument; and why there is
         // no CUDA version, when there is none.
@@ -843,9 +908,7 @@ impl<'a> Lowerer<'a> {
                     // copy through that part, then step back to element 0.
                     Some(probe) => {
                         let j = k.params.len() + offsets.len();
-                        args.push(format!(
-                            "{{ACC_RT_ARG_MAPPED, (void *)({probe}), 0, {text}}}"
-                        ));
+                        args.push(arg("ACC_RT_ARG_MAPPED", format!("({probe})"), "0", &text));
                         cuda_params.push(CudaParam::Pointer);
                         offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
                         let _ = writeln!(
@@ -856,7 +919,7 @@ impl<'a> Lowerer<'a> {
                         );
                     }
                     None => {
-                        args.push(format!("{{ACC_RT_ARG_MAPPED, (void *)&{name}, 0, {text}}}"));
+                        args.push(arg("ACC_RT_ARG_MAPPED", format!("&{name}"), "0", &text));
                         cuda_params.push(CudaParam::Pointer);
                         let _ = writeln!(
                             decls,
@@ -871,9 +934,7 @@ impl<'a> Lowerer<'a> {
                     // up that part, then step back to where it points.
                     let probe = self.probe(id, p.var).unwrap_or_default();
                     let j = k.params.len() + offsets.len();
-                    args.push(format!(
-                        "{{ACC_RT_ARG_POINTER, (void *)({probe}), 0, {text}}}"
-                    ));
+                    args.push(arg("ACC_RT_ARG_POINTER", format!("({probe})"), "0", &text));
                     cuda_params.push(CudaParam::Pointer);
                     offsets.push(format!("(size_t)((char *)({probe}) - (char *)({name}))"));
                     let _ = writeln!(
@@ -889,7 +950,7 @@ impl<'a> Lowerer<'a> {
                     } else {
                         "ACC_RT_ARG_POINTER"
                     };
-                    args.push(format!("{{{kind}, (void *){name}, 0, {text}}}"));
+                    args.push(arg(kind, name.clone(), "0", &text));
                     cuda_params.push(CudaParam::Pointer);
                     let _ = writeln!(
                         decls,
@@ -899,8 +960,11 @@ impl<'a> Lowerer<'a> {
                     );
                 }
                 Pass::Value => {
-                    args.push(format!(
-                        "{{ACC_RT_ARG_VALUE, (void *)&{name}, sizeof({name}), {text}}}"
+                    args.push(arg(
+                        "ACC_RT_ARG_VALUE",
+                        format!("&{name}"),
+                        &format!("sizeof({name})"),
+                        &text,
                     ));
                     cuda_params.push(CudaParam::Value {
                         decl: declare_as(self.unit, p.var, "v"),
@@ -969,10 +1033,16 @@ impl<'a> Lowerer<'a> {
                             self.prototypes,
                             "static void __acc_rinit{n}_{j}(void *, const void *);\nstatic void __acc_rcomb{n}_{j}(void *, const void *);"
                         );
-                        reds.push(format!(
-                            "{{0, ACC_RT_TYPE_CUSTOM, (void *)&{name}, {}, 1, sizeof({name}), __acc_rinit{n}_{j}, __acc_rcomb{n}_{j}}}",
-                            c_string(name)
-                        ));
+                        reds.push([
+                            "0".into(),
+                            "ACC_RT_TYPE_CUSTOM".into(),
+                            format!("&{name}"),
+                            c_string(name),
+                            "1".into(),
+                            format!("sizeof({name})"),
+                            format!("__acc_rinit{n}_{j}"),
+                            format!("__acc_rcomb{n}_{j}"),
+                        ]);
                         red_slot(self.unit, r.var, j, &mut decls, &mut red_store);
                     }
                     Err(why) => self.diags.push(Diagnostic::error(
@@ -1006,11 +1076,16 @@ impl<'a> Lowerer<'a> {
                     ty: declare_as(self.unit, r.var, "").trim().to_string(),
                     var: name.clone(),
                 });
-                reds.push(format!(
-                    "{{{}, {ty}, (void *)&{name}, {}, 1, 0, 0, 0}}",
-                    red_op(r.op),
-                    c_string(name)
-                ));
+                reds.push([
+                    red_op(r.op).into(),
+                    ty.into(),
+                    format!("&{name}"),
+                    c_string(name),
+                    "1".into(),
+                    "0".into(),
+                    "0".into(),
+                    "0".into(),
+                ]);
                 red_slot(self.unit, r.var, j, &mut decls, &mut red_store);
                 continue;
             }
@@ -1056,11 +1131,16 @@ impl<'a> Lowerer<'a> {
                     format!("(sizeof({name}) / sizeof({elem}))"),
                 ),
             };
-            reds.push(format!(
-                "{{{}, {ty}, (void *)({start}), {}, (size_t){count}, 0, 0, 0}}",
-                red_op(r.op),
-                c_string(r.item.as_ref().map_or(name, |i| &i.text))
-            ));
+            reds.push([
+                red_op(r.op).into(),
+                ty.into(),
+                format!("({start})"),
+                c_string(r.item.as_ref().map_or(name, |i| &i.text)),
+                count.clone(),
+                "0".into(),
+                "0".into(),
+                "0".into(),
+            ]);
             // The CUDA version finds each block's slot from its size.
             cuda_slot_bytes.push(format!(
                 "*(const size_t *)__acc_args[{}]",
@@ -1095,8 +1175,11 @@ impl<'a> Lowerer<'a> {
             .map(|(j, o)| format!("const size_t __acc_off{n}_{j} = {o}; "))
             .collect();
         for j in 0..offsets.len() {
-            args.push(format!(
-                "{{ACC_RT_ARG_VALUE, (void *)&__acc_off{n}_{j}, sizeof(size_t), \"offset\"}}"
+            args.push(arg(
+                "ACC_RT_ARG_VALUE",
+                format!("&__acc_off{n}_{j}"),
+                "sizeof(size_t)",
+                "\"offset\"",
             ));
             cuda_params.push(CudaParam::Value {
                 decl: "size_t v".into(),
@@ -1151,15 +1234,53 @@ impl<'a> Lowerer<'a> {
         let vl = num(ClauseKind::VectorLength);
         let asy = self.async_arg(id);
         let wait = self.wait_clause(id, line);
+        // The compact forms of acc_rt.h: constant tables and one value a
+        // slot, cheap for the host compiler (see `acc_rt_launch_v`).
         let args_decl = if args.is_empty() {
-            format!("const acc_rt_arg *__acc_a{n} = 0;")
+            format!("const acc_rt_arg_info *__acc_ai{n} = 0; void *const *__acc_av{n} = 0;")
         } else {
-            format!("const acc_rt_arg __acc_a{n}[] = {{{}}};", args.join(", "))
+            let info: Vec<String> = args
+                .iter()
+                .map(|[kind, _, bytes, text]| format!("{{{kind}, {bytes}, {text}}}"))
+                .collect();
+            let vals: Vec<String> = args
+                .iter()
+                .map(|[_, addr, _, _]| format!("(void *){addr}"))
+                .collect();
+            // A static table, unless an array passed by value may be a
+            // VLA (whose `sizeof` is not a constant); a local table costs
+            // the host compiler a store a field.
+            let by_value_array = k.params.iter().any(|p| {
+                p.pass == Pass::Value
+                    && self.unit.var(p.var).shape == acc_engine::facts::Shape::Array
+            });
+            format!(
+                "{}const acc_rt_arg_info __acc_ai{n}[] = {{{}}}; void *const __acc_av{n}[] = {{{}}};",
+                if by_value_array { "" } else { "static " },
+                info.join(", "),
+                vals.join(", ")
+            )
         };
         let reds_decl = if reds.is_empty() {
-            format!("const acc_rt_reduction *__acc_x{n} = 0;")
+            format!("const acc_rt_reduction_info *__acc_ri{n} = 0; void *const *__acc_rv{n} = 0;")
         } else {
-            format!("acc_rt_reduction __acc_x{n}[] = {{{}}};", reds.join(", "))
+            let info: Vec<String> = reds
+                .iter()
+                .map(|[op, ty, _, text, _, size, init, comb]| {
+                    format!("{{{op}, {ty}, {text}, {size}, {init}, {comb}}}")
+                })
+                .collect();
+            let vals: Vec<String> = reds
+                .iter()
+                .map(|[_, _, var, _, count, ..]| {
+                    format!("(void *){var}, (void *)(size_t)({count})")
+                })
+                .collect();
+            format!(
+                "static const acc_rt_reduction_info __acc_ri{n}[] = {{{}}}; void *const __acc_rv{n}[] = {{{}}};",
+                info.join(", "),
+                vals.join(", ")
+            )
         };
         let construct_name = c.directive.kind.name();
         let mut launches = String::new();
@@ -1228,8 +1349,7 @@ impl<'a> Lowerer<'a> {
             let _ = write!(
                 launches,
                 "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, {cuda}}}; \
-                 const acc_rt_config __acc_g{n}_{pi} = {{{iterations}, {num_gangs}, {nw}, {vl}, {asy}}}; \
-                 acc_rt_launch(&__acc_k{n}_{pi}, &__acc_g{n}_{pi}, __acc_a{n}, {nargs}, __acc_x{n}, {nreds}); ",
+                 acc_rt_launch_v(&__acc_k{n}_{pi}, {iterations}, {num_gangs}, {nw}, {vl}, {asy}, __acc_ai{n}, __acc_av{n}, {nargs}, __acc_ri{n}, __acc_rv{n}, {nreds}); ",
                 f = self.file,
                 nargs = args.len(),
                 nreds = reds.len(),
@@ -1265,9 +1385,9 @@ impl<'a> Lowerer<'a> {
             .map(|&v| format!("(void){}; ", self.unit.var(v).name))
             .collect();
         let launch = format!(
-            "{wait}{unused}{data_array} acc_rt_region_begin({f}, {line}, __acc_d{n}, {data_count}, {asy}); \
+            "{wait}{unused}{data_array} acc_rt_region_begin_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy}); \
              {offset_decls}{args_decl} {reds_decl} {launches}\
-             acc_rt_region_end({f}, {line}, __acc_d{n}, {data_count}, {asy});",
+             acc_rt_region_end_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy});",
             f = self.file,
         );
         let indent = self.indent_of(c.pragma_span);

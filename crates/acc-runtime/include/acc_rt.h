@@ -228,6 +228,44 @@ void acc_rt_launch(const acc_rt_kernel *kernel, const acc_rt_config *config,
                    const acc_rt_arg *args, size_t nargs, const acc_rt_reduction *reds,
                    size_t nreds);
 
+/* ---- compact forms ---------------------------------------------------------------------------
+ * What acc cc generates: the same calls with each descriptor split into a constant part (a
+ * static table) and a variable part (one pointer-sized value per address, size or count), and
+ * the launch configuration by value. The host compiler then stores a few pointers per construct
+ * instead of building arrays of structs, which costs it far less to optimize.
+ *   data item i:  info[i], address vals[2i], byte count (size_t)vals[2i + 1]
+ *   argument i:   arg_info[i], address arg_vals[i]
+ *   reduction j:  red_info[j], variable red_vals[2j], element count (size_t)red_vals[2j + 1] */
+typedef struct acc_rt_data_info {
+  uint32_t action; /* enum acc_rt_action */
+  uint32_t flags;  /* enum acc_rt_flag bits */
+  const char *text;
+} acc_rt_data_info;
+
+typedef struct acc_rt_arg_info {
+  uint32_t kind; /* enum acc_rt_arg_kind */
+  size_t bytes;  /* as acc_rt_arg.bytes */
+  const char *text;
+} acc_rt_arg_info;
+
+typedef struct acc_rt_reduction_info {
+  uint32_t op;   /* enum acc_rt_red_op */
+  uint32_t type; /* enum acc_rt_red_type */
+  const char *text;
+  size_t size;   /* ACC_RT_TYPE_CUSTOM: as acc_rt_reduction */
+  void (*init)(void *copy, const void *original);
+  void (*combine)(void *acc, const void *part);
+} acc_rt_reduction_info;
+
+void acc_rt_region_begin_v(const char *file, int line, const acc_rt_data_info *info,
+                           void *const *vals, size_t n, int async);
+void acc_rt_region_end_v(const char *file, int line, const acc_rt_data_info *info,
+                         void *const *vals, size_t n, int async);
+void acc_rt_launch_v(const acc_rt_kernel *kernel, int64_t iterations, int32_t num_gangs,
+                     int32_t num_workers, int32_t vector_length, int async,
+                     const acc_rt_arg_info *arg_info, void *const *arg_vals, size_t nargs,
+                     const acc_rt_reduction_info *red_info, void *const *red_vals, size_t nreds);
+
 /* ---- miscellany ---------------------------------------------------------------------------- */
 
 /* The error path calls handler(message, user) before it exits with status 1. */

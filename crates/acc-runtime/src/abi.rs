@@ -559,6 +559,185 @@ pub unsafe extern "C" fn acc_rt_launch(
     })
 }
 
+/// `acc_rt_data_info`: the constant part of a data clause item (the compact calls).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AccRtDataInfo {
+    pub action: u32,
+    pub flags: u32,
+    pub text: *const c_char,
+}
+
+/// `acc_rt_arg_info`: the constant part of a kernel argument.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AccRtArgInfo {
+    pub kind: u32,
+    pub bytes: usize,
+    pub text: *const c_char,
+}
+
+/// `acc_rt_reduction_info`: the constant part of a reduction.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AccRtReductionInfo {
+    pub op: u32,
+    pub ty: u32,
+    pub text: *const c_char,
+    pub size: usize,
+    pub init: Option<unsafe extern "C" fn(*mut c_void, *const c_void)>,
+    pub combine: Option<unsafe extern "C" fn(*mut c_void, *const c_void)>,
+}
+
+/// The data items of a compact call: constant `info[i]` with `vals[2i]` (the address) and
+/// `vals[2i + 1]` (the byte count).
+///
+/// # Safety
+/// `info` has `n` entries and `vals` `2 n`, or `n` is 0.
+unsafe fn data_items(
+    info: *const AccRtDataInfo,
+    vals: *const *mut c_void,
+    n: usize,
+) -> Vec<AccRtData> {
+    if n == 0 || info.is_null() || vals.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: as the caller guarantees.
+    let (info, vals) = unsafe {
+        (
+            std::slice::from_raw_parts(info, n),
+            std::slice::from_raw_parts(vals, 2 * n),
+        )
+    };
+    info.iter()
+        .enumerate()
+        .map(|(i, d)| AccRtData {
+            action: d.action,
+            flags: d.flags,
+            host: vals[2 * i],
+            bytes: vals[2 * i + 1] as usize,
+            text: d.text,
+        })
+        .collect()
+}
+
+/// [`acc_rt_region_begin`] with the items split into constant and variable parts, so the
+/// generated code stores one pointer per address and size instead of five fields an item.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_region_begin_v(
+    file: *const c_char,
+    line: c_int,
+    info: *const AccRtDataInfo,
+    vals: *const *mut c_void,
+    n: usize,
+    async_arg: c_int,
+) {
+    // SAFETY: generated code passes `n` infos and `2 n` values.
+    let items = unsafe { data_items(info, vals, n) };
+    // SAFETY: the items are complete data descriptors.
+    unsafe { acc_rt_region_begin(file, line, items.as_ptr(), items.len(), async_arg) }
+}
+
+/// [`acc_rt_region_end`] for the items of [`acc_rt_region_begin_v`].
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_region_end_v(
+    file: *const c_char,
+    line: c_int,
+    info: *const AccRtDataInfo,
+    vals: *const *mut c_void,
+    n: usize,
+    async_arg: c_int,
+) {
+    // SAFETY: generated code passes `n` infos and `2 n` values.
+    let items = unsafe { data_items(info, vals, n) };
+    // SAFETY: the items are complete data descriptors.
+    unsafe { acc_rt_region_end(file, line, items.as_ptr(), items.len(), async_arg) }
+}
+
+/// [`acc_rt_launch`] with the configuration by value and the arguments and reductions split
+/// into constant and variable parts: argument `i` is `arg_info[i]` at `arg_vals[i]`;
+/// reduction `j` is `red_info[j]` with the variable at `red_vals[2j]` and the element count in
+/// `red_vals[2j + 1]`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn acc_rt_launch_v(
+    kernel: *const AccRtKernel,
+    iterations: i64,
+    num_gangs: i32,
+    num_workers: i32,
+    vector_length: i32,
+    async_arg: c_int,
+    arg_info: *const AccRtArgInfo,
+    arg_vals: *const *mut c_void,
+    nargs: usize,
+    red_info: *const AccRtReductionInfo,
+    red_vals: *const *mut c_void,
+    nreds: usize,
+) {
+    let args: Vec<AccRtArg> = if nargs == 0 || arg_info.is_null() || arg_vals.is_null() {
+        Vec::new()
+    } else {
+        // SAFETY: generated code passes `nargs` infos and values.
+        let (info, vals) = unsafe {
+            (
+                std::slice::from_raw_parts(arg_info, nargs),
+                std::slice::from_raw_parts(arg_vals, nargs),
+            )
+        };
+        info.iter()
+            .zip(vals)
+            .map(|(a, &v)| AccRtArg {
+                kind: a.kind,
+                host: v,
+                bytes: a.bytes,
+                text: a.text,
+            })
+            .collect()
+    };
+    let reds: Vec<AccRtReduction> = if nreds == 0 || red_info.is_null() || red_vals.is_null() {
+        Vec::new()
+    } else {
+        // SAFETY: generated code passes `nreds` infos and `2 nreds` values.
+        let (info, vals) = unsafe {
+            (
+                std::slice::from_raw_parts(red_info, nreds),
+                std::slice::from_raw_parts(red_vals, 2 * nreds),
+            )
+        };
+        info.iter()
+            .enumerate()
+            .map(|(j, r)| AccRtReduction {
+                op: r.op,
+                ty: r.ty,
+                var: vals[2 * j],
+                text: r.text,
+                count: vals[2 * j + 1] as usize,
+                size: r.size,
+                init: r.init,
+                combine: r.combine,
+            })
+            .collect()
+    };
+    let config = AccRtConfig {
+        iterations,
+        num_gangs,
+        num_workers,
+        vector_length,
+        async_arg,
+    };
+    // SAFETY: the descriptors are complete; the kernel is the caller's.
+    unsafe {
+        acc_rt_launch(
+            kernel,
+            &config,
+            args.as_ptr(),
+            args.len(),
+            reds.as_ptr(),
+            reds.len(),
+        )
+    }
+}
+
 /// Installs a function the error path calls with the message before the process exits.
 #[no_mangle]
 pub unsafe extern "C" fn acc_rt_set_error_handler(
