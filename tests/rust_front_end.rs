@@ -434,3 +434,111 @@ fn collapse_three_levels_across_uneven_chunks() {
         }
     });
 }
+
+/// The CUDA form of every kernel above: complete, and compiled by NVRTC for sm_80 and sm_90
+/// (assembled by `ptxas` where it runs). No GPU needed.
+#[test]
+fn every_kernel_has_a_cuda_form_that_nvrtc_compiles() {
+    let modules: &[&acc::__private::CudaModule] = &[
+        &__ACC_CUDA_SAXPY,
+        &__ACC_CUDA_DOT,
+        &__ACC_CUDA_STENCIL,
+        &__ACC_CUDA_SUM_I32,
+        &__ACC_CUDA_SUM_F32,
+        &__ACC_CUDA_PROD_I64,
+        &__ACC_CUDA_PROD_F64,
+        &__ACC_CUDA_MAX_U32,
+        &__ACC_CUDA_MAX_F64,
+        &__ACC_CUDA_MIN_I32,
+        &__ACC_CUDA_MIN_F32,
+        &__ACC_CUDA_AND_U32,
+        &__ACC_CUDA_OR_I64,
+        &__ACC_CUDA_XOR_U32,
+        &__ACC_CUDA_LAND_I32,
+        &__ACC_CUDA_LOR_I32,
+        &__ACC_CUDA_ALL_ANY,
+        &__ACC_CUDA_PRIVATE_AND_FIRSTPRIVATE,
+        &__ACC_CUDA_PER_GANG_OFFSET,
+        &__ACC_CUDA_RELAX,
+        &__ACC_CUDA_SCALE_KERNELS,
+        &__ACC_CUDA_MISSING_COPYOUT,
+        &__ACC_CUDA_KERNELS_LOOPS,
+        &__ACC_CUDA_SERIAL_PREFIX,
+        &__ACC_CUDA_ROW_SUMS,
+        &__ACC_CUDA_FILL3,
+    ];
+    // Calls to `#[acc::routine]` functions have no CUDA form yet.
+    assert!(!__ACC_CUDA_FIRST_SQUARED.complete());
+    assert!(
+        __ACC_CUDA_FIRST_SQUARED
+            .reasons()
+            .contains("`square(u [0])`: calls to functions"),
+        "{}",
+        __ACC_CUDA_FIRST_SQUARED.reasons()
+    );
+    let mut failures = Vec::new();
+    for m in modules {
+        if !m.complete() {
+            failures.push(format!("{}: no CUDA form:\n{}", m.function, m.reasons()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    if let Some(dir) = std::env::var_os("ACC_DUMP_CUDA") {
+        for m in modules {
+            std::fs::write(
+                std::path::Path::new(&dir).join(format!("{}.cu", m.function)),
+                m.source,
+            )
+            .unwrap();
+        }
+    }
+    let Some(ptxas) = cuda_tools() else { return };
+    for m in modules {
+        for arch in ["sm_80", "sm_90"] {
+            let ptx = acc::runtime::jit::compile_cuda(m.source, m.function, arch)
+                .unwrap_or_else(|e| panic!("{} ({arch}): NVRTC:\n{e}\n{}", m.function, m.source));
+            if let Some(ptxas) = &ptxas {
+                assemble(ptxas, &ptx, arch, m.function);
+            }
+        }
+    }
+}
+
+/// NVRTC (None: skip, unless `ACC_REQUIRE_TOOLS`) and `ptxas` where it runs.
+fn cuda_tools() -> Option<Option<std::path::PathBuf>> {
+    if let Err(why) = acc::runtime::jit::nvrtc_available() {
+        assert!(
+            std::env::var_os("ACC_REQUIRE_TOOLS").is_none(),
+            "libnvrtc is required (ACC_REQUIRE_TOOLS is set): {why}"
+        );
+        eprintln!("skipped: {why}");
+        return None;
+    }
+    let ptxas = std::env::var_os("PTXAS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "ptxas".into());
+    let runs = std::process::Command::new(&ptxas)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    Some(runs.then_some(ptxas))
+}
+
+fn assemble(ptxas: &std::path::Path, ptx: &[u8], arch: &str, name: &str) {
+    let dir = std::env::temp_dir().join(format!("acc-rust-cuda-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join(format!("{name}-{arch}.ptx"));
+    std::fs::write(&src, ptx).unwrap();
+    let out = std::process::Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join(format!("{name}-{arch}.cubin")))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ptxas {name} ({arch}):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -43,6 +43,7 @@
 //! (`y[i]`, `y.len()`); like the C kernel, it relies on the loop directive's promise that
 //! iterations touch different elements.
 
+mod cuda;
 mod expand;
 mod text;
 
