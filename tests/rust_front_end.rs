@@ -7,6 +7,9 @@
 // Kernels index slices by loop counter: that is what OpenACC loops look like.
 #![allow(clippy::needless_range_loop)]
 
+#[path = "support/cuda.rs"]
+mod cuda;
+
 #[acc::parallel(copyin(x) copy(y))]
 fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
     #[acc(loop gang vector)]
@@ -483,62 +486,5 @@ fn every_kernel_has_a_cuda_form_that_nvrtc_compiles() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    if let Some(dir) = std::env::var_os("ACC_DUMP_CUDA") {
-        for m in modules {
-            std::fs::write(
-                std::path::Path::new(&dir).join(format!("{}.cu", m.function)),
-                m.source,
-            )
-            .unwrap();
-        }
-    }
-    let Some(ptxas) = cuda_tools() else { return };
-    for m in modules {
-        for arch in ["sm_80", "sm_90"] {
-            let ptx = acc::runtime::jit::compile_cuda(m.source, m.function, arch)
-                .unwrap_or_else(|e| panic!("{} ({arch}): NVRTC:\n{e}\n{}", m.function, m.source));
-            if let Some(ptxas) = &ptxas {
-                assemble(ptxas, &ptx, arch, m.function);
-            }
-        }
-    }
-}
-
-/// NVRTC (None: skip, unless `ACC_REQUIRE_TOOLS`) and `ptxas` where it runs.
-fn cuda_tools() -> Option<Option<std::path::PathBuf>> {
-    if let Err(why) = acc::runtime::jit::nvrtc_available() {
-        assert!(
-            std::env::var_os("ACC_REQUIRE_TOOLS").is_none(),
-            "libnvrtc is required (ACC_REQUIRE_TOOLS is set): {why}"
-        );
-        eprintln!("skipped: {why}");
-        return None;
-    }
-    let ptxas = std::env::var_os("PTXAS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "ptxas".into());
-    let runs = std::process::Command::new(&ptxas)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    Some(runs.then_some(ptxas))
-}
-
-fn assemble(ptxas: &std::path::Path, ptx: &[u8], arch: &str, name: &str) {
-    let dir = std::env::temp_dir().join(format!("acc-rust-cuda-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join(format!("{name}-{arch}.ptx"));
-    std::fs::write(&src, ptx).unwrap();
-    let out = std::process::Command::new(ptxas)
-        .arg(format!("-arch={arch}"))
-        .arg(&src)
-        .arg("-o")
-        .arg(dir.join(format!("{name}-{arch}.cubin")))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "ptxas {name} ({arch}):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cuda::compile_all(modules);
 }
