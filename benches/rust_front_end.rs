@@ -80,6 +80,15 @@ fn row(name: &str, acc: Duration, rayon: Duration, serial: Duration) {
 }
 
 fn main() {
+    // Every kernel here has a CUDA form (tests/rust_cuda.rs compiles the same matmul with NVRTC).
+    for m in [
+        &__ACC_CUDA_SAXPY,
+        &__ACC_CUDA_DOT,
+        &__ACC_CUDA_STENCIL,
+        &__ACC_CUDA_MATMUL,
+    ] {
+        assert!(m.complete(), "{}: {}", m.function, m.reasons());
+    }
     println!(
         "device {:?}, {} threads",
         acc::device_type(),

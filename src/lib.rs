@@ -31,11 +31,45 @@
 //! ```
 //!
 //! The directive text is OpenACC's, parsed and checked by the same engine as
-//! C's. Today the macros expand for the **host path** only: the device is the
-//! one `ACC_DEVICE_TYPE` selects (`host` or `host_discrete`, or
-//! [`set_device_type`]), partitioned loops run in chunks on the runtime's
-//! executor. The CUDA device path is not implemented yet; constructs the host
+//! C's. The device is the one `ACC_DEVICE_TYPE` selects (`host`,
+//! `host_discrete` or `nvidia`, or [`set_device_type`]). On the CPU devices
+//! partitioned loops run in chunks on the runtime's executor; constructs that
 //! path cannot run are compile errors. See `acc-macros` for what is supported.
+//!
+//! # The GPU path
+//!
+//! Each partitioned loop also gets a **CUDA form**: the macro translates the
+//! loop body from a subset of Rust to CUDA C (compiled by NVRTC on the first
+//! launch, cached on disk), and when the current device is `nvidia` the loop
+//! runs there — one GPU thread per iteration of the (collapsed) nest, grid
+//! strided, scalar reductions combined per block and then by the runtime.
+//! Slices are mapped on the GPU by the data clauses as in C; inside the
+//! function the slice names are the *host* slices (host code may call
+//! `x.len()`), and the kernels use the device copies. Host code of a compute
+//! function that touches slice elements (a `serial` loop, a sequential
+//! `kernels` loop) runs as a one-thread kernel.
+//!
+//! The subset: slice parameters (`&[T]`, `&mut [T]`) and scalars of `f32 f64
+//! i8..i64 isize u8..u64 usize bool`; literals, arithmetic, bitwise,
+//! comparison and logical operators, compound assignment, `as`, indexing,
+//! `x.len()`, `let` (typed, or inferred from use the way Rust infers it),
+//! `if`/`else`, nested `for` over ranges, `while`, `loop`, `break`/`continue`,
+//! and the float methods `sqrt abs min max powi powf exp ln sin cos floor ceil
+//! mul_add` (also as `f64::max(a, b)`). Rust semantics are kept: integer
+//! arithmetic wraps (release semantics; no overflow panics), division by zero
+//! and out-of-bounds indexing print Rust's panic message and trap (the launch
+//! fails and the program ends with the error), float-to-int `as` saturates,
+//! float `+ - *` are never fused into FMAs. Transcendental functions are
+//! CUDA's and may differ from the host's in the last bits.
+//!
+//! **A function without a CUDA form** (a call to another function, a macro, a
+//! type outside the subset, host code reading slice elements outside
+//! the forms above) still compiles and runs on the CPU devices; on `nvidia`
+//! calling it is an error naming the function, the loop's file and line and
+//! the reason, raised on entry before any data moves — never a silent run on
+//! the host against stale copies. The generated module is the hidden static
+//! `__ACC_CUDA_<NAME>` (`__private::CudaModule`) next to the function; its
+//! `complete()` and `reasons()` say whether it has a form and why not.
 //!
 //! # Soundness: FIXME
 //!
@@ -50,7 +84,7 @@
 pub use acc_runtime as runtime;
 
 // The Rust front end: `#[acc::parallel]`, `#[acc::kernels]`, `#[acc::serial]`, `#[acc::data]`,
-// `#[acc::routine]` and the `#[acc(loop ...)]` attribute they read (host path; see acc-macros).
+// `#[acc::routine]` and the `#[acc(loop ...)]` attribute they read (see acc-macros).
 pub use acc_macros::{acc, data, kernels, parallel, routine, serial};
 // The runtime's safe Rust API: device selection, the structured data region `acc::data(...)`
 // (a function; `#[acc::data]` is the attribute form) with its clauses, and the mirrored buffer.

@@ -7,6 +7,9 @@
 // Kernels index slices by loop counter: that is what OpenACC loops look like.
 #![allow(clippy::needless_range_loop)]
 
+#[path = "support/cuda.rs"]
+mod cuda;
+
 #[acc::parallel(copyin(x) copy(y))]
 fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
     #[acc(loop gang vector)]
@@ -433,4 +436,55 @@ fn collapse_three_levels_across_uneven_chunks() {
             }
         }
     });
+}
+
+/// The CUDA form of every kernel above: complete, and compiled by NVRTC for sm_80 and sm_90
+/// (assembled by `ptxas` where it runs). No GPU needed.
+#[test]
+fn every_kernel_has_a_cuda_form_that_nvrtc_compiles() {
+    let modules: &[&acc::__private::CudaModule] = &[
+        &__ACC_CUDA_SAXPY,
+        &__ACC_CUDA_DOT,
+        &__ACC_CUDA_STENCIL,
+        &__ACC_CUDA_SUM_I32,
+        &__ACC_CUDA_SUM_F32,
+        &__ACC_CUDA_PROD_I64,
+        &__ACC_CUDA_PROD_F64,
+        &__ACC_CUDA_MAX_U32,
+        &__ACC_CUDA_MAX_F64,
+        &__ACC_CUDA_MIN_I32,
+        &__ACC_CUDA_MIN_F32,
+        &__ACC_CUDA_AND_U32,
+        &__ACC_CUDA_OR_I64,
+        &__ACC_CUDA_XOR_U32,
+        &__ACC_CUDA_LAND_I32,
+        &__ACC_CUDA_LOR_I32,
+        &__ACC_CUDA_ALL_ANY,
+        &__ACC_CUDA_PRIVATE_AND_FIRSTPRIVATE,
+        &__ACC_CUDA_PER_GANG_OFFSET,
+        &__ACC_CUDA_RELAX,
+        &__ACC_CUDA_SCALE_KERNELS,
+        &__ACC_CUDA_MISSING_COPYOUT,
+        &__ACC_CUDA_KERNELS_LOOPS,
+        &__ACC_CUDA_SERIAL_PREFIX,
+        &__ACC_CUDA_ROW_SUMS,
+        &__ACC_CUDA_FILL3,
+    ];
+    // Calls to `#[acc::routine]` functions have no CUDA form yet.
+    assert!(!__ACC_CUDA_FIRST_SQUARED.complete());
+    assert!(
+        __ACC_CUDA_FIRST_SQUARED
+            .reasons()
+            .contains("`square(u [0])`: calls to functions"),
+        "{}",
+        __ACC_CUDA_FIRST_SQUARED.reasons()
+    );
+    let mut failures = Vec::new();
+    for m in modules {
+        if !m.complete() {
+            failures.push(format!("{}: no CUDA form:\n{}", m.function, m.reasons()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    cuda::compile_all(modules);
 }

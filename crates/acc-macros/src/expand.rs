@@ -6,6 +6,7 @@
 //! partitioned loop becomes one launch: its iterations (the collapsed nest flattened) are split
 //! into contiguous chunks, one per gang; inner loop levels run sequentially inside a chunk.
 
+use crate::cuda;
 use crate::text::{self, SpanTable};
 use acc_engine::directive::{ClauseArgs, ClauseKind, Directive, ReductionOp, VarItem};
 use proc_macro2::{Span, TokenStream, TokenTree};
@@ -125,6 +126,10 @@ struct LoopSpec {
 
 struct Ctx {
     construct: Construct,
+    /// The function's name, for kernel entries and messages.
+    function: String,
+    /// The CUDA translation's view of the parameters.
+    outer: std::collections::HashMap<String, cuda::Outer>,
     params: Vec<Param>,
     num_gangs: Option<Expr>,
     /// Compute-level `private` and `firstprivate`: copied once per chunk.
@@ -141,20 +146,19 @@ fn expand_fn(
         // Still check the loop directives, so the user sees every error at once.
         let ctx = Ctx {
             construct: c,
+            function: String::new(),
+            outer: Default::default(),
             params: Vec::new(),
             num_gangs: None,
             per_chunk: Vec::new(),
         };
-        let mut rw = Rewriter {
-            ctx: &ctx,
-            errors: Vec::new(),
-            inside: false,
-        };
+        let mut rw = Rewriter::new(&ctx);
         rw.visit_block_mut(&mut func.block);
         errors.append(&mut rw.errors);
         return TokenStream::new();
     };
     let mut params = Vec::new();
+    let mut outer = std::collections::HashMap::new();
     for arg in &func.sig.inputs {
         match arg {
             FnArg::Receiver(r) => errors.push(syn::Error::new_spanned(
@@ -187,6 +191,17 @@ fn expand_fn(
                     }
                     _ => ParamKind::Scalar,
                 };
+                let o = match &*t.ty {
+                    Type::Reference(r) => match &*r.elem {
+                        Type::Slice(sl) => match cuda::Ty::from_type(&sl.elem) {
+                            Some(e) => cuda::Outer::Slice(e, r.mutability.is_some()),
+                            None => cuda::Outer::Other,
+                        },
+                        _ => cuda::Outer::Other,
+                    },
+                    ty => cuda::Ty::from_type(ty).map_or(cuda::Outer::Other, cuda::Outer::Scalar),
+                };
+                outer.insert(pi.ident.to_string(), o);
                 params.push(Param {
                     name: pi.ident.clone(),
                     kind,
@@ -197,6 +212,8 @@ fn expand_fn(
     }
     let mut ctx = Ctx {
         construct: c,
+        function: syn::ext::IdentExt::unraw(&func.sig.ident).to_string(),
+        outer,
         params,
         num_gangs: None,
         per_chunk: Vec::new(),
@@ -366,11 +383,11 @@ fn expand_fn(
         });
     }
 
-    let mut rw = Rewriter {
-        ctx: &ctx,
-        errors: Vec::new(),
-        inside: false,
-    };
+    let mut rw = Rewriter::new(&ctx);
+    // Host code that touches slice elements has no GPU form (checked on the function as
+    // written, before the loops are rewritten).
+    let original = func.block.clone();
+    let mut combined_partitioned = None;
     if combined {
         let fors: Vec<usize> = func
             .block
@@ -405,6 +422,7 @@ fn expand_fn(
                     ),
                 ));
             } else {
+                combined_partitioned = Some(rw.partitioned(&spec));
                 *e = rw.loop_expr(f, spec);
             }
         }
@@ -412,15 +430,222 @@ fn expand_fn(
     rw.visit_block_mut(&mut func.block);
     errors.append(&mut rw.errors);
 
+    if c == Construct::Data {
+        let body = &func.block.stmts;
+        let attrs = &func.attrs;
+        let vis = &func.vis;
+        let sig = &func.sig;
+        return quote! {
+            #(#attrs)*
+            #vis #sig {
+                #prologue
+                #(#body)*
+            }
+        };
+    }
+    // The CUDA module of the function: every partitioned loop's kernel, or why some loop (or
+    // host code touching slices) has none.
+    let slices: BTreeSet<String> = ctx
+        .params
+        .iter()
+        .filter(|p| p.kind != ParamKind::Scalar)
+        .map(|p| p.name.to_string())
+        .collect();
+    let mut hu = HostUse {
+        rw: Rewriter::new(&ctx),
+        slices,
+        combined: combined_partitioned,
+        top: true,
+        found: Vec::new(),
+        partitioned: false,
+    };
+    // Top-level statements of host code that touch slices run as one-thread kernels on a GPU
+    // (a sequential `serial` loop, a `kernels` loop left sequential), when they translate.
+    let mut missing = std::mem::take(&mut rw.missing);
+    for (k, stmt) in original.stmts.iter().enumerate() {
+        hu.found.clear();
+        hu.partitioned = false;
+        hu.top = combined_partitioned.is_some();
+        if hu.top {
+            // The combined construct's loop is this block's one top-level `for`.
+            hu.visit_block(&syn::Block {
+                brace_token: original.brace_token,
+                stmts: vec![stmt.clone()],
+            });
+        } else {
+            hu.visit_stmt(stmt);
+        }
+        if hu.found.is_empty() {
+            continue;
+        }
+        let no_value = match stmt {
+            Stmt::Expr(e, semi) => {
+                semi.is_some() || matches!(e, Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_))
+            }
+            _ => false,
+        };
+        if hu.partitioned || !no_value {
+            missing.push(hu.found[0].clone());
+            continue;
+        }
+        let Stmt::Expr(e, semi) = &func.block.stmts[k] else {
+            unreachable!()
+        };
+        let (e, semi) = (e.clone(), *semi);
+        let entry = format!(
+            "__acc_rs_{}_{}",
+            ctx.function,
+            rw.kernels.len() + missing.len()
+        );
+        let per_chunk: Vec<String> = ctx.per_chunk.iter().map(|v| v.to_string()).collect();
+        let body = syn::Block {
+            brace_token: Default::default(),
+            stmts: vec![Stmt::Expr(e.clone(), semi)],
+        };
+        let t = match cuda::translate(&cuda::Input {
+            function: &ctx.function,
+            entry: entry.clone(),
+            params: &ctx.outer,
+            levels: &[],
+            body: &body,
+            reductions: &[],
+            per_chunk: &per_chunk,
+            privates: &[],
+        }) {
+            Ok(t) => t,
+            Err(why) => {
+                missing.push((hu.found[0].0, why.0));
+                continue;
+            }
+        };
+        rw.kernels.push(t.kernel);
+        let args = launch_args(&t.args, &[], &[]);
+        let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
+        func.block.stmts[k] = syn::parse_quote! {
+            if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
+                ::acc::__private::launch_cuda(
+                    __acc_gpu,
+                    &#module,
+                    #entry,
+                    ::acc::__private::Loc { file: ::core::file!(), line: ::core::line!() },
+                    1,
+                    ::core::option::Option::Some(1),
+                    &[#(#args),*],
+                    &mut [],
+                );
+            } else {
+                #e #semi
+            }
+        };
+    }
     let body = &func.block.stmts;
     let attrs = &func.attrs;
     let vis = &func.vis;
     let sig = &func.sig;
+    let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
+    let function = &ctx.function;
+    let source = if missing.is_empty() {
+        acc_engine::cuda::emit_module(cuda::SUPPORT, &rw.kernels)
+    } else {
+        String::new()
+    };
+    let entries: Vec<&str> = rw.kernels.iter().map(|k| k.entry.as_str()).collect();
+    let missing = missing
+        .iter()
+        .map(|(span, why)| quote_spanned!(*span=> (::core::file!(), ::core::line!(), #why)));
     quote! {
         #(#attrs)*
         #vis #sig {
+            ::acc::__private::cuda_form(&#module);
             #prologue
             #(#body)*
+        }
+
+        /// The CUDA form of the function (acc-macros): its module, or why it has none.
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals)]
+        #vis static #module: ::acc::__private::CudaModule = ::acc::__private::CudaModule {
+            function: #function,
+            source: #source,
+            entries: &[#(#entries),*],
+            missing: &[#(#missing),*],
+        };
+    }
+}
+
+/// Finds host code of a compute function (outside its partitioned loops) that reads or writes
+/// slice elements: on a GPU that code would see the host copy, so the function has no CUDA form.
+struct HostUse<'a> {
+    rw: Rewriter<'a>,
+    slices: BTreeSet<String>,
+    /// The combined construct's loop: whether it is partitioned.
+    combined: Option<bool>,
+    top: bool,
+    found: Vec<(Span, String)>,
+    /// A partitioned loop was seen.
+    partitioned: bool,
+}
+
+impl<'ast> Visit<'ast> for HostUse<'_> {
+    fn visit_block(&mut self, b: &'ast syn::Block) {
+        let top = std::mem::replace(&mut self.top, false);
+        for s in &b.stmts {
+            if top && self.combined == Some(true) {
+                if let Stmt::Expr(Expr::ForLoop(f), _) = s {
+                    self.partitioned = true;
+                    self.visit_expr(&f.expr);
+                    continue;
+                }
+            }
+            self.visit_stmt(s);
+        }
+    }
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        if let Some(a) = f.attrs.iter().find(|a| is_acc(a)) {
+            let spec = self.rw.loop_spec(a);
+            if self.rw.partitioned(&spec) {
+                self.partitioned = true;
+                self.visit_expr(&f.expr);
+                return;
+            }
+        }
+        syn::visit::visit_expr_for_loop(self, f);
+    }
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if let Expr::Path(p) = &*m.receiver {
+            let is_slice = p
+                .path
+                .get_ident()
+                .is_some_and(|i| self.slices.contains(&i.to_string()));
+            if is_slice && (m.method == "len" || m.method == "is_empty") {
+                for a in &m.args {
+                    self.visit_expr(a);
+                }
+                return;
+            }
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        if let Some(i) = p.path.get_ident() {
+            if self.slices.contains(&i.to_string()) {
+                self.found.push((
+                    i.span(),
+                    format!(
+                        "`{i}` is used outside a partitioned loop, by host code, which cannot \
+                         reach its GPU copy (only `{i}.len()` can be)"
+                    ),
+                ));
+            }
+        }
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        let used = idents(&m.tokens);
+        if let Some(s) = self.slices.iter().find(|s| used.contains(*s)) {
+            self.found.push((
+                m.path.span(),
+                format!("a macro outside a partitioned loop names the slice `{s}`"),
+            ));
         }
     }
 }
@@ -549,6 +774,22 @@ struct Rewriter<'a> {
     errors: Vec<syn::Error>,
     /// Inside a partitioned loop: nested loops run sequentially in the chunk.
     inside: bool,
+    /// The CUDA kernels of the partitioned loops, in order.
+    kernels: Vec<acc_engine::cuda::CudaKernel>,
+    /// Why a partitioned loop has no CUDA form: where, and the reason.
+    missing: Vec<(Span, String)>,
+}
+
+impl<'a> Rewriter<'a> {
+    fn new(ctx: &'a Ctx) -> Self {
+        Rewriter {
+            ctx,
+            errors: Vec::new(),
+            inside: false,
+            kernels: Vec::new(),
+            missing: Vec::new(),
+        }
+    }
 }
 
 fn expr_attrs(e: &mut Expr) -> Option<&mut Vec<Attribute>> {
@@ -761,6 +1002,42 @@ impl Rewriter<'_> {
         };
         esc.visit_block(&body);
 
+        // The CUDA form of this launch.
+        let entry = format!(
+            "__acc_rs_{}_{}",
+            self.ctx.function,
+            self.kernels.len() + self.missing.len()
+        );
+        let cuda_levels: Vec<cuda::Level> = levels
+            .iter()
+            .map(|(pat, lo, hi, _)| cuda::Level {
+                var: match &**pat {
+                    Pat::Ident(pi) => Some(pi.ident.to_string()),
+                    _ => None,
+                },
+                lo: lo.clone(),
+                hi: hi.clone(),
+            })
+            .collect();
+        let red_names: Vec<(ReductionOp, String)> = spec
+            .reductions
+            .iter()
+            .map(|(op, v)| (*op, v.to_string()))
+            .collect();
+        let per_chunk_names: Vec<String> =
+            self.ctx.per_chunk.iter().map(|v| v.to_string()).collect();
+        let private_names: Vec<String> = spec.privates.iter().map(|v| v.to_string()).collect();
+        let translated = cuda::translate(&cuda::Input {
+            function: &self.ctx.function,
+            entry: entry.clone(),
+            params: &self.ctx.outer,
+            levels: &cuda_levels,
+            body: &body,
+            reductions: &red_names,
+            per_chunk: &per_chunk_names,
+            privates: &private_names,
+        });
+
         let n = levels.len();
         let los: Vec<_> = (0..n).map(|j| format_ident!("__acc_lo{}", j)).collect();
         let ns: Vec<_> = (0..n).map(|j| format_ident!("__acc_n{}", j)).collect();
@@ -886,11 +1163,46 @@ impl Rewriter<'_> {
                 }
             }
         };
+        let gpu = match translated {
+            Err(why) => {
+                self.missing.push((f.for_token.span, why.0));
+                quote!(if false {})
+            }
+            Ok(t) => {
+                self.kernels.push(t.kernel);
+                let args = launch_args(&t.args, &los, &ns);
+                let reds = spec
+                    .reductions
+                    .iter()
+                    .zip(&t.reductions)
+                    .map(|((op, v), ty)| {
+                        let op = op_marker(*op, v.span());
+                        let ty = ty.rust();
+                        quote!(::acc::__private::KRed::new::<#op, _>(&mut #v, #ty))
+                    });
+                let module = format_ident!("__ACC_CUDA_{}", self.ctx.function.to_uppercase());
+                quote! {
+                    if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
+                        ::acc::__private::launch_cuda(
+                            __acc_gpu,
+                            &#module,
+                            #entry,
+                            ::acc::__private::Loc { file: ::core::file!(), line: ::core::line!() },
+                            __acc_total,
+                            #gangs,
+                            &[#(#args),*],
+                            &mut [#(#reds),*],
+                        );
+                    }
+                }
+            }
+        };
         syn::parse_quote! {
             {
                 #setup
                 #( let _ = &mut #privates; )*
                 let __acc_total: i64 = 1 #(* #ns)*;
+                #gpu else {
                 #( let #shared = ::acc::__private::SliceMut::new(&mut *#muts); )*
                 let __acc_parts = ::acc::__private::launch(
                     ::acc::__private::Loc { file: ::core::file!(), line: ::core::line!() },
@@ -905,9 +1217,40 @@ impl Rewriter<'_> {
                     },
                 );
                 #combine
+                }
             }
         }
     }
+}
+
+/// The arguments of a CUDA launch, as `KArg`s.
+fn launch_args(args: &[cuda::ArgSpec], los: &[syn::Ident], ns: &[syn::Ident]) -> Vec<TokenStream> {
+    args.iter()
+        .map(|a| match a {
+            cuda::ArgSpec::Slice(s) => {
+                let s = format_ident!("{}", s);
+                quote!(::acc::__private::KArg::slice(&*#s))
+            }
+            cuda::ArgSpec::Len(s) => {
+                let s = format_ident!("{}", s);
+                quote!(::acc::__private::KArg::value(&#s.len(), "usize"))
+            }
+            cuda::ArgSpec::Value(v, ty) => {
+                let v = format_ident!("{}", v);
+                let ty = ty.rust();
+                quote!(::acc::__private::KArg::value(&#v, #ty))
+            }
+            cuda::ArgSpec::Lo(j, ty) => {
+                let l = &los[*j];
+                let ty = ty.rust();
+                quote!(::acc::__private::KArg::value(&#l, #ty))
+            }
+            cuda::ArgSpec::Count(j) => {
+                let c = &ns[*j];
+                quote!(::acc::__private::KArg::value(&#c, "i64"))
+            }
+        })
+        .collect()
 }
 
 fn op_marker(op: ReductionOp, span: Span) -> TokenStream {

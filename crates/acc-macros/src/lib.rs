@@ -8,8 +8,19 @@
 //! partitioned `for` loop a launch of chunks on the runtime's executor, reductions per-chunk
 //! partials combined in chunk order.
 //!
-//! The CUDA device path (the Rust subset translated to kernel text) is not implemented yet:
-//! nothing here emits device code, and anything the host path cannot run is a compile error.
+//! [`cuda`] gives the same function a **CUDA form** for the `nvidia` device: each partitioned
+//! loop (each launch) is translated from a subset of Rust to CUDA C and handed to acc-engine's
+//! emitter (`acc_engine::cuda`), and so is each top-level statement of host code that touches
+//! slice elements (a `serial` loop, a `kernels` loop left sequential), as a one-thread kernel.
+//! The function's module is a hidden static next to it, `__ACC_CUDA_<NAME>`
+//! (`acc_runtime::rust::CudaModule`: the CUDA source and entries, or why there is none, with
+//! the file and line of the loop and the Rust text that is outside the subset). The expansion
+//! asks the runtime on entry (`cuda_form`: on a GPU a function without a CUDA form is a
+//! run-time error naming the function, where and why) and, per launch, runs the CUDA kernel
+//! when the current device is a GPU (`launch_cuda`) and the host closure otherwise, so `host`
+//! and `host_discrete` run exactly what they ran before. Being outside the CUDA subset is never
+//! a compile error. The subset and the Rust semantics kept (wrapping integer arithmetic,
+//! saturating float-to-int casts, bounds checks that trap) are documented in [`cuda`].
 //!
 //! What the host path supports:
 //!
@@ -43,6 +54,7 @@
 //! (`y[i]`, `y.len()`); like the C kernel, it relies on the loop directive's promise that
 //! iterations touch different elements.
 
+pub(crate) mod cuda;
 mod expand;
 mod text;
 
