@@ -12,6 +12,7 @@ pub fn compile_all(modules: &[&acc::__private::CudaModule]) {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     if let Some(dir) = std::env::var_os("ACC_DUMP_CUDA") {
+        std::fs::create_dir_all(&dir).unwrap();
         for m in modules {
             let path = std::path::Path::new(&dir).join(format!("{}.cu", m.function));
             std::fs::write(path, m.source).unwrap();
