@@ -599,3 +599,31 @@ fn a_definition_in_a_header_falls_back_to_one_unit() {
     let out = ok(acc(&dir).args(["cc", "-v", "-c", "h.c"]).output().unwrap());
     assert!(stderr(&out).contains("do not combine"), "{}", stderr(&out));
 }
+
+#[test]
+fn generated_code_is_quiet_under_pedantic() {
+    if !have_cc() {
+        return;
+    }
+    // A gang loop (the chunk bounds use `__int128`) with a reduction, so
+    // the file also embeds its CUDA module (a literal longer than ISO C's
+    // 4095 characters).
+    let src = "#include <stdio.h>\nint main(void) {\n  double a[64], s = 0;\n  for (int i = 0; i < 64; i++) a[i] = i;\n\
+        #pragma acc parallel loop copyin(a) reduction(+:s)\n  for (int i = 0; i < 64; i++)\n    s += a[i];\n\
+        printf(\"%g\\n\", s);\n  return s == 2016.0 ? 0 : 1;\n}\n";
+    let dir = project("pedantic", &[("p.c", src)]);
+    let out = ok(acc(&dir)
+        .args([
+            "cc",
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-pedantic",
+            "-c",
+            "p.c",
+        ])
+        .output()
+        .unwrap());
+    let err = stderr(&out);
+    assert!(!err.contains("warning:"), "{err}");
+}
