@@ -191,9 +191,14 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
   return (step < 0 && lb > ub) ? (lb - ub - step - 1) / -step : 0;
 }
 /* The outermost gang loop of a kernel runs iterations [__ACC_FIRST(t), __ACC_END(t)) in steps
- * of __ACC_STEP: a contiguous chunk here; the CUDA module deals them out over its threads. */
-#define __ACC_FIRST(t) ((long long)__extension__((__int128)(t) * __acc_chunk->index / __acc_chunk->count))
-#define __ACC_END(t) ((long long)__extension__((__int128)(t) * (__acc_chunk->index + 1) / __acc_chunk->count))
+ * of __ACC_STEP: a contiguous chunk here (the first t % count chunks one iteration longer; no
+ * 128-bit arithmetic, which costs the C compiler more than the rest of a small kernel); the
+ * CUDA module deals them out over its threads. */
+#define __ACC_FIRST(t) \
+  ((t) / __acc_chunk->count * __acc_chunk->index + \
+   ((t) % __acc_chunk->count < __acc_chunk->index ? (t) % __acc_chunk->count : __acc_chunk->index))
+#define __ACC_END(t) \
+  (__ACC_FIRST(t) + (t) / __acc_chunk->count + (__acc_chunk->index < (t) % __acc_chunk->count))
 #define __ACC_STEP 1
 "#;
 
