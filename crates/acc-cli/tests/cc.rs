@@ -605,9 +605,9 @@ fn generated_code_is_quiet_under_pedantic() {
     if !have_cc() {
         return;
     }
-    // A gang loop (the chunk bounds use `__int128`) with a reduction, so
-    // the file also embeds its CUDA module (a literal longer than ISO C's
-    // 4095 characters).
+    // A gang loop with a reduction: the file embeds its CUDA module (a
+    // literal longer than ISO C's 4095 characters), and chunk bounds must
+    // not need GNU extensions such as `__int128`.
     let src = "#include <stdio.h>\nint main(void) {\n  double a[64], s = 0;\n  for (int i = 0; i < 64; i++) a[i] = i;\n\
         #pragma acc parallel loop copyin(a) reduction(+:s)\n  for (int i = 0; i < 64; i++)\n    s += a[i];\n\
         printf(\"%g\\n\", s);\n  return s == 2016.0 ? 0 : 1;\n}\n";
