@@ -14,6 +14,8 @@
  *     acc_rt_region_begin(file, line, data, n, async);   // its data clauses, implicit ones too
  *     acc_rt_launch(&kernel, &config, args, nargs, reds, nreds);
  *     acc_rt_region_end(file, line, data, n, async);     // the same array
+ * (acc cc emits the equivalent "compact forms" at the end of this file, which cost the host
+ * compiler less: acc_rt_region_begin_v, acc_rt_launch_v, acc_rt_region_end_v)
  * a data construct to region_begin/region_end around its body, `enter data`/`exit data` to
  * acc_rt_enter_data/acc_rt_exit_data, `update` to acc_rt_update and `wait` to acc_rt_wait. An
  * `if` clause that is false skips the calls (the host version of the region runs instead).
