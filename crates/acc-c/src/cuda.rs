@@ -8,6 +8,7 @@
 //! without the condition (the host compiler has already chosen; a kernel
 //! that depends on the other branch fails to compile with NVRTC's message).
 
+use crate::split::derived;
 use tree_sitter::Node;
 
 /// The file's macros, type declarations and `routine` functions (made
@@ -47,7 +48,7 @@ pub fn support(src: &str, file: &str) -> Result<String, (usize, String)> {
     }
     let globals: Vec<&str> = items
         .iter()
-        .filter(|n| n.kind() == "declaration" && function_name(**n, src).is_none())
+        .filter(|n| n.kind() == "declaration")
         .flat_map(|n| declared_names(*n, src))
         .collect();
     for n in &items {
@@ -90,36 +91,19 @@ pub fn support(src: &str, file: &str) -> Result<String, (usize, String)> {
     Ok(out)
 }
 
-/// The names a file-scope declaration declares.
+/// The names a file-scope declaration declares as objects (not functions).
 fn declared_names<'s>(n: Node, src: &'s str) -> Vec<&'s str> {
-    let mut names = Vec::new();
     let mut cursor = n.walk();
-    for d in n.children_by_field_name("declarator", &mut cursor) {
-        let mut d = d;
-        loop {
-            match d.kind() {
-                "identifier" => {
-                    names.push(&src[d.byte_range()]);
-                    break;
-                }
-                "init_declarator"
-                | "pointer_declarator"
-                | "array_declarator"
-                | "parenthesized_declarator"
-                | "attributed_declarator" => {
-                    match d
-                        .child_by_field_name("declarator")
-                        .or_else(|| d.named_child(0))
-                    {
-                        Some(inner) => d = inner,
-                        None => break,
-                    }
-                }
-                _ => break,
-            }
-        }
-    }
-    names
+    let declarators: Vec<Node> = n
+        .children_by_field_name("declarator", &mut cursor)
+        .collect();
+    declarators
+        .into_iter()
+        .filter_map(|d| match derived(d) {
+            (Some("function_declarator"), _) => None,
+            (_, name) => name.map(|id| &src[id.byte_range()]),
+        })
+        .collect()
 }
 
 /// The first identifier in `n` that names one of `names`.
@@ -172,20 +156,9 @@ fn function_name(n: Node, src: &str) -> Option<String> {
     if !matches!(n.kind(), "function_definition" | "declaration") {
         return None;
     }
-    let mut d = n.child_by_field_name("declarator")?;
-    loop {
-        match d.kind() {
-            "function_declarator" => {
-                let name = d.child_by_field_name("declarator")?;
-                return (name.kind() == "identifier").then(|| src[name.byte_range()].to_string());
-            }
-            "pointer_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
-                d = d
-                    .child_by_field_name("declarator")
-                    .or_else(|| d.named_child(0))?;
-            }
-            _ => return None,
-        }
+    match derived(n.child_by_field_name("declarator")?) {
+        (Some("function_declarator"), Some(id)) => Some(src[id.byte_range()].to_string()),
+        _ => None,
     }
 }
 

@@ -921,7 +921,7 @@ impl<'a> Lowerer<'a> {
                         offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
                         let _ = writeln!(
                             decls,
-                            "  {} = ({})((char *)*(void **)__acc_chunk->args[{i}] - *(const size_t *)__acc_chunk->args[{j}]); (void)__acc_p_{name};",
+                            "  {} = ({})((char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]); (void)__acc_p_{name};",
                             declare_as(self.unit, p.var, &format!("(*__acc_p_{name})")),
                             declare_as(self.unit, p.var, "(*)")
                         );
@@ -931,7 +931,7 @@ impl<'a> Lowerer<'a> {
                         cuda_params.push(CudaParam::Pointer);
                         let _ = writeln!(
                             decls,
-                            "  {} = *({})__acc_chunk->args[{i}]; (void)__acc_p_{name};",
+                            "  {} = *({})__acc_args[{i}]; (void)__acc_p_{name};",
                             declare_as(self.unit, p.var, &format!("(*__acc_p_{name})")),
                             declare_as(self.unit, p.var, "(**)")
                         );
@@ -947,7 +947,7 @@ impl<'a> Lowerer<'a> {
                     offsets.push(format!("(size_t)((char *)({probe}) - (char *)({name}))"));
                     let _ = writeln!(
                         decls,
-                        "  {} = ({})((char *)*(void **)__acc_chunk->args[{i}] - *(const size_t *)__acc_chunk->args[{j}]); (void){name};",
+                        "  {} = ({})((char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]); (void){name};",
                         declare_as(self.unit, p.var, name),
                         declare_as(self.unit, p.var, "")
                     );
@@ -962,7 +962,7 @@ impl<'a> Lowerer<'a> {
                     cuda_params.push(CudaParam::Pointer);
                     let _ = writeln!(
                         decls,
-                        "  {} = *({})__acc_chunk->args[{i}]; (void){name};",
+                        "  {} = *({})__acc_args[{i}]; (void){name};",
                         declare_as(self.unit, p.var, name),
                         declare_as(self.unit, p.var, "(*)")
                     );
@@ -980,13 +980,13 @@ impl<'a> Lowerer<'a> {
                     if var.shape == acc_engine::facts::Shape::Array {
                         let _ = writeln!(
                             decls,
-                            "  {}; __builtin_memcpy((void *)&{name}, __acc_chunk->args[{i}], sizeof({name})); (void){name};",
+                            "  {}; __builtin_memcpy((void *)&{name}, __acc_args[{i}], sizeof({name})); (void){name};",
                             declare_as(self.unit, p.var, name)
                         );
                     } else {
                         let _ = writeln!(
                             decls,
-                            "  {} = *({})__acc_chunk->args[{i}]; (void){name};",
+                            "  {} = *({})__acc_args[{i}]; (void){name};",
                             declare_as(self.unit, p.var, name),
                             declare_as(self.unit, p.var, "(*)")
                         );
@@ -1160,14 +1160,14 @@ impl<'a> Lowerer<'a> {
             if var.shape == acc_engine::facts::Shape::Pointer {
                 let _ = writeln!(
                     decls,
-                    "  {} = ({})((char *)__acc_chunk->red[{j}] - *(const size_t *)__acc_chunk->args[{joff}]); (void){name};",
+                    "  {} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void){name};",
                     declare_as(self.unit, r.var, name),
                     declare_as(self.unit, r.var, "")
                 );
             } else {
                 let _ = writeln!(
                     decls,
-                    "  {} = ({})((char *)__acc_chunk->red[{j}] - *(const size_t *)__acc_chunk->args[{joff}]); (void)__acc_r_{name};",
+                    "  {} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void)__acc_r_{name};",
                     declare_as(self.unit, r.var, &format!("(*__acc_r_{name})")),
                     declare_as(self.unit, r.var, "(*)")
                 );
@@ -1334,11 +1334,9 @@ impl<'a> Lowerer<'a> {
                         params: cuda_params.clone(),
                         slot_bytes: cuda_slot_bytes.clone(),
                         reductions: cuda_reds.clone(),
-                        decls: decls
-                            .replace("__acc_chunk->args[", "__acc_args[")
-                            .replace("__acc_chunk->red[", "__acc_slot["),
+                        decls: decls.clone(),
                         body: kernel_body.clone(),
-                        store: red_store.replace("__acc_chunk->red[", "__acc_slot["),
+                        store: red_store.clone(),
                         mode: if iterations == "1" {
                             CudaMode::Single
                         } else if cuda_blocks {
@@ -1376,8 +1374,14 @@ impl<'a> Lowerer<'a> {
                 text,
                 "static void {fname}(const acc_rt_chunk *__acc_chunk) {{"
             );
+            // The names the CUDA version gives the arguments and reduction
+            // slots, so both read the same declarations.
+            let _ = writeln!(
+                text,
+                "  void *const *const __acc_args = __acc_chunk->args; (void)__acc_args;\n  \
+                 void *const *const __acc_slot = __acc_chunk->red; (void)__acc_slot;"
+            );
             text.push_str(&decls);
-            let _ = writeln!(text, "  (void)__acc_chunk;");
             let _ = writeln!(text, "#line {} {}", self.line(*span), self.file);
             text.push_str(&kernel_body);
             text.push('\n');
@@ -1924,13 +1928,13 @@ fn red_slot(unit: &Unit, v: VarId, j: usize, decls: &mut String, store: &mut Str
     let name = &unit.var(v).name;
     let _ = writeln!(
         decls,
-        "  {} = *({})__acc_chunk->red[{j}];",
+        "  {} = *({})__acc_slot[{j}];",
         declare_as(unit, v, name),
         declare_as(unit, v, "(*)")
     );
     let _ = writeln!(
         store,
-        "  *({})__acc_chunk->red[{j}] = {name};",
+        "  *({})__acc_slot[{j}] = {name};",
         declare_as(unit, v, "(*)")
     );
 }

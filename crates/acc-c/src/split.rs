@@ -485,7 +485,7 @@ fn declarator_name(mut d: Node) -> Option<Node> {
 
 /// The declarator kind closest to the name (what the name is: a function,
 /// an array, a pointer; `None`: the type itself), and the name.
-fn derived(d: Node) -> (Option<&'static str>, Option<Node>) {
+pub(crate) fn derived(d: Node) -> (Option<&'static str>, Option<Node>) {
     let f = crate::syntax::fields();
     let mut d = d;
     if d.kind() == "init_declarator" {

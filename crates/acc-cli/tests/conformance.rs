@@ -9,30 +9,11 @@
 //! `copyout` leaves the host copy stale, `update self` fixes it) and run on
 //! `host_discrete` only; on shared memory their checks cannot hold.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 mod support;
-use support::{have_cc, runtime_lib};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn programs() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in ["tests/conformance", "tests/corpus"] {
-        for e in std::fs::read_dir(root().join(dir)).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "c") {
-                files.push(p);
-            }
-        }
-    }
-    files.push(root().join("examples/jacobi.c"));
-    files.sort();
-    files
-}
+use support::{have_cc, programs, runtime_lib};
 
 #[test]
 fn every_program_gives_the_right_answers_on_both_cpu_devices() {

@@ -12,30 +12,11 @@
 //! version: why"); the test pins that list, so a kernel that loses its CUDA
 //! version is a failure, not a silent fallback.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 mod support;
-use support::{have, have_cc};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn programs() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in ["tests/conformance", "tests/corpus"] {
-        for e in std::fs::read_dir(root().join(dir)).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "c") {
-                files.push(p);
-            }
-        }
-    }
-    files.push(root().join("examples/jacobi.c"));
-    files.sort();
-    files
-}
+use support::{have, have_cc, programs};
 
 fn nvrtc() -> bool {
     match acc_runtime::jit::nvrtc_available() {

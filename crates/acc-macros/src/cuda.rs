@@ -246,6 +246,27 @@ enum E {
     Ternary(Box<E>, Box<E>, Box<E>, Tv),
 }
 
+impl E {
+    /// The type variable the node carries, or the fixed type of a node
+    /// that carries none (`true`, `x.len()`).
+    fn stored_type(&self) -> Result<Tv, Ty> {
+        match self {
+            E::Num(_, t)
+            | E::Var(_, t)
+            | E::Const(_, t)
+            | E::Bin(_, _, _, t)
+            | E::Neg(_, t)
+            | E::Not(_, t)
+            | E::Cast(_, t, _)
+            | E::Index(_, _, t, _)
+            | E::Call(_, _, t)
+            | E::Ternary(_, _, _, t) => Ok(*t),
+            E::Bool(_) => Err(Ty::Bool),
+            E::Len(_) => Err(Ty::Usize),
+        }
+    }
+}
+
 #[derive(Clone)]
 enum S {
     Let(String, Tv, Option<E>),
@@ -644,19 +665,9 @@ impl<'a> Translator<'a> {
     }
 
     fn type_of(&mut self, e: &E) -> Tv {
-        match e {
-            E::Num(_, t)
-            | E::Var(_, t)
-            | E::Const(_, t)
-            | E::Bin(_, _, _, t)
-            | E::Neg(_, t)
-            | E::Not(_, t)
-            | E::Cast(_, t, _)
-            | E::Index(_, _, t, _)
-            | E::Call(_, _, t)
-            | E::Ternary(_, _, _, t) => *t,
-            E::Bool(_) => self.known(Ty::Bool),
-            E::Len(_) => self.known(Ty::Usize),
+        match e.stored_type() {
+            Ok(t) => t,
+            Err(ty) => self.known(ty),
         }
     }
 
@@ -1125,20 +1136,10 @@ impl Emitter<'_> {
     }
 
     fn expr_ty(&self, e: &E) -> Result<Ty, Unsupported> {
-        Ok(match e {
-            E::Bool(_) => Ty::Bool,
-            E::Len(_) => Ty::Usize,
-            E::Num(_, t)
-            | E::Var(_, t)
-            | E::Const(_, t)
-            | E::Bin(_, _, _, t)
-            | E::Neg(_, t)
-            | E::Not(_, t)
-            | E::Cast(_, t, _)
-            | E::Index(_, _, t, _)
-            | E::Call(_, _, t)
-            | E::Ternary(_, _, _, t) => self.ty(*t, &describe(e))?,
-        })
+        match e.stored_type() {
+            Ok(t) => self.ty(t, &describe(e)),
+            Err(ty) => Ok(ty),
+        }
     }
 
     fn string(&self, s: &str) -> String {

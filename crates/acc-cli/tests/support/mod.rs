@@ -63,3 +63,25 @@ pub fn runtime_lib() -> PathBuf {
     })
     .clone()
 }
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    Path::new(CRATE).join("../..")
+}
+
+/// The programs `acc cc` must build: the conformance corpus, the
+/// translation corpus and the README's Jacobi example.
+pub fn programs() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in ["tests/conformance", "tests/corpus"] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "c") {
+                files.push(p);
+            }
+        }
+    }
+    files.push(root().join("examples/jacobi.c"));
+    files.sort();
+    files
+}
