@@ -71,15 +71,42 @@
 //! `__ACC_CUDA_<NAME>` (`__private::CudaModule`) next to the function; its
 //! `complete()` and `reasons()` say whether it has a form and why not.
 //!
-//! # Soundness: FIXME
+//! # Soundness: partitioned loops that write slices
 //!
-//! A loop directive promises, as in OpenACC, that its iterations touch
-//! different elements. Inside a partitioned loop a `&mut [T]` parameter is
-//! written by every chunk through a bounds-checked view; a loop that breaks
-//! the promise (two iterations writing one element) is a data race that
-//! safe code can reach today. Until the macros prove disjoint writes (for
-//! example, only `y[i]` with `i` the partitioned index) or require `unsafe`
-//! for anything else, treat such a loop as you would `unsafe` code.
+//! A loop directive promises, as in OpenACC, that its iterations touch different elements; C
+//! takes that on trust, safe Rust may not (two chunks writing one element would be a data
+//! race). So inside a partitioned loop a `&mut [T]` parameter the loop only reads is shared by
+//! the chunks as a `&[T]`, and one it writes is cut into **windows**: before the loop runs,
+//! each chunk's window is estimated from the indices its first and last iterations use (with
+//! the loops inside the body at their first and last values), the estimates are checked
+//! disjoint — a loop whose chunks would write the same elements panics before any chunk runs
+//! — and grown to fill the gaps between them, and every access through a window is checked
+//! against it. An index outside the chunk's window panics, naming the slice, the element and
+//! the loop, so a wrong estimate costs a panic, never a race.
+//!
+//! A written slice may therefore only be indexed (`y[e]`) or asked its length inside the loop,
+//! and its index must be arithmetic (`+ - * / % << >>`, `min`, `max`, casts) on the loop's
+//! indices, the body's immutable `let`s, loops over ranges, and values fixed before the loop;
+//! anything else (`y[perm[i]]`, a counter the body changes) is a compile error on the index.
+//! Loops whose iterations write different elements in a way the estimate cannot see — a
+//! scatter through a permutation, a transpose — go in an `unsafe fn`: there the caller's
+//! promise replaces the checks, and written slices are shared unchecked, as in C.
+//!
+//! ```
+//! /// # Safety
+//! /// `perm` is a permutation of `0..y.len()`.
+//! #[acc::parallel(copyin(perm, x) copyout(y))]
+//! unsafe fn scatter(perm: &[usize], x: &[f64], y: &mut [f64]) {
+//!     #[acc(loop gang)]
+//!     for i in 0..x.len() {
+//!         y[perm[i]] = x[i];
+//!     }
+//! }
+//! let mut y = vec![0.0; 3];
+//! // SAFETY: [2, 0, 1] is a permutation of 0..3.
+//! unsafe { scatter(&[2, 0, 1], &[1.0, 2.0, 3.0], &mut y) };
+//! assert_eq!(y, [2.0, 3.0, 1.0]);
+//! ```
 
 pub use acc_runtime as runtime;
 

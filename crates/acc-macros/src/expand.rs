@@ -7,6 +7,7 @@
 //! into contiguous chunks, one per gang; inner loop levels run sequentially inside a chunk.
 
 use crate::cuda;
+use crate::owned;
 use crate::text::{self, SpanTable};
 use acc_engine::directive::{ClauseArgs, ClauseKind, Directive, ReductionOp, VarItem};
 use proc_macro2::{Span, TokenStream, TokenTree};
@@ -134,6 +135,11 @@ struct Ctx {
     num_gangs: Option<Expr>,
     /// Compute-level `private` and `firstprivate`: copied once per chunk.
     per_chunk: Vec<syn::Ident>,
+    /// An `unsafe fn`: its callers promise that partitioned loops write different elements,
+    /// so written slices are shared unchecked instead of cut into owned windows.
+    unchecked: bool,
+    /// Names bound by some pattern of the function body, which may shadow a parameter.
+    bound: BTreeSet<String>,
 }
 
 fn expand_fn(
@@ -151,6 +157,8 @@ fn expand_fn(
             params: Vec::new(),
             num_gangs: None,
             per_chunk: Vec::new(),
+            unchecked: false,
+            bound: BTreeSet::new(),
         };
         let mut rw = Rewriter::new(&ctx);
         rw.visit_block_mut(&mut func.block);
@@ -217,6 +225,8 @@ fn expand_fn(
         params,
         num_gangs: None,
         per_chunk: Vec::new(),
+        unchecked: func.sig.unsafety.is_some(),
+        bound: pattern_names(&func.block),
     };
     let combined = d.kind.is_combined();
     let mut default_present = false;
@@ -768,6 +778,20 @@ fn idents(tokens: &TokenStream) -> BTreeSet<String> {
     out
 }
 
+/// Every name a pattern in `block` binds.
+fn pattern_names(block: &syn::Block) -> BTreeSet<String> {
+    struct Names(BTreeSet<String>);
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.insert(p.ident.to_string());
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    let mut n = Names(BTreeSet::new());
+    n.visit_block(block);
+    n.0
+}
+
 /// Rewrites the `#[acc(loop ...)]` loops of a compute function.
 struct Rewriter<'a> {
     ctx: &'a Ctx,
@@ -1113,17 +1137,97 @@ impl Rewriter<'_> {
             }
         };
         let used = idents(&body.to_token_stream());
-        let muts: Vec<&syn::Ident> = self
-            .ctx
-            .params
+        let used = &used;
+        let param_used = |k: ParamKind| {
+            self.ctx
+                .params
+                .iter()
+                .filter(move |p| p.kind == k && used.contains(&p.name.to_string()))
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+        };
+        let (muts, shared_slices, scalars) = (
+            param_used(ParamKind::Mut),
+            param_used(ParamKind::Shared),
+            param_used(ParamKind::Scalar),
+        );
+        let index_vars: Vec<syn::Ident> = levels
             .iter()
-            .filter(|p| p.kind == ParamKind::Mut && used.contains(&p.name.to_string()))
-            .map(|p| &p.name)
+            .filter_map(|(pat, ..)| match &**pat {
+                Pat::Ident(pi) => Some(pi.ident.clone()),
+                _ => None,
+            })
             .collect();
-        let shared: Vec<_> = muts
+        let changing: Vec<syn::Ident> = self
+            .ctx
+            .per_chunk
+            .iter()
+            .chain(&spec.privates)
+            .chain(spec.reductions.iter().map(|(_, v)| v))
+            .cloned()
+            .collect();
+        let (access, errs) = owned::analyze(
+            &owned::Scope {
+                mut_slices: &muts,
+                shared_slices: &shared_slices,
+                indices: &index_vars,
+                changing: &changing,
+            },
+            &body,
+        );
+        self.errors.extend(errs);
+        // How each `&mut [T]` reaches the chunks: shared for reading, cut into owned windows
+        // when written, or (in an `unsafe fn`) shared unchecked.
+        let mut read_only = Vec::new();
+        let mut windowed: Vec<(syn::Ident, &[owned::Site])> = Vec::new();
+        let mut unchecked = Vec::new();
+        for m in &muts {
+            match access.get(&m.to_string()) {
+                None => {}
+                Some(owned::Access::Read) => read_only.push(m.clone()),
+                Some(owned::Access::Written(_)) if self.ctx.unchecked => unchecked.push(m.clone()),
+                Some(owned::Access::Written(sites)) => {
+                    if let Some(e) = owned::unestimated(&m.to_string(), sites) {
+                        self.errors.push(e);
+                    }
+                    windowed.push((m.clone(), sites));
+                }
+            }
+        }
+        // Values the chunks read are copied into locals, so the optimizer keeps them in
+        // registers instead of reloading them through the closure's captures after every
+        // store (parameters only: a body variable of that name may not be `Copy`).
+        let rebind: Vec<&syn::Ident> = scalars
+            .iter()
+            .chain(&shared_slices)
+            .filter(|v| {
+                !self.ctx.bound.contains(&v.to_string()) && !changing.iter().any(|c| c == *v)
+            })
+            .chain(los.iter())
+            .chain(ns.iter())
+            .collect();
+        let ro_tmp: Vec<_> = read_only
+            .iter()
+            .map(|m| format_ident!("__acc_read_{}", m))
+            .collect();
+        let shared: Vec<_> = unchecked
             .iter()
             .map(|m| format_ident!("__acc_shared_{}", m))
             .collect();
+        let win_names: Vec<&syn::Ident> = windowed.iter().map(|(m, _)| m).collect();
+        let win_strs: Vec<String> = win_names.iter().map(|m| m.to_string()).collect();
+        let win_lens: Vec<syn::Ident> = win_strs.iter().map(|m| owned::len_ident(m)).collect();
+        let extent = {
+            let level_vars: Vec<Option<syn::Ident>> = levels
+                .iter()
+                .map(|(pat, ..)| match &**pat {
+                    Pat::Ident(pi) => Some(pi.ident.clone()),
+                    _ => None,
+                })
+                .collect();
+            let sites: Vec<&[owned::Site]> = windowed.iter().map(|(_, s)| *s).collect();
+            owned::extent(&level_vars, &los, &ns, &sites)
+        };
         let per_chunk = &self.ctx.per_chunk;
         let privates = &spec.privates;
         let red_vars: Vec<&syn::Ident> = spec.reductions.iter().map(|(_, v)| v).collect();
@@ -1197,25 +1301,56 @@ impl Rewriter<'_> {
                 }
             }
         };
+        let chunk_prologue = quote! {
+            #( #[allow(unused_variables)] let #rebind = #rebind; )*
+            #( #[allow(unused_variables)] let #read_only = #ro_tmp; )*
+            #( #[allow(unused_mut, unused_variables)] let mut #unchecked = #shared; )*
+            #( #[allow(unused_mut, unused_variables)] let mut #per_chunk = #per_chunk; )*
+            #(#red_init)*
+            #iterate
+            #result
+        };
+        let loc = quote!(::acc::__private::Loc {
+            file: ::core::file!(),
+            line: ::core::line!()
+        });
+        let host_launch = if windowed.is_empty() {
+            quote! {
+                ::acc::__private::launch(
+                    #loc,
+                    __acc_total,
+                    #gangs,
+                    &|__acc_range: ::core::ops::Range<i64>| { #chunk_prologue },
+                )
+            }
+        } else {
+            quote! {
+                ::acc::__private::launch_owned(
+                    #loc,
+                    __acc_total,
+                    #gangs,
+                    ( #( ::acc::__private::Owned::new(&mut *#win_names, #win_strs), )* ),
+                    #extent,
+                    &|__acc_range: ::core::ops::Range<i64>, __acc_windows| {
+                        #[allow(unused_mut)]
+                        let ( #( mut #win_names, )* ) = __acc_windows;
+                        #chunk_prologue
+                    },
+                )
+            }
+        };
         syn::parse_quote! {
             {
                 #setup
                 #( let _ = &mut #privates; )*
                 let __acc_total: i64 = 1 #(* #ns)*;
                 #gpu else {
-                #( let #shared = ::acc::__private::SliceMut::new(&mut *#muts); )*
-                let __acc_parts = ::acc::__private::launch(
-                    ::acc::__private::Loc { file: ::core::file!(), line: ::core::line!() },
-                    __acc_total,
-                    #gangs,
-                    &|__acc_range: ::core::ops::Range<i64>| {
-                        #( #[allow(unused_mut, unused_variables)] let mut #muts = #shared; )*
-                        #( #[allow(unused_mut, unused_variables)] let mut #per_chunk = #per_chunk; )*
-                        #(#red_init)*
-                        #iterate
-                        #result
-                    },
-                );
+                #( let #ro_tmp: &[_] = &*#read_only; )*
+                #( let #win_lens: usize = #win_names.len(); )*
+                // SAFETY: the function is an `unsafe fn` whose callers promise that the
+                // iterations of its partitioned loops write different elements.
+                #( #[allow(unused_unsafe)] let #shared = unsafe { ::acc::__private::SliceMut::new(&mut *#unchecked) }; )*
+                let __acc_parts = #host_launch;
                 #combine
                 }
             }

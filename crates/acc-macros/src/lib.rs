@@ -50,12 +50,15 @@
 //! its loop, methods, non-slice references, `return`/`?`/`break` inside a partitioned loop,
 //! loops over anything but a range.
 //!
-//! Inside a partitioned loop a `&mut [T]` parameter is a `SliceMut` that every chunk indexes
-//! (`y[i]`, `y.len()`); like the C kernel, it relies on the loop directive's promise that
-//! iterations touch different elements.
+//! Inside a partitioned loop a `&mut [T]` parameter the loop only reads is shared by the
+//! chunks; one it writes is cut into per-chunk windows ([`owned`]: the macro estimates which
+//! elements each chunk indexes, the runtime's `launch_owned` checks the estimates disjoint and
+//! every access against them), so a safe function cannot race. In an `unsafe fn` the caller's
+//! promise replaces the checks and written slices are shared unchecked, as in C.
 
 pub(crate) mod cuda;
 mod expand;
+mod owned;
 mod text;
 
 use proc_macro::TokenStream;

@@ -24,6 +24,12 @@ use std::marker::PhantomData;
 use std::ops::{Index, IndexMut, Range};
 use std::sync::Mutex;
 
+mod owned;
+pub use owned::{
+    est, est_div, est_rem, est_shl, est_shr, launch_owned, widen, EstimateValue, Extent, Owned,
+    Owners, Window, NO_INDEX,
+};
+
 /// Element types that may live in device memory: plain numbers, for which every bit pattern is
 /// a valid value (new device memory is poisoned) and a byte copy is a copy.
 ///
@@ -365,11 +371,12 @@ fn split(n: i64, chunks: usize, c: usize) -> i64 {
     ((n as i128 * c as i128) / chunks.max(1) as i128) as i64
 }
 
-/// A mutable slice shared by the chunks of a kernel: each chunk indexes its own elements.
+/// A mutable slice shared by the chunks of a kernel, unchecked: each chunk indexes its own
+/// elements because the caller of an `unsafe fn` promised so.
 ///
-/// This is how a loop body writes `y[i]` from every chunk at once, as the C kernel does: the
-/// loop directive asserts that iterations are independent, so two chunks never touch the same
-/// element. Every access is bounds-checked.
+/// This is how a loop body of an `unsafe fn` writes `y[i]` from every chunk at once, as the C
+/// kernel does, trusting the loop directive's promise that iterations touch different
+/// elements. (Safe functions get checked [`Window`]s instead.) Every access is bounds-checked.
 pub struct SliceMut<'a, T> {
     ptr: *mut T,
     len: usize,
@@ -390,7 +397,10 @@ unsafe impl<T: Send> Send for SliceMut<'_, T> {}
 unsafe impl<T: Send> Sync for SliceMut<'_, T> {}
 
 impl<'a, T> SliceMut<'a, T> {
-    pub fn new(s: &'a mut [T]) -> Self {
+    /// # Safety
+    /// While copies of the result live, no two threads access one element through them unless
+    /// both only read it.
+    pub unsafe fn new(s: &'a mut [T]) -> Self {
         SliceMut {
             ptr: s.as_mut_ptr(),
             len: s.len(),

@@ -14,7 +14,7 @@ use super::DeviceKind;
 use rayon::prelude::*;
 use std::cell::{Cell, UnsafeCell};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock, TryLockError};
 
 /// How many times an idle worker polls for the next launch before it sleeps: a few hundred
@@ -72,7 +72,8 @@ struct Team {
     next: AtomicUsize,
     /// Workers that have not yet finished the current launch.
     remaining: AtomicUsize,
-    panicked: AtomicBool,
+    /// The first panic of the current launch, re-raised on the launching thread.
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
     sleepers: AtomicUsize,
     sleep: Mutex<()>,
     wake: Condvar,
@@ -99,7 +100,7 @@ fn team() -> &'static Team {
             }),
             next: AtomicUsize::new(0),
             remaining: AtomicUsize::new(0),
-            panicked: AtomicBool::new(false),
+            panic: Mutex::new(None),
             sleepers: AtomicUsize::new(0),
             sleep: Mutex::new(()),
             wake: Condvar::new(),
@@ -128,8 +129,9 @@ impl Team {
                 break;
             }
             let prev = RUNNING_ON.with(|r| r.replace(Some(kind)));
-            if catch_unwind(AssertUnwindSafe(|| body(c))).is_err() {
-                self.panicked.store(true, Ordering::Relaxed);
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(c))) {
+                let mut first = self.panic.lock().unwrap_or_else(|e| e.into_inner());
+                first.get_or_insert(payload);
             }
             RUNNING_ON.with(|r| r.set(prev));
         }
@@ -176,7 +178,6 @@ impl Team {
         unsafe { *self.job.get() = Job { body, chunks } };
         LAUNCH_KIND.store_kind(kind);
         self.next.store(0, Ordering::Relaxed);
-        self.panicked.store(false, Ordering::Relaxed);
         self.remaining.store(self.workers, Ordering::Relaxed);
         self.generation.fetch_add(1, Ordering::SeqCst);
         if self.sleepers.load(Ordering::SeqCst) > 0 {
@@ -193,8 +194,9 @@ impl Team {
                 std::thread::yield_now();
             }
         }
-        if self.panicked.load(Ordering::Relaxed) {
-            resume_unwind(Box::new("a kernel chunk panicked"));
+        let panic = self.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(payload) = panic {
+            resume_unwind(payload);
         }
     }
 }
