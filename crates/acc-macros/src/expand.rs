@@ -7,9 +7,10 @@
 //! into contiguous chunks, one per gang; inner loop levels run sequentially inside a chunk.
 
 use crate::cuda;
+use crate::facts;
 use crate::owned;
 use crate::text::{self, SpanTable};
-use acc_engine::directive::{ClauseArgs, ClauseKind, Directive, ReductionOp, VarItem};
+use acc_engine::directive::{ClauseArgs, ClauseKind, ReductionOp, VarItem};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use std::collections::BTreeSet;
@@ -114,12 +115,12 @@ struct Param {
     clause: Option<(&'static str, Span)>,
 }
 
-/// The loop part of a directive.
-#[derive(Default)]
+/// The loop part of a directive, with the engine's verdict on it.
+#[derive(Default, Clone)]
 struct LoopSpec {
-    seq: bool,
-    /// `gang`, `worker`, `vector` or `independent` appear.
-    parallel: bool,
+    /// The engine partitions the loop (see `acc_engine::attrs::Partition`; in `kernels`, a
+    /// loop the dependence test proved independent).
+    partitioned: bool,
     collapse: usize,
     reductions: Vec<(ReductionOp, syn::Ident)>,
     privates: Vec<syn::Ident>,
@@ -140,6 +141,14 @@ struct Ctx {
     unchecked: bool,
     /// Names bound by some pattern of the function body, which may shadow a parameter.
     bound: BTreeSet<String>,
+    /// The loop directives (`#[acc(__acc_loop_N)]` markers, see `facts`), read once.
+    loops: Vec<LoopSpec>,
+    /// For each `kernels` loop without a directive (`#[acc(__acc_plain_N)]`): whether the
+    /// engine's dependence test lets it run partitioned.
+    plain: Vec<bool>,
+    /// The function was laid out for the engine, so its loop directives are markers (else
+    /// its construct did not parse, and the loop directives are only checked).
+    laid_out: bool,
 }
 
 fn expand_fn(
@@ -159,6 +168,9 @@ fn expand_fn(
             per_chunk: Vec::new(),
             unchecked: false,
             bound: BTreeSet::new(),
+            loops: Vec::new(),
+            plain: Vec::new(),
+            laid_out: false,
         };
         let mut rw = Rewriter::new(&ctx);
         rw.visit_block_mut(&mut func.block);
@@ -227,10 +239,11 @@ fn expand_fn(
         per_chunk: Vec::new(),
         unchecked: func.sig.unsafety.is_some(),
         bound: pattern_names(&func.block),
+        loops: Vec::new(),
+        plain: Vec::new(),
+        laid_out: true,
     };
     let combined = d.kind.is_combined();
-    let mut default_present = false;
-    let mut default_none = false;
     let mut spec = LoopSpec::default();
     for cl in &d.clauses {
         let at = table.span(cl.name_span);
@@ -310,15 +323,8 @@ fn expand_fn(
                     }
                 }
             }
-            ClauseKind::NumWorkers | ClauseKind::VectorLength => {}
-            ClauseKind::Default => {
-                if let ClauseArgs::Default(k, _) = &cl.args {
-                    match k {
-                        acc_engine::directive::DefaultKind::None => default_none = true,
-                        acc_engine::directive::DefaultKind::Present => default_present = true,
-                    }
-                }
-            }
+            // `default` acts through the engine's data attributes.
+            ClauseKind::NumWorkers | ClauseKind::VectorLength | ClauseKind::Default => {}
             k if combined && is_loop_clause(k) => loop_clause(&mut spec, cl, &table, errors),
             ClauseKind::Reduction => errors.push(syn::Error::new(
                 at,
@@ -335,43 +341,126 @@ fn expand_fn(
         }
     }
 
-    // Implicit data attributes: only referenced slices are mapped.
-    let used = idents(&func.block.to_token_stream());
+    // The engine decides data attributes and loop partitioning, from the function laid out
+    // as facts (`crate::facts`); loop directives become markers the rewriter looks up.
+    let combined_loop = combined.then(|| {
+        let fors: Vec<usize> = func
+            .block
+            .stmts
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Stmt::Expr(Expr::ForLoop(_), _)))
+            .map(|(i, _)| i)
+            .collect();
+        fors
+    });
+    let combined_at = match &combined_loop {
+        Some(fors) if fors.len() == 1 => Some(fors[0]),
+        _ => None,
+    };
+    let param_facts: Vec<facts::ParamFact> = ctx
+        .params
+        .iter()
+        .map(|p| {
+            let scalar = match ctx.outer.get(&p.name.to_string()) {
+                Some(cuda::Outer::Slice(t, _) | cuda::Outer::Scalar(t)) => scalar_type(*t),
+                _ => None,
+            };
+            facts::ParamFact {
+                name: p.name.clone(),
+                slice: p.kind != ParamKind::Scalar,
+                shared: p.kind == ParamKind::Shared,
+                scalar,
+            }
+        })
+        .collect();
+    let facts = facts::build(
+        &d,
+        table,
+        Span::call_site(),
+        &param_facts,
+        &mut func.block,
+        if combined { combined_at } else { None },
+        errors,
+    );
+    // Rust-side errors first: the engine's would repeat them in OpenACC's terms.
+    let engine_plan = if errors.is_empty() {
+        let mut diags = acc_engine::check::check_unit(&facts.unit);
+        let (an, more) = acc_engine::attrs::analyze(&facts.unit);
+        diags.extend(more);
+        for diag in diags.iter().filter(|d| d.is_error()) {
+            let mut message = diag.message.clone();
+            for note in &diag.notes {
+                message = format!("{message}; {note}");
+            }
+            errors.push(syn::Error::new(facts.span(diag.span), message));
+        }
+        let plans = acc_engine::plan::plan(&facts.unit, &an);
+        Some((an, plans))
+    } else {
+        None
+    };
+    let kernel = engine_plan.as_ref().and_then(|(_, plans)| match &plans[0] {
+        acc_engine::plan::ConstructPlan::Kernel(k) => Some(k),
+        _ => None,
+    });
+    let verdict = |construct: u32| {
+        kernel.is_some_and(|k| {
+            k.loops
+                .iter()
+                .any(|l| l.construct.0 == construct && l.partition.is_parallelized())
+        })
+    };
+    for (n, l) in facts.loops.iter().enumerate() {
+        let mut s = LoopSpec::default();
+        for cl in &l.directive.clauses {
+            loop_clause(&mut s, cl, &l.table, errors);
+        }
+        s.partitioned = verdict(n as u32 + 1);
+        ctx.loops.push(s);
+    }
+    ctx.plain = kernel.map_or_else(Vec::new, |k| {
+        k.plain_loops.iter().map(|(_, v)| v.is_ok()).collect()
+    });
+    spec.partitioned = verdict(0);
+    // The data actions: explicit clauses, and the engine's implicit ones (`copy` of every
+    // slice the body uses, `present` under `default(present)`); a data construct has no
+    // implicit ones.
+    let implicit = |p: &Param| -> Option<&'static str> {
+        let var = facts.param_var(&p.name)?;
+        let data = match engine_plan.as_ref().map(|(_, plans)| &plans[0]) {
+            Some(acc_engine::plan::ConstructPlan::Kernel(k)) => &k.data,
+            Some(acc_engine::plan::ConstructPlan::Region { data, .. }) => data,
+            _ => return None,
+        };
+        data.iter()
+            .find(|i| i.var == var && i.implicit)
+            .and_then(|i| match i.action {
+                acc_engine::plan::Action::Copy => Some("Copy"),
+                acc_engine::plan::Action::Present => Some("Present"),
+                _ => None,
+            })
+    };
     let mut prologue = TokenStream::new();
     let loc = quote!(::acc::__private::Loc {
         file: ::core::file!(),
         line: ::core::line!()
     });
     for p in &ctx.params {
-        if p.kind == ParamKind::Scalar && c != Construct::Data {
-            let name = &p.name;
-            prologue.extend(quote_spanned!(name.span()=> ::acc::__private::firstprivate(&#name);));
-        }
-        if p.kind == ParamKind::Scalar
-            || (p.clause.is_none() && !used.contains(&p.name.to_string()))
-        {
+        let name = &p.name;
+        if p.kind == ParamKind::Scalar {
+            if c != Construct::Data {
+                prologue
+                    .extend(quote_spanned!(name.span()=> ::acc::__private::firstprivate(&#name);));
+            }
             continue;
         }
-        let name = &p.name;
-        let clause = match p.clause {
-            Some((c, sp)) => {
-                let c = syn::Ident::new(c, sp);
-                quote!(::acc::__private::DataClause::#c)
-            }
-            None if default_present => quote!(::acc::__private::DataClause::Present),
-            None if default_none && c != Construct::Data => {
-                errors.push(syn::Error::new(
-                    name.span(),
-                    format!(
-                        "`{name}` has no data clause and the construct says `default(none)`; \
-                         name it in `copy`, `copyin`, `copyout`, `create` or `present`"
-                    ),
-                ));
-                continue;
-            }
-            None if p.kind == ParamKind::Shared => quote!(::acc::__private::DataClause::CopyIn),
-            None => quote!(::acc::__private::DataClause::Copy),
+        let clause = match (p.clause, implicit(p)) {
+            (Some((c, sp)), _) => syn::Ident::new(c, sp),
+            (None, Some(c)) => syn::Ident::new(c, name.span()),
+            (None, None) => continue,
         };
+        let clause = quote!(::acc::__private::DataClause::#clause);
         let guard = format_ident!("__acc_guard_{}", name);
         let var = name.to_string();
         let access = if c == Construct::Data {
@@ -398,15 +487,7 @@ fn expand_fn(
     // written, before the loops are rewritten).
     let original = func.block.clone();
     let mut combined_partitioned = None;
-    if combined {
-        let fors: Vec<usize> = func
-            .block
-            .stmts
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| matches!(s, Stmt::Expr(Expr::ForLoop(_), _)))
-            .map(|(i, _)| i)
-            .collect();
+    if let Some(fors) = combined_loop {
         if fors.len() != 1 {
             rw.errors.push(syn::Error::new_spanned(
                 &func.sig.ident,
@@ -683,12 +764,16 @@ fn loop_clause(
     errors: &mut Vec<syn::Error>,
 ) {
     match (&cl.kind, &cl.args) {
+        // Partitioning is the engine's decision (`LoopSpec::partitioned`).
         (
-            ClauseKind::Gang | ClauseKind::Worker | ClauseKind::Vector | ClauseKind::Independent,
+            ClauseKind::Gang
+            | ClauseKind::Worker
+            | ClauseKind::Vector
+            | ClauseKind::Independent
+            | ClauseKind::Seq
+            | ClauseKind::Auto,
             _,
-        ) => spec.parallel = true,
-        (ClauseKind::Seq, _) => spec.seq = true,
-        (ClauseKind::Auto, _) => {}
+        ) => {}
         (ClauseKind::Collapse, ClauseArgs::Collapse { count, .. }) => match count.int_value() {
             Some(n) if n >= 1 => spec.collapse = n as usize,
             _ => errors.push(syn::Error::new(
@@ -778,6 +863,24 @@ fn idents(tokens: &TokenStream) -> BTreeSet<String> {
     out
 }
 
+/// The engine's arithmetic type of a subset type.
+fn scalar_type(t: cuda::Ty) -> Option<acc_engine::facts::ScalarType> {
+    use acc_engine::facts::ScalarType as S;
+    Some(match t {
+        cuda::Ty::I8 => S::I8,
+        cuda::Ty::I16 => S::I16,
+        cuda::Ty::I32 => S::I32,
+        cuda::Ty::I64 | cuda::Ty::Isize => S::I64,
+        cuda::Ty::U8 => S::U8,
+        cuda::Ty::U16 => S::U16,
+        cuda::Ty::U32 => S::U32,
+        cuda::Ty::U64 | cuda::Ty::Usize => S::U64,
+        cuda::Ty::F32 => S::F32,
+        cuda::Ty::F64 => S::F64,
+        cuda::Ty::Bool => S::Bool,
+    })
+}
+
 /// Every name a pattern in `block` binds.
 fn pattern_names(block: &syn::Block) -> BTreeSet<String> {
     struct Names(BTreeSet<String>);
@@ -833,6 +936,9 @@ fn expr_attrs(e: &mut Expr) -> Option<&mut Vec<Attribute>> {
 }
 
 impl VisitMut for Rewriter<'_> {
+    // A nested item is not part of the construct (`facts::build` skips it too).
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         if let Expr::ForLoop(f) = e {
             if let Some(i) = f.attrs.iter().position(is_acc) {
@@ -865,7 +971,17 @@ impl VisitMut for Rewriter<'_> {
 
 impl Rewriter<'_> {
     fn loop_spec(&mut self, attr: &Attribute) -> LoopSpec {
-        let mut spec = LoopSpec::default();
+        match facts::read_marker(attr) {
+            Some(("loop", n)) => return self.ctx.loops[n].clone(),
+            Some((_, n)) => {
+                return LoopSpec {
+                    partitioned: self.ctx.plain[n],
+                    ..LoopSpec::default()
+                }
+            }
+            None => {}
+        }
+        let spec = LoopSpec::default();
         let Meta::List(list) = &attr.meta else {
             self.errors.push(syn::Error::new_spanned(
                 attr,
@@ -893,30 +1009,23 @@ impl Rewriter<'_> {
             ));
             return spec;
         }
-        let Some((d, table)) =
-            text::directive("", list.tokens.clone(), attr.span(), &mut self.errors)
-        else {
-            return spec;
-        };
-        self.loop_clauses(&d, &table, &mut spec);
+        if self.ctx.laid_out {
+            // `facts::build` turned every loop directive it reached into a marker.
+            self.errors.push(syn::Error::new_spanned(
+                attr,
+                "this loop directive is not inside the compute function's own body",
+            ));
+        } else {
+            // The construct has errors: report the loop directive's too, all at once.
+            let _ = text::directive("", list.tokens.clone(), attr.span(), &mut self.errors);
+        }
         spec
     }
 
-    fn loop_clauses(&mut self, d: &Directive, table: &SpanTable, spec: &mut LoopSpec) {
-        for cl in &d.clauses {
-            loop_clause(spec, cl, table, &mut self.errors);
-        }
-    }
-
+    /// Whether the loop runs as a launch of chunks: the engine partitions it and it is not
+    /// inside another such loop (levels inside a chunk run in order, as on the host in C).
     fn partitioned(&self, spec: &LoopSpec) -> bool {
-        if spec.seq || self.inside {
-            return false;
-        }
-        match self.ctx.construct {
-            Construct::Parallel => true,
-            Construct::Kernels => spec.parallel,
-            Construct::Serial | Construct::Data => false,
-        }
+        spec.partitioned && !self.inside && self.ctx.construct != Construct::Data
     }
 
     /// The expansion of one loop with a loop directive.

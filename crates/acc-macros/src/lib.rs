@@ -2,8 +2,12 @@
 //!
 //! The attribute's tokens are printed as OpenACC directive text and parsed and checked by
 //! acc-engine ([`text`]), so every clause means what it means in C and every clause error is
-//! the engine's message, placed under the token the user wrote. [`expand`] then reads the
-//! function with syn and expands it for the **host path**: data clauses become structured
+//! the engine's message, placed under the token the user wrote. The function is then laid out
+//! as the engine's facts ([`facts`]: its variables, constructs and references), and the
+//! engine decides what it decides for C: data attributes (explicit, implicit `copy` of used
+//! slices, `default(none)`/`default(present)`), which loops are partitioned (Clacc's reading,
+//! with the dependence test for `kernels`), and the cross-construct checks. [`expand`] reads
+//! the function with syn and expands it for the **host path**: data clauses become structured
 //! mappings on the current device (`ACC_DEVICE_TYPE`: `host` or `host_discrete`), each
 //! partitioned `for` loop a launch of chunks on the runtime's executor, reductions per-chunk
 //! partials combined in chunk order.
@@ -26,17 +30,20 @@
 //!
 //! - **Constructs** on free functions: `parallel`, `kernels`, `serial`, the combined
 //!   `parallel loop`/`kernels loop`/`serial loop` (applied to the body's one top-level `for`),
-//!   `data` (a structured region: kernels called inside find the slices present) and
+//!   `data` (a structured region over what its clauses name: kernels called inside find
+//!   those slices present) and
 //!   `routine` (checked; the function runs as is).
 //! - **Parameters**: `&[T]` and `&mut [T]` slices of numbers (`acc_runtime::rust::DeviceCopy`)
 //!   and `Copy` scalars. Data clauses `copy`, `copyin`, `copyout`, `create`, `present`,
-//!   `no_create` name whole slice parameters; unnamed referenced slices are `copyin` (`&[T]`,
-//!   which cannot be written) or `copy` (`&mut [T]`), or `present` under `default(present)`;
-//!   scalars are firstprivate. Inside the function each slice is its device copy, so a missing
-//!   `copyout` gives the stale host answer on `host_discrete`, as in C.
+//!   `no_create` name whole slice parameters; a compute construct maps the unnamed slices it
+//!   uses `copy` (a `&[T]` is never written back), or `present` under `default(present)`, and
+//!   scalars are firstprivate — the engine's implicit data attributes, so `default(none)`
+//!   asks for every variable, scalars too. Inside the function each slice is its device copy,
+//!   so a missing `copyout` gives the stale host answer on `host_discrete`, as in C.
 //! - **Loops** (`#[acc(loop ...)]` on `for i in a..b` / `a..=b`): in `parallel` every loop
-//!   without `seq` is partitioned; in `kernels` loops with `gang`, `worker`, `vector` or
-//!   `independent` are (a bare or `auto` loop runs sequentially); in `serial` none is.
+//!   without `seq` or `auto` is partitioned; in `kernels` a loop with `independent` is, and
+//!   any other loop — with a directive or, at the top of the body, without one — when the
+//!   engine's dependence test proves its iterations independent; in `serial` none is.
 //!   `collapse(n)` and `tile(...)` flatten a rectangular nest; `reduction(op:var)` for
 //!   `+ * max min & | ^ && ||` on integer and float scalars (and `bool` for `&&`, `||`);
 //!   `private(var)` is a copy per iteration, compute-level `private`/`firstprivate` a copy
@@ -58,6 +65,7 @@
 
 pub(crate) mod cuda;
 mod expand;
+pub(crate) mod facts;
 mod owned;
 mod text;
 
@@ -71,8 +79,8 @@ pub fn parallel(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::construct(expand::Construct::Parallel, attr.into(), item.into()).into()
 }
 
-/// `#[acc::kernels(clauses)]`: a `kernels` construct; loops marked `#[acc(loop gang)]`,
-/// `worker`, `vector` or `independent` are partitioned, other loops run sequentially.
+/// `#[acc::kernels(clauses)]`: a `kernels` construct; loops marked `independent` are
+/// partitioned, and other loops when acc-engine's dependence test proves them independent.
 #[proc_macro_attribute]
 pub fn kernels(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::construct(expand::Construct::Kernels, attr.into(), item.into()).into()

@@ -32,6 +32,18 @@ pub fn directive(
     whole: Span,
     errors: &mut Vec<syn::Error>,
 ) -> Option<(Directive, SpanTable)> {
+    directive_at(name, args, whole, 0, errors)
+}
+
+/// [`directive`], with the text placed at offset `base` (its spans and the table's start
+/// there), for a function's layout of several directives (`crate::facts`).
+pub fn directive_at(
+    name: &str,
+    args: TokenStream,
+    whole: Span,
+    base: usize,
+    errors: &mut Vec<syn::Error>,
+) -> Option<(Directive, SpanTable)> {
     let mut text = format!("acc {name}");
     let mut table = SpanTable {
         spans: Vec::new(),
@@ -39,7 +51,11 @@ pub fn directive(
     };
     let mut joint = false;
     print(args, &mut text, &mut table, &mut joint);
-    let (d, diags) = parse_directive(&text, 0);
+    for s in &mut table.spans {
+        s.0 += base;
+        s.1 += base;
+    }
+    let (d, diags) = parse_directive(&text, base);
     let mut failed = false;
     for diag in diags.iter().filter(|d| d.is_error()) {
         errors.push(syn::Error::new(table.span(diag.span), &diag.message));
