@@ -200,6 +200,11 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 #define __ACC_END(t) \
   (__ACC_FIRST(t) + (t) / __acc_chunk->count + (__acc_chunk->index < (t) % __acc_chunk->count))
 #define __ACC_STEP 1
+/* Gang-redundant statements with effects that must happen once per gang (atomics, updates of
+ * reduction variables): here a chunk is a gang, so they need nothing; the CUDA module runs
+ * them on the first thread of each block. */
+#define __ACC_REDUNDANT_BEGIN {
+#define __ACC_REDUNDANT_END }
 "#;
 
 /// A kernel argument: kind, address expression, byte count, text literal.
@@ -1339,7 +1344,8 @@ impl<'a> Lowerer<'a> {
                         store: red_store.clone(),
                         mode: if iterations == "1" {
                             CudaMode::Single
-                        } else if cuda_blocks {
+                        } else if cuda_blocks || !k.gang_partitioned {
+                            // Redundant gangs: each block's first thread runs the region.
                             CudaMode::Blocks
                         } else {
                             CudaMode::Threads
@@ -1448,11 +1454,17 @@ impl<'a> Lowerer<'a> {
 
     /// The launch's iteration count: the outer loop's trip count when the
     /// host can compute it (a combined construct), "as many gangs as the
-    /// device likes" for other gang-partitioned regions, one gang when
-    /// nothing is partitioned (gang-redundant code then runs once).
+    /// device likes" for other gang-partitioned regions, and when nothing
+    /// is gang-partitioned, one gang — or, for a `parallel` with
+    /// `num_gangs(n)`, `n` gangs, each running the region redundantly, as
+    /// OpenACC's gang-redundant mode says (the body then has no gang loop to
+    /// share out, so each chunk runs all of it).
     fn iterations(&self, id: ConstructId, k: &KernelPlan) -> String {
         if !k.gang_partitioned || k.kind == EffKind::Serial {
-            return "1".into();
+            return match self.clause_expr(id, ClauseKind::NumGangs) {
+                Some(e) if k.kind == EffKind::Parallel => format!("(long long)({e})"),
+                _ => "1".into(),
+            };
         }
         let c = self.unit.construct(id);
         if c.directive.kind.is_combined() {
@@ -1706,8 +1718,62 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
+        self.once_per_gang(id, k, body, &mut edits);
         edits.extend(ref_edits);
         apply_in(self.src, body, edits)
+    }
+
+    /// Marks the gang-redundant statements of a `parallel` region that must run once per gang
+    /// (`__ACC_REDUNDANT_BEGIN/END`): those with an atomic or an update of a reduction
+    /// variable, outside any gang loop. Other gang-redundant code may run on every thread of
+    /// a CUDA block: it only sets the region's locals (which every thread needs) or races
+    /// between gangs anyway. Statements are those of the region's block, at its top level;
+    /// declarations are never wrapped (their names must stay in scope).
+    fn once_per_gang(&self, id: ConstructId, k: &KernelPlan, body: Span, edits: &mut Vec<Edit>) {
+        let c = self.unit.construct(id);
+        if k.kind != EffKind::Parallel || !k.gang_partitioned || c.body != Some(body) {
+            return;
+        }
+        let gang_loop_in = |s: Span| {
+            k.loops.iter().any(|l| {
+                l.partition.gang.is_some()
+                    && self.unit.construct(l.construct).pragma_span.start >= s.start
+                    && self.unit.construct(l.construct).pragma_span.end <= s.end
+            })
+        };
+        let atomic_in = |s: Span| {
+            self.unit
+                .constructs
+                .iter()
+                .any(|x| x.directive.kind == DirectiveKind::Atomic && s.contains(x.pragma_span))
+        };
+        let reduction_in = |s: Span| {
+            self.unit
+                .refs_in(s)
+                .iter()
+                .any(|r| k.reductions.iter().any(|g| g.var == r.var))
+        };
+        for &s in &c.statements {
+            if c.declarations.contains(&s) || gang_loop_in(s) {
+                continue;
+            }
+            if atomic_in(s) || reduction_in(s) {
+                edits.push(Edit {
+                    start: s.start,
+                    end: s.start,
+                    text: "__ACC_REDUNDANT_BEGIN ".into(),
+                    order: -10_000,
+                    line_after: false,
+                });
+                edits.push(Edit {
+                    start: s.end,
+                    end: s.end,
+                    text: " __ACC_REDUNDANT_END".into(),
+                    order: 10_000,
+                    line_after: false,
+                });
+            }
+        }
     }
 
     /// A gang loop's new header: its iterations (the `collapse`d nest's)

@@ -298,6 +298,7 @@ impl<'s> Walker<'s> {
             block_rest,
             consts,
             statements: Vec::new(),
+            declarations: Vec::new(),
             plain_loops: Vec::new(),
         });
         if kind == DirectiveKind::Routine && !named_routine {
@@ -348,7 +349,10 @@ impl<'s> Walker<'s> {
                 if let Some(block) =
                     first.filter(|n| kind.is_compute() && n.kind() == "compound_statement")
                 {
-                    self.unit.constructs[id.0 as usize].statements = self.statements(block);
+                    let (statements, declarations) = self.statements(block);
+                    let c = &mut self.unit.constructs[id.0 as usize];
+                    c.statements = statements;
+                    c.declarations = declarations;
                 }
                 if kind == DirectiveKind::Kernels {
                     self.kernels_plain_loops(id, first);
@@ -358,14 +362,16 @@ impl<'s> Walker<'s> {
         1 + used
     }
 
-    /// The statements of a block, each with the directives in front of it.
-    fn statements(&self, block: Node<'s>) -> Vec<Span> {
+    /// The statements of a block, each with the directives in front of it,
+    /// and those of them that are declarations.
+    fn statements(&self, block: Node<'s>) -> (Vec<Span>, Vec<Span>) {
         let mut c = block.walk();
         let children: Vec<Node> = block
             .named_children(&mut c)
             .filter(|n| !is_trivia(*n))
             .collect();
         let mut out = Vec::new();
+        let mut declarations = Vec::new();
         let mut start = None;
         for n in children {
             let s = *start.get_or_insert(n.start_byte());
@@ -373,12 +379,15 @@ impl<'s> Walker<'s> {
                 continue;
             }
             out.push(Span::new(s, n.end_byte()));
+            if n.kind() == "declaration" {
+                declarations.push(Span::new(s, n.end_byte()));
+            }
             start = None;
         }
         if let Some(s) = start {
             out.push(Span::new(s, block.end_byte() - 1));
         }
-        out
+        (out, declarations)
     }
 
     /// Integer constant values of the clause arguments.

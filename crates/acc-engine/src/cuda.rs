@@ -289,6 +289,20 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
         out,
         "#define __ACC_FIRST(t) {first}\n#define __ACC_END(t) (t)\n#define __ACC_STEP {step}"
     );
+    // Gang-redundant statements that must run once per gang: on the block's first thread,
+    // then a barrier so the block sees their effects (every thread reaches it: they stand at
+    // the top level of the region). Blocks and single kernels run on one thread anyway.
+    let (begin, end) = match k.mode {
+        Mode::Threads => (
+            format!("if ({first_thread}) {{"),
+            "} __syncthreads();".to_string(),
+        ),
+        Mode::Blocks | Mode::Single => ("{".to_string(), "}".to_string()),
+    };
+    let _ = writeln!(
+        out,
+        "#define __ACC_REDUNDANT_BEGIN {begin}\n#define __ACC_REDUNDANT_END {end}"
+    );
     out.push_str(&k.decls);
     let _ = writeln!(out, "  if ({guard}) {{");
     let _ = writeln!(out, "#line {} \"{}\"", k.line, k.file.replace('\\', "\\\\"));
@@ -297,7 +311,10 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
     if k.mode != Mode::Threads {
         out.push_str(&k.store);
     }
-    out.push_str("  }\n#undef __ACC_FIRST\n#undef __ACC_END\n#undef __ACC_STEP\n");
+    out.push_str(
+        "  }\n#undef __ACC_FIRST\n#undef __ACC_END\n#undef __ACC_STEP\n\
+         #undef __ACC_REDUNDANT_BEGIN\n#undef __ACC_REDUNDANT_END\n",
+    );
     if k.mode == Mode::Threads {
         for (j, r) in k.reductions.iter().enumerate() {
             let _ = writeln!(
@@ -353,6 +370,20 @@ mod tests {
         assert!(text.contains("blockIdx.x * (sizeof(double))"));
         assert!(!text.contains("if (blockIdx.x == 0 && threadIdx.x == 0"));
         assert!(!text.contains("*(double *)__acc_slot[0] = sum;"));
+    }
+
+    #[test]
+    fn once_per_gang_statements_run_on_each_blocks_first_thread() {
+        let text = emit_kernel(&sample());
+        assert!(text.contains(
+            "#define __ACC_REDUNDANT_BEGIN if (threadIdx.x == 0 && threadIdx.y == 0) {\n\
+             #define __ACC_REDUNDANT_END } __syncthreads();"
+        ));
+        let mut k = sample();
+        k.mode = Mode::Blocks;
+        let text = emit_kernel(&k);
+        assert!(text.contains("#define __ACC_REDUNDANT_BEGIN {\n#define __ACC_REDUNDANT_END }"));
+        assert!(text.contains("#undef __ACC_REDUNDANT_END"));
     }
 
     #[test]

@@ -218,6 +218,9 @@ pub struct Construct {
     /// statements, each with the directives in front of it (a `kernels`
     /// region runs each as its own kernel).
     pub statements: Vec<Span>,
+    /// Those of `statements` that declare variables: their names stay in
+    /// scope after them, so a lowering may not wrap them in a block.
+    pub declarations: Vec<Span>,
     /// For a `kernels` construct: the loops without a loop directive that
     /// are its statement or statements of its block, with the statement's
     /// span (each may become a kernel of its own).

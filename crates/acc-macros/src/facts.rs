@@ -156,6 +156,7 @@ pub fn build(
         block_rest: None,
         consts: consts(compute),
         statements: Vec::new(),
+        declarations: Vec::new(),
         plain_loops: Vec::new(),
     });
     for p in params {
@@ -558,6 +559,7 @@ impl VisitMut for Layout<'_> {
             block_rest: None,
             consts: consts(&d),
             statements: Vec::new(),
+            declarations: Vec::new(),
             plain_loops: Vec::new(),
         });
         let depth = collapse_depth(&d);
