@@ -137,11 +137,13 @@ fn window_sum(x: &[f64], i: usize, w: usize) -> f64 {
 
 #[acc::parallel(copyin(x) copyout(y))]
 fn smooth(w: usize, x: &[f64], y: &mut [f64]) {
+    let from = 0.0;
     #[acc(loop gang vector)]
     for i in 0..y.len() {
-        // `s`, and the literal `0.0`, take their types from the routines' signatures.
+        // `s`, and `from` (passed to the kernel), take their types from the routines'
+        // signatures.
         let s = window_sum(x, i, w);
-        y[i] = util::lerp(0.0, s, clamp01(x[i] * 0.1));
+        y[i] = util::lerp(from, s, clamp01(x[i] * 0.1));
     }
 }
 

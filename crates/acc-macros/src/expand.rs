@@ -782,7 +782,13 @@ fn routine_calls(sites: &[cuda::CallSite]) -> Vec<TokenStream> {
         .iter()
         .map(|site| {
             let (path, span, alias) = (&site.path, site.span, &site.alias);
-            let name = cuda::text(path);
+            let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let global = if path.leading_colon.is_some() {
+                "::"
+            } else {
+                ""
+            };
+            let name = format!("{global}{}", segs.join("::"));
             let args = site.args.iter().map(|a| match a {
                 cuda::ArgTy::Value(t) => t.rust().to_string(),
                 cuda::ArgTy::Signature => "_".into(),

@@ -323,3 +323,202 @@ fn write_module(
     out.push_str(kernels);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn call(
+        routine: fn() -> &'static CudaRoutine,
+        name: &'static str,
+        alias: &'static str,
+        line: u32,
+        args: &'static [&'static str],
+        ret: &'static str,
+    ) -> RoutineCall {
+        RoutineCall {
+            routine,
+            name,
+            alias,
+            file: "k.rs",
+            line,
+            args,
+            ret,
+        }
+    }
+
+    const fn routine(
+        function: &'static str,
+        signature: &'static [&'static str],
+        body: &'static str,
+        calls: &'static [RoutineCall],
+        missing: &'static [(&'static str, u32, &'static str)],
+    ) -> CudaRoutine {
+        CudaRoutine {
+            function,
+            file: "r.rs",
+            line: 10,
+            signature,
+            rust_ret: "f32",
+            ret: "float",
+            params: "const float v_",
+            param_types: &["float"],
+            body,
+            calls,
+            missing,
+        }
+    }
+
+    const fn module(calls: &'static [RoutineCall]) -> CudaModule {
+        CudaModule {
+            function: "k",
+            source: "HEAD\nKERNELS\n",
+            entries: &[],
+            missing: &[],
+            calls,
+            kernels_at: 5,
+            assembled: Assembled::new(),
+        }
+    }
+
+    /// `f` calls itself and `g`.
+    static F: CudaRoutine = routine(
+        "f",
+        &["f32"],
+        "{ return __acc_call_1f(__acc_call_1g(v_)); }\n",
+        &[
+            call(|| &F, "f", "__acc_call_1f", 11, &["f32"], "f32"),
+            call(|| &G, "g", "__acc_call_1g", 11, &["_"], "_"),
+        ],
+        &[],
+    );
+    static G: CudaRoutine = routine("g", &["f32"], "{ return v_; }\n", &[], &[]);
+
+    #[test]
+    fn routines_are_declared_then_defined_once_each_before_the_kernels() {
+        // Two calls of `f` (one through a path) and one of `g`.
+        static M: CudaModule = module(&[
+            call(|| &F, "f", "__acc_call_1f", 3, &["f32"], "f32"),
+            call(|| &G, "g", "__acc_call_1g", 4, &["f32"], "_"),
+            call(|| &F, "m::f", "__acc_call_1m_1f", 5, &["_"], "_"),
+        ]);
+        let want = "HEAD\n
+/* #[acc::routine] functions (acc-macros), declared before any use. */
+static __device__ float __acc_rt0_f(const float v_);
+static __device__ float __acc_rt1_g(const float v_);
+
+/* r.rs:10: f */
+#define __acc_call_1f __acc_rt0_f
+#define __acc_call_1f_r float
+#define __acc_call_1f_a0 float
+#define __acc_call_1g __acc_rt1_g
+#define __acc_call_1g_r float
+#define __acc_call_1g_a0 float
+static __device__ float __acc_rt0_f(const float v_) { return __acc_call_1f(__acc_call_1g(v_)); }
+#undef __acc_call_1f
+#undef __acc_call_1f_r
+#undef __acc_call_1f_a0
+#undef __acc_call_1g
+#undef __acc_call_1g_r
+#undef __acc_call_1g_a0
+
+/* r.rs:10: g */
+static __device__ float __acc_rt1_g(const float v_) { return v_; }
+
+#define __acc_call_1f __acc_rt0_f
+#define __acc_call_1f_r float
+#define __acc_call_1f_a0 float
+#define __acc_call_1g __acc_rt1_g
+#define __acc_call_1g_r float
+#define __acc_call_1g_a0 float
+#define __acc_call_1m_1f __acc_rt0_f
+#define __acc_call_1m_1f_r float
+#define __acc_call_1m_1f_a0 float
+KERNELS\n";
+        assert!(M.complete(), "{}", M.reasons());
+        assert_eq!(M.cuda_source(), Some(want));
+        // Computed once: the same text, at the same address (the JIT cache's key).
+        assert!(std::ptr::eq(
+            M.cuda_source().unwrap(),
+            M.cuda_source().unwrap()
+        ));
+    }
+
+    #[test]
+    fn a_module_without_calls_is_its_source() {
+        static M: CudaModule = module(&[]);
+        assert!(std::ptr::eq(M.cuda_source().unwrap(), M.source));
+    }
+
+    #[test]
+    fn a_function_that_is_not_a_routine_is_a_reason() {
+        static M: CudaModule = module(&[call(
+            NotARoutine::__acc_routine,
+            "helper",
+            "__acc_call_6helper",
+            7,
+            &["f32"],
+            "f32",
+        )]);
+        assert!(!M.complete());
+        assert_eq!(M.cuda_source(), None);
+        assert_eq!(
+            M.reasons(),
+            "k.rs:7: `helper` is not an `#[acc::routine]` function, so device code cannot call \
+             it; mark it `#[acc::routine(seq)]`"
+        );
+    }
+
+    #[test]
+    fn a_routine_without_a_form_is_a_reason_for_every_caller() {
+        static BAD: CudaRoutine =
+            routine("bad", &["f32"], "", &[], &[("r.rs", 20, "`v.tanh()`: why")]);
+        static VIA: CudaRoutine = routine(
+            "via",
+            &["f32"],
+            "{}",
+            &[call(|| &BAD, "bad", "__acc_call_3bad", 31, &["f32"], "f32")],
+            &[],
+        );
+        static M: CudaModule = module(&[
+            call(|| &BAD, "bad", "__acc_call_3bad", 8, &["f32"], "f32"),
+            call(
+                || &VIA,
+                "util::via",
+                "__acc_call_4util_3via",
+                9,
+                &["f32"],
+                "f32",
+            ),
+        ]);
+        assert_eq!(
+            M.reasons(),
+            "k.rs:8: the routine `bad` has no CUDA form: r.rs:20: `v.tanh()`: why\n\
+             k.rs:9: the routine `util::via` calls `bad` (k.rs:31), which has no CUDA form: \
+             r.rs:20: `v.tanh()`: why"
+        );
+    }
+
+    #[test]
+    fn the_assumed_signature_must_be_the_routines() {
+        let r = routine("r", &["f32", "&[f64]", "&mut [u8]"], "", &[], &[]);
+        let agrees = |args: &'static [&'static str], ret: &'static str| {
+            call(|| &G, "r", "__acc_call_1r", 1, args, ret).agrees(&r)
+        };
+        assert!(agrees(&["f32", "&[f64]", "&mut [u8]"], "f32"));
+        // The signature's own types, and a `&mut` slice passed for a `&` one.
+        assert!(agrees(&["_", "&mut [f64]", "&mut [u8]"], "_"));
+        assert!(!agrees(&["f64", "&[f64]", "&mut [u8]"], "f32"));
+        assert!(!agrees(&["f32", "&[f64]", "&[u8]"], "f32"));
+        assert!(!agrees(&["f32", "&[f32]", "&mut [u8]"], "f32"));
+        assert!(!agrees(&["f32", "&[f64]", "&mut [u8]"], "f64"));
+        assert!(!agrees(&["f32", "&[f64]"], "f32"));
+        static M: CudaModule = module(&[call(|| &G, "g", "__acc_call_1g", 6, &["f64"], "f32")]);
+        assert_eq!(
+            M.reasons(),
+            "k.rs:6: the CUDA form of the call of `g` at k.rs:6 assumed `fn(f64) -> f32`, but \
+             the routine is `fn(f32) -> f32`; this is a bug in acc's translation, please report \
+             it (and give the arguments' types explicitly to work around it)"
+        );
+    }
+}
