@@ -16,8 +16,23 @@
 //! (typed, or inferred), `if`/`else` (also as a value: `let v = if c { a } else { b };`),
 //! nested `for i in a..b` / `a..=b`, `while`, `loop`, unlabelled `break`/`continue`, the float
 //! methods `sqrt abs min max powi powf exp ln sin cos floor ceil mul_add` (and
-//! `f64::max(a, b)` style paths), `abs min max` on integers, and the constants `MIN`, `MAX`,
-//! `INFINITY`, `NEG_INFINITY`, `EPSILON`, `NAN` of the number types and `std::f64::consts::PI`.
+//! `f64::max(a, b)` style paths), `abs min max` on integers, the constants `MIN`, `MAX`,
+//! `INFINITY`, `NEG_INFINITY`, `EPSILON`, `NAN` of the number types and `std::f64::consts::PI`,
+//! and calls of `#[acc::routine]` functions by name or path (slices passed as their pointer and
+//! length). A routine ([`translate_routine`]) is the same subset over its parameters and locals,
+//! with `return` and a tail expression.
+//!
+//! **Calls.** The callee is another item, which this macro cannot read: the C text calls it
+//! through an alias of the path (`util::half` is `__acc_call_4util_4half`) that the runtime
+//! binds when it assembles the module ([`CallSite`]), and a call whose name is bound inside the
+//! function (a closure, an import in the body), a constructor or a type's function has no
+//! CUDA form. Where the code around a call does not decide a type that Rust takes from the
+//! callee's signature (a literal argument, `let s = f(x);`), the C text names the type by the
+//! runtime's `#define` from that signature (`__acc_call_4util_4half_a0`, `..._r`), and typed
+//! emission becomes generic: the helpers are overloaded, casts from such a type go through
+//! `__acc_as`, float literals are written for either width (never rounded twice). A call that
+//! passes a `&mut` slice may write it, so it must be a statement's whole value: C does not keep
+//! Rust's order of evaluation inside an expression.
 //!
 //! **Rust semantics kept.**
 //! - Integer `+ - *`, unary `-` and shifts wrap (Rust's release behaviour; debug builds of the
