@@ -259,6 +259,7 @@ pub struct RoutineInput<'a> {
 
 /// A routine as a CUDA `__device__` function: the runtime names it and writes
 /// `static __device__ <ret> <name>(<params>) <body>`.
+#[derive(Default)]
 pub struct TranslatedRoutine {
     pub ret: String,
     pub params: String,

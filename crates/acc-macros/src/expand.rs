@@ -54,204 +54,6 @@ pub fn construct(c: Construct, attr: TokenStream, item: TokenStream) -> TokenStr
     stub(func, errors)
 }
 
-/// `#[acc::routine(...)]`: checks the directive; the host path uses the function as is. Next
-/// to a free function it emits the routine's CUDA form for callers to find: a hidden
-/// `struct <name> {}` (the type namespace; see `acc_runtime::rust::routines`) whose
-/// `<name>::__acc_routine()` returns the `CudaRoutine`.
-pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Vec::new();
-    let d = text::directive("routine", attr, Span::call_site(), &mut errors);
-    let func = match syn::parse2::<ItemFn>(item.clone()) {
-        Ok(f) if errors.is_empty() && !is_method(&f) => f,
-        // A method lives in an `impl`, where the struct cannot: calls of methods have no CUDA
-        // form anyway.
-        _ => {
-            let mut out = item;
-            for e in errors {
-                out.extend(e.to_compile_error());
-            }
-            return out;
-        }
-    };
-    let ident = &func.sig.ident;
-    let span = ident.span();
-    let name = syn::ext::IdentExt::unraw(ident).to_string();
-    let form = routine_form(&func, d.as_ref().map(|(d, _)| d)).map_err(|why| why.0);
-    let (ret, params, param_types, body, calls, missing) = match form {
-        Ok(r) => {
-            let calls = routine_calls(&r.calls);
-            (r.ret, r.params, r.param_types, r.body, calls, None)
-        }
-        Err(why) => {
-            let missing = quote_spanned!(span=> (::core::file!(), ::core::line!(), #why));
-            let none = String::new();
-            (
-                none.clone(),
-                none.clone(),
-                Vec::new(),
-                none,
-                Vec::new(),
-                Some(missing),
-            )
-        }
-    };
-    let (signature, rust_ret) = rust_signature(&func.sig);
-    let missing = missing.into_iter();
-    let vis = &func.vis;
-    let cfgs: Vec<&Attribute> = func
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("cfg"))
-        .collect();
-    quote! {
-        #func
-
-        #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, dead_code)]
-        #vis struct #ident {}
-
-        #(#cfgs)*
-        impl #ident {
-            /// The CUDA form of the routine (acc-macros).
-            #[doc(hidden)]
-            #[allow(dead_code)]
-            pub fn __acc_routine() -> &'static ::acc::__private::CudaRoutine {
-                static ROUTINE: ::acc::__private::CudaRoutine = ::acc::__private::CudaRoutine {
-                    function: #name,
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                    signature: &[#(#signature),*],
-                    rust_ret: #rust_ret,
-                    ret: #ret,
-                    params: #params,
-                    param_types: &[#(#param_types),*],
-                    body: #body,
-                    calls: &[#(#calls),*],
-                    missing: &[#(#missing),*],
-                };
-                &ROUTINE
-            }
-        }
-    }
-}
-
-/// The parameter and result types of a signature, as a call's types are written for the
-/// runtime's comparison (`f32`, `&[f64]`, `&mut [u8]`; `()`), spaces as `quote` prints none.
-fn rust_signature(sig: &syn::Signature) -> (Vec<String>, String) {
-    let params = sig
-        .inputs
-        .iter()
-        .map(|a| match a {
-            FnArg::Typed(t) => type_text(&t.ty),
-            FnArg::Receiver(_) => "self".into(),
-        })
-        .collect();
-    let ret = match &sig.output {
-        syn::ReturnType::Default => "()".into(),
-        syn::ReturnType::Type(_, t) => type_text(t),
-    };
-    (params, ret)
-}
-
-fn type_text(t: &Type) -> String {
-    match t {
-        Type::Reference(r) => {
-            let m = if r.mutability.is_some() { "mut " } else { "" };
-            format!("&{m}{}", type_text(&r.elem))
-        }
-        Type::Slice(s) => format!("[{}]", type_text(&s.elem)),
-        Type::Paren(p) => type_text(&p.elem),
-        Type::Group(g) => type_text(&g.elem),
-        Type::Tuple(u) if u.elems.is_empty() => "()".into(),
-        t => cuda::text(t),
-    }
-}
-
-/// A function in an `impl` or a trait: it takes `self` or names `Self`.
-fn is_method(f: &ItemFn) -> bool {
-    matches!(f.sig.inputs.first(), Some(FnArg::Receiver(_)))
-        || idents(&f.sig.to_token_stream()).contains("Self")
-}
-
-/// The CUDA form of a routine, or why it has none.
-fn routine_form(
-    func: &ItemFn,
-    d: Option<&Directive>,
-) -> Result<cuda::TranslatedRoutine, acc_engine::cuda::Unsupported> {
-    use acc_engine::cuda::Unsupported;
-    if let Some(c) = d
-        .into_iter()
-        .flat_map(|d| &d.clauses)
-        .find(|c| c.kind == ClauseKind::Bind)
-    {
-        return Err(Unsupported(format!(
-            "`{}`: a routine's CUDA form is its own body",
-            c.spelling
-        )));
-    }
-    let sig = &func.sig;
-    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.variadic.is_some() {
-        return Err(cuda::unsupported(
-            sig,
-            "a generic, `async` or variadic function",
-        ));
-    }
-    let mut params = Vec::new();
-    for arg in &sig.inputs {
-        let FnArg::Typed(t) = arg else {
-            unreachable!("methods have no CUDA form")
-        };
-        let Pat::Ident(pi) = &*t.pat else {
-            return Err(cuda::unsupported(
-                &t.pat,
-                "a parameter pattern other than a name",
-            ));
-        };
-        if pi.by_ref.is_some() || pi.subpat.is_some() {
-            return Err(cuda::unsupported(
-                &t.pat,
-                "a parameter pattern other than a name",
-            ));
-        }
-        let outer = match &*t.ty {
-            Type::Reference(r) => match &*r.elem {
-                Type::Slice(sl) => cuda::Ty::from_type(&sl.elem)
-                    .map(|e| cuda::Outer::Slice(e, r.mutability.is_some())),
-                _ => None,
-            },
-            ty => cuda::Ty::from_type(ty).map(cuda::Outer::Scalar),
-        };
-        let Some(outer) = outer else {
-            return Err(cuda::unsupported(
-                t,
-                "a parameter of a type outside the CUDA subset (scalars of the number types and \
-                 `bool`, and slices of them)",
-            ));
-        };
-        let name = syn::ext::IdentExt::unraw(&pi.ident).to_string();
-        params.push((name, outer, pi.mutability.is_some()));
-    }
-    let ret = match &sig.output {
-        syn::ReturnType::Default => None,
-        syn::ReturnType::Type(_, t) => match &**t {
-            Type::Tuple(u) if u.elems.is_empty() => None,
-            t => Some(
-                cuda::Ty::from_type(t)
-                    .ok_or_else(|| cuda::unsupported(t, "a return type outside the CUDA subset"))?,
-            ),
-        },
-    };
-    let locals = bound_names(func);
-    cuda::translate_routine(&cuda::RoutineInput {
-        function: &syn::ext::IdentExt::unraw(&sig.ident).to_string(),
-        params: &params,
-        ret,
-        body: &func.block,
-        locals: &locals,
-    })
-}
-
 /// `#[acc(...)]` that no compute construct consumed.
 pub fn stray(_attr: TokenStream, item: TokenStream) -> TokenStream {
     let e = syn::Error::new(
@@ -321,7 +123,7 @@ struct Ctx {
     num_gangs: Option<Expr>,
     /// Compute-level `private` and `firstprivate`: copied once per chunk.
     per_chunk: Vec<syn::Ident>,
-    /// Names bound inside the function ([`bound_names`]).
+    /// Names bound inside the function ([`crate::routine::bound_names`]).
     locals: HashSet<String>,
 }
 
@@ -407,7 +209,7 @@ fn expand_fn(
         params,
         num_gangs: None,
         per_chunk: Vec::new(),
-        locals: bound_names(&func),
+        locals: crate::routine::bound_names(&func),
     };
     let combined = d.kind.is_combined();
     let mut default_present = false;
@@ -750,7 +552,7 @@ fn expand_fn(
     let missing = missing
         .iter()
         .map(|(span, why)| quote_spanned!(*span=> (::core::file!(), ::core::line!(), #why)));
-    let calls = routine_calls(&rw.calls);
+    let calls = crate::routine::calls(&rw.calls);
     quote! {
         #(#attrs)*
         #vis #sig {
@@ -772,90 +574,6 @@ fn expand_fn(
             assembled: ::acc::__private::Assembled::new(),
         };
     }
-}
-
-/// The routine calls of a CUDA form, as `RoutineCall`s: the callee found by the path the user
-/// wrote, or the not-a-routine fallback (see `acc_runtime::rust::routines`), with the types the
-/// translation assumed, which the runtime compares with the routine's signature.
-fn routine_calls(sites: &[cuda::CallSite]) -> Vec<TokenStream> {
-    sites
-        .iter()
-        .map(|site| {
-            let (path, span, alias) = (&site.path, site.span, &site.alias);
-            let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-            let global = if path.leading_colon.is_some() {
-                "::"
-            } else {
-                ""
-            };
-            let name = format!("{global}{}", segs.join("::"));
-            let args = site.args.iter().map(|a| match a {
-                cuda::ArgTy::Value(t) => t.rust().to_string(),
-                cuda::ArgTy::Signature => "_".into(),
-                cuda::ArgTy::Slice(t, false) => format!("&[{}]", t.rust()),
-                cuda::ArgTy::Slice(t, true) => format!("&mut [{}]", t.rust()),
-            });
-            let ret = site.ret.map_or("_", cuda::Ty::rust);
-            quote_spanned! {span=>
-                ::acc::__private::RoutineCall {
-                    routine: {
-                        #[allow(unused_imports)]
-                        use #path as __acc_callee;
-                        #[allow(unused_imports)]
-                        use ::acc::__private::not_a_routine::*;
-                        __acc_callee::__acc_routine
-                    },
-                    name: #name,
-                    alias: #alias,
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                    args: &[#(#args),*],
-                    ret: #ret,
-                }
-            }
-        })
-        .collect()
-}
-
-/// Names bound inside a function: its parameters, every pattern's bindings, and the items and
-/// imports its body declares. A call through one of them is not a call of a routine declared
-/// outside, which is all the CUDA form can call.
-fn bound_names(func: &ItemFn) -> HashSet<String> {
-    #[derive(Default)]
-    struct Names(HashSet<String>);
-    impl Names {
-        fn add(&mut self, i: &syn::Ident) {
-            self.0.insert(syn::ext::IdentExt::unraw(i).to_string());
-        }
-    }
-    impl<'ast> Visit<'ast> for Names {
-        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-            self.add(&p.ident);
-            syn::visit::visit_pat_ident(self, p);
-        }
-        fn visit_item(&mut self, i: &'ast syn::Item) {
-            match i {
-                syn::Item::Fn(f) => self.add(&f.sig.ident),
-                syn::Item::Const(c) => self.add(&c.ident),
-                syn::Item::Static(s) => self.add(&s.ident),
-                syn::Item::Mod(m) => self.add(&m.ident),
-                _ => {}
-            }
-            syn::visit::visit_item(self, i);
-        }
-        fn visit_use_name(&mut self, u: &'ast syn::UseName) {
-            self.add(&u.ident);
-        }
-        fn visit_use_rename(&mut self, u: &'ast syn::UseRename) {
-            self.add(&u.rename);
-        }
-    }
-    let mut names = Names::default();
-    for arg in &func.sig.inputs {
-        names.visit_fn_arg(arg);
-    }
-    names.visit_block(&func.block);
-    names.0
 }
 
 /// Finds host code of a compute function (outside its partitioned loops) that reads or writes
@@ -1036,7 +754,7 @@ fn plain_name(
 }
 
 /// Every identifier in `tokens`.
-fn idents(tokens: &TokenStream) -> BTreeSet<String> {
+pub(crate) fn idents(tokens: &TokenStream) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     fn walk(t: &TokenStream, out: &mut BTreeSet<String>) {
         for tt in t.clone() {

@@ -22,8 +22,8 @@
 //! a compile error. The subset and the Rust semantics kept (wrapping integer arithmetic,
 //! saturating float-to-int casts, bounds checks that trap) are documented in [`cuda`].
 //!
-//! **Routines.** `#[acc::routine]` translates a free function's body the same way, into the
-//! parts of a CUDA `__device__` function. A macro sees one item, so a caller cannot read the
+//! **Routines.** `#[acc::routine]` (the `routine` module) translates a free function's body the
+//! same way, into the parts of a CUDA `__device__` function. A macro sees one item, so a caller cannot read the
 //! routine: next to `fn foo` the routine's expansion declares a hidden `struct foo {}` (types
 //! and functions live in different namespaces, and `use m::foo` imports both) whose
 //! `foo::__acc_routine()` returns the `CudaRoutine`. A caller's C text calls `foo` through an
@@ -69,6 +69,7 @@
 
 pub(crate) mod cuda;
 mod expand;
+mod routine;
 mod text;
 
 use proc_macro::TokenStream;
@@ -110,7 +111,7 @@ pub fn data(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// taking `self` or naming `Self` is left as it is).
 #[proc_macro_attribute]
 pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
-    expand::routine(attr.into(), item.into()).into()
+    routine::expand(attr.into(), item.into()).into()
 }
 
 /// `#[acc(loop …)]` is read by the enclosing `#[acc::parallel]`, `#[acc::kernels]` or

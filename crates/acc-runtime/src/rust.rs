@@ -940,7 +940,7 @@ pub struct CudaModule {
     pub entries: &'static [&'static str],
     /// Why there is no CUDA form: where (file, line) and the reason, per construct.
     pub missing: &'static [(&'static str, u32, &'static str)],
-    /// The `#[acc::routine]` functions the kernels call, one per callee.
+    /// The kernels' calls of `#[acc::routine]` functions, one per call.
     pub calls: &'static [RoutineCall],
     /// Where in `source` the kernels start: the routines go before them.
     pub kernels_at: usize,
@@ -1182,9 +1182,19 @@ pub fn launch_cuda(
             site,
         })
         .collect();
-    // `cuda_form` checked on entry that there is a source; it lives as long as the program, so
+    // Generated code checked `cuda_form` on entry. The source lives as long as the program, so
     // its address identifies it in the loaded-kernel cache.
-    let source = module.cuda_source().unwrap_or_default();
+    let Some(source) = module.cuda_source() else {
+        fatal(&crate::error::Error::new(
+            crate::error::ErrorKind::NoDevice,
+            &site,
+            format!(
+                "the Rust function `{}` has no CUDA form: {}",
+                module.function,
+                module.reasons()
+            ),
+        ))
+    };
     let k = runtime::CudaKernel {
         name: entry,
         file: loc.file,
