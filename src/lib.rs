@@ -81,7 +81,11 @@
 //! next to it (kernels find the routine's CUDA form through it), so on an
 //! associated function rustc says "struct is not supported in `impl`s", and
 //! a type or module of the same name in that scope clashes with it; a method
-//! (taking `self` or naming `Self`) is left as it is.
+//! (taking `self` or naming `Self`) is left as it is. A kernel finds a
+//! callee's form by its name in the type namespace, so a function it calls
+//! that shares its name with a module or crate in scope (`mod geometry` and
+//! `fn geometry`) makes rustc report "cannot find value `__acc_routine` in
+//! module `__acc_callee`": rename one of them.
 //!
 //! ```
 //! #[acc::routine(seq)]
