@@ -166,6 +166,29 @@ fn gcd(a: u64, b: u64) -> u64 {
     }
 }
 
+/// Mutually recursive routines: NVRTC needs `odd`'s prototype before `even`'s body.
+#[acc::routine(seq)]
+fn even(n: u32) -> bool {
+    if n == 0 {
+        true
+    } else {
+        odd(n - 1)
+    }
+}
+
+#[acc::routine(seq)]
+fn odd(n: u32) -> bool {
+    n != 0 && even(n - 1)
+}
+
+#[acc::parallel(copyout(y))]
+fn parity(y: &mut [u8]) {
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        y[i] = if even(i as u32) { 2 } else { 1 };
+    }
+}
+
 /// A routine that writes a `&mut` slice, called by `serial` host code (a one-thread kernel).
 #[acc::routine(worker)]
 fn bump(y: &mut [i64], k: usize) -> i64 {
@@ -205,6 +228,9 @@ fn kernels_calling_routines_run_on_the_host_devices() {
             })
             .sum();
         assert_eq!(gcd_sum(100), want);
+        let mut p = vec![0u8; 7];
+        parity(&mut p);
+        assert_eq!(p, [2, 1, 2, 1, 2, 1, 2]);
         let mut y = vec![1i64; 6];
         bump_all(&mut y);
         // y[k] = y[k-1] + k, from y[0] = 1.
@@ -217,6 +243,7 @@ fn kernels_calling_routines_have_a_cuda_form_that_nvrtc_compiles() {
     cuda::compile_all(&[
         &__ACC_CUDA_SMOOTH,
         &__ACC_CUDA_GCD_SUM,
+        &__ACC_CUDA_PARITY,
         &__ACC_CUDA_BUMP_ALL,
     ]);
     // Each routine is declared before any use, then defined, once each: four prototypes and
