@@ -268,6 +268,90 @@ fn kernels_calling_routines_have_a_cuda_form_that_nvrtc_compiles() {
     assert!(source.contains("return __acc_call_3gcd(b_, "), "{source}");
 }
 
+/// Two routines named `twin` in different modules, one routine imported by a glob, and paths
+/// through `crate::` and `self::`.
+mod twin_a {
+    #[acc::routine(seq)]
+    pub fn twin(v: f64) -> f64 {
+        v + 1.0
+    }
+}
+
+mod twin_b {
+    #[acc::routine(seq)]
+    pub(crate) fn twin(v: f64) -> f64 {
+        v * 2.0
+    }
+}
+
+mod globbed {
+    #[acc::routine(seq)]
+    pub fn triple(v: f64) -> f64 {
+        v * 3.0
+    }
+}
+
+use globbed::*;
+
+#[acc::parallel(copy(y))]
+fn lookups(y: &mut [f64]) {
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        y[i] = twin_a::twin(y[i]) + crate::twin_b::twin(y[i]) + self::triple(y[i]) + triple(1.0);
+    }
+}
+
+#[test]
+fn routines_are_found_by_the_path_the_call_names() {
+    // A routine and its caller declared inside a function body.
+    fn in_a_block() -> &'static acc::__private::CudaModule {
+        #[acc::routine(seq)]
+        fn inner(v: f64) -> f64 {
+            v * 5.0
+        }
+
+        #[acc::parallel(copy(y))]
+        fn calls_inner(y: &mut [f64]) {
+            #[acc(loop gang)]
+            for i in 0..y.len() {
+                y[i] = inner(y[i]);
+            }
+        }
+
+        let mut y = vec![1.0; 4];
+        calls_inner(&mut y);
+        assert_eq!(y, [5.0; 4]);
+        &__ACC_CUDA_CALLS_INNER
+    }
+    for d in [acc::DeviceType::Host, acc::DeviceType::HostDiscrete] {
+        acc::set_device_type(d);
+        let mut y = vec![2.0; 5];
+        lookups(&mut y);
+        assert_eq!(y, [3.0 + 4.0 + 6.0 + 3.0; 5]);
+        in_a_block();
+    }
+    cuda::compile_all(&[&__ACC_CUDA_LOOKUPS, in_a_block()]);
+    let source = __ACC_CUDA_LOOKUPS.cuda_source().unwrap();
+    assert!(
+        source.contains("#define __acc_call_6twin_a_4twin __acc_rt0_twin"),
+        "{source}"
+    );
+    assert!(
+        source.contains("#define __acc_call_5crate_6twin_b_4twin __acc_rt1_twin"),
+        "{source}"
+    );
+    // `self::triple` and `triple` are one routine, written once.
+    assert!(
+        source.contains("#define __acc_call_4self_6triple __acc_rt2_triple"),
+        "{source}"
+    );
+    assert!(
+        source.contains("#define __acc_call_6triple __acc_rt2_triple"),
+        "{source}"
+    );
+    assert!(!source.contains("__acc_rt3"), "{source}");
+}
+
 /// Not a routine: a kernel that calls it runs on the host devices, and has no CUDA form.
 fn plain(v: f64) -> f64 {
     v + 1.0
