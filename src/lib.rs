@@ -54,17 +54,64 @@
 //! comparison and logical operators, compound assignment, `as`, indexing,
 //! `x.len()`, `let` (typed, or inferred from use the way Rust infers it),
 //! `if`/`else`, nested `for` over ranges, `while`, `loop`, `break`/`continue`,
-//! and the float methods `sqrt abs min max powi powf exp ln sin cos floor ceil
-//! mul_add` (also as `f64::max(a, b)`). Rust semantics are kept: integer
+//! the float methods `sqrt abs min max powi powf exp ln sin cos floor ceil
+//! mul_add` (also as `f64::max(a, b)`), and calls of `#[acc::routine]`
+//! functions (below). Rust semantics are kept: integer
 //! arithmetic wraps (release semantics; no overflow panics), division by zero
 //! and out-of-bounds indexing print Rust's panic message and trap (the launch
 //! fails and the program ends with the error), float-to-int `as` saturates,
 //! float `+ - *` are never fused into FMAs. Transcendental functions are
 //! CUDA's and may differ from the host's in the last bits.
 //!
-//! **A function without a CUDA form** (a call to another function, a macro, a
-//! type outside the subset, host code reading slice elements outside
-//! the forms above) still compiles and runs on the CPU devices; on `nvidia`
+//! **Routines.** A free function marked `#[acc::routine(seq)]` (or `gang`,
+//! `worker`, `vector`: on the GPU every routine runs sequentially in the
+//! calling thread, as a `seq` one does) whose parameters are scalars and
+//! slices of the subset's types and whose body is in the subset (with
+//! `return`) becomes a CUDA `__device__` function, with the same Rust
+//! semantics; kernels and other routines call it by name, through `use`
+//! or by path, wherever it is defined, and it may recurse. Slices are passed
+//! as a pointer and a length; a call that passes a `&mut` slice is a whole
+//! statement, `let` value or assigned value (inside a larger expression C
+//! would not keep Rust's order of evaluation), and inside a partitioned loop
+//! a `&mut` parameter is the host path's `SliceMut` view, which a routine
+//! cannot take yet. A type that only the routine's signature decides
+//! (`let s = f(x);`, `gcd(i, 36)`) is the signature's, as in Rust. On the
+//! CPU devices a routine is the function itself. It goes on free
+//! functions: the macro declares a hidden `struct` of the function's name
+//! next to it (kernels find the routine's CUDA form through it), so on an
+//! associated function rustc says "struct is not supported in `impl`s", and
+//! a type or module of the same name in that scope clashes with it; a method
+//! (taking `self` or naming `Self`) is left as it is. A kernel finds a
+//! callee's form by its name in the type namespace, so a function it calls
+//! that shares its name with a module or crate in scope (`mod geometry` and
+//! `fn geometry`) makes rustc report "cannot find value `__acc_routine` in
+//! module `__acc_callee`": rename one of them.
+//!
+//! ```
+//! #[acc::routine(seq)]
+//! fn clamp(v: f32, hi: f32) -> f32 {
+//!     if v > hi {
+//!         return hi;
+//!     }
+//!     v
+//! }
+//!
+//! #[acc::parallel(copy(y))]
+//! fn cap(hi: f32, y: &mut [f32]) {
+//!     #[acc(loop gang vector)]
+//!     for i in 0..y.len() {
+//!         y[i] = clamp(y[i], hi);
+//!     }
+//! }
+//! # let mut y = vec![1.0, 5.0];
+//! # cap(2.0, &mut y);
+//! # assert_eq!(y, [1.0, 2.0]);
+//! ```
+//!
+//! **A function without a CUDA form** (a call to a function that is not a
+//! routine, or to a routine without a CUDA form, a macro, a type outside the
+//! subset, host code reading slice elements outside the forms above) still
+//! compiles and runs on the CPU devices; on `nvidia`
 //! calling it is an error naming the function, the loop's file and line and
 //! the reason, raised on entry before any data moves — never a silent run on
 //! the host against stale copies. The generated module is the hidden static

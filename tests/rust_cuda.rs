@@ -94,3 +94,332 @@ fn subset_kernels_run_on_the_host_devices() {
 fn subset_kernels_have_a_cuda_form_that_nvrtc_compiles() {
     cuda::compile_all(&[&__ACC_CUDA_MATMUL, &__ACC_CUDA_MIXED, &__ACC_CUDA_NORM_MAX]);
 }
+
+// ---- routines --------------------------------------------------------------------------------
+
+/// Routines in another module, called through `use` and through a path.
+mod util {
+    #[acc::routine(seq)]
+    pub fn clamp01(v: f64) -> f64 {
+        if v < 0.0 {
+            return 0.0;
+        }
+        v.min(1.0)
+    }
+
+    /// A `vector` routine runs sequentially in the calling GPU thread, as `seq` does.
+    #[acc::routine(vector)]
+    pub fn lerp(a: f64, b: f64, t: f64) -> f64 {
+        a + (b - a) * super::clamp_t(t)
+    }
+}
+
+use util::clamp01;
+
+/// A routine calling a routine (imported with `use`); `util::lerp`, above, calls it.
+#[acc::routine(seq)]
+fn clamp_t(t: f64) -> f64 {
+    clamp01(t)
+}
+
+/// A routine taking a slice. (`saturating_sub` is outside the CUDA subset.)
+#[acc::routine(seq)]
+#[allow(clippy::implicit_saturating_sub)]
+fn window_sum(x: &[f64], i: usize, w: usize) -> f64 {
+    let mut s = 0.0;
+    let lo = if i >= w { i - w } else { 0 };
+    let hi = (i + w + 1).min(x.len());
+    for j in lo..hi {
+        s += x[j];
+    }
+    s
+}
+
+#[acc::parallel(copyin(x) copyout(y))]
+fn smooth(w: usize, x: &[f64], y: &mut [f64]) {
+    let from = 0.0;
+    #[acc(loop gang vector)]
+    for i in 0..y.len() {
+        // `s`, and `from` (passed to the kernel), take their types from the routines'
+        // signatures.
+        let s = window_sum(x, i, w);
+        y[i] = util::lerp(from, s, clamp01(x[i] * 0.1));
+    }
+}
+
+/// A reduction of a recursive routine's results; `gcd` is defined after its caller.
+#[acc::parallel(loop gang reduction(+:total))]
+fn gcd_sum(n: u64) -> u64 {
+    let mut total = 0;
+    for i in 0..n {
+        total += gcd(i, 36);
+    }
+    total
+}
+
+#[acc::routine(seq)]
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Mutually recursive routines: NVRTC needs `odd`'s prototype before `even`'s body.
+#[acc::routine(seq)]
+fn even(n: u32) -> bool {
+    if n == 0 {
+        true
+    } else {
+        odd(n - 1)
+    }
+}
+
+#[acc::routine(seq)]
+fn odd(n: u32) -> bool {
+    n != 0 && even(n - 1)
+}
+
+#[acc::parallel(copyout(y))]
+fn parity(y: &mut [u8]) {
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        y[i] = if even(i as u32) { 2 } else { 1 };
+    }
+}
+
+/// A routine that writes a `&mut` slice, called by `serial` host code (a one-thread kernel).
+#[acc::routine(worker)]
+fn bump(y: &mut [i64], k: usize) -> i64 {
+    y[k] += k as i64;
+    y[k]
+}
+
+#[acc::serial(copy(y))]
+fn bump_all(y: &mut [i64]) {
+    for k in 0..y.len() {
+        let v = bump(y, k);
+        if k + 1 < y.len() {
+            y[k + 1] = v;
+        }
+    }
+}
+
+#[test]
+fn kernels_calling_routines_run_on_the_host_devices() {
+    for d in [acc::DeviceType::Host, acc::DeviceType::HostDiscrete] {
+        acc::set_device_type(d);
+        let x: Vec<f64> = (0..40).map(|i| (i % 13) as f64 - 2.0).collect();
+        let mut y = vec![0.0; 40];
+        smooth(2, &x, &mut y);
+        for i in 0..40usize {
+            let s: f64 = x[i.saturating_sub(2)..(i + 3).min(40)].iter().sum();
+            let t = (x[i] * 0.1).clamp(0.0, 1.0);
+            assert_eq!(y[i], s * t, "{d:?} at {i}");
+        }
+        let want: u64 = (0..100u64)
+            .map(|i| {
+                let (mut a, mut b) = (i, 36);
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                a
+            })
+            .sum();
+        assert_eq!(gcd_sum(100), want);
+        let mut p = vec![0u8; 7];
+        parity(&mut p);
+        assert_eq!(p, [2, 1, 2, 1, 2, 1, 2]);
+        let mut y = vec![1i64; 6];
+        bump_all(&mut y);
+        // y[k] = y[k-1] + k, from y[0] = 1.
+        assert_eq!(y, [1, 2, 4, 7, 11, 16]);
+    }
+}
+
+#[test]
+fn kernels_calling_routines_have_a_cuda_form_that_nvrtc_compiles() {
+    cuda::compile_all(&[
+        &__ACC_CUDA_SMOOTH,
+        &__ACC_CUDA_GCD_SUM,
+        &__ACC_CUDA_PARITY,
+        &__ACC_CUDA_BUMP_ALL,
+    ]);
+    // Each routine is declared before any use, then defined, once each: four prototypes and
+    // four definitions, though `clamp01` is called twice.
+    let source = __ACC_CUDA_SMOOTH.cuda_source().unwrap();
+    let protos = source
+        .find("static __device__ double __acc_rt0_window_sum(")
+        .unwrap();
+    let defs = source.find("/* tests/rust_cuda.rs:").unwrap();
+    assert!(protos < defs, "{source}");
+    assert_eq!(
+        source.matches("static __device__ double __acc_rt").count(),
+        8,
+        "{source}"
+    );
+    // A recursive routine calls itself through its alias, bound to its own name.
+    let source = __ACC_CUDA_GCD_SUM.cuda_source().unwrap();
+    assert!(
+        source.contains("#define __acc_call_3gcd __acc_rt0_gcd"),
+        "{source}"
+    );
+    assert!(source.contains("return __acc_call_3gcd(b_, "), "{source}");
+}
+
+/// Two routines named `twin` in different modules, one routine imported by a glob, and paths
+/// through `crate::` and `self::`.
+mod twin_a {
+    #[acc::routine(seq)]
+    pub fn twin(v: f64) -> f64 {
+        v + 1.0
+    }
+}
+
+mod twin_b {
+    #[acc::routine(seq)]
+    pub(crate) fn twin(v: f64) -> f64 {
+        v * 2.0
+    }
+}
+
+mod globbed {
+    #[acc::routine(seq)]
+    pub fn triple(v: f64) -> f64 {
+        v * 3.0
+    }
+}
+
+use globbed::*;
+
+#[acc::parallel(copy(y))]
+fn lookups(y: &mut [f64]) {
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        y[i] = twin_a::twin(y[i]) + crate::twin_b::twin(y[i]) + self::triple(y[i]) + triple(1.0);
+    }
+}
+
+#[test]
+fn routines_are_found_by_the_path_the_call_names() {
+    // A routine and its caller declared inside a function body.
+    fn in_a_block() -> &'static acc::__private::CudaModule {
+        #[acc::routine(seq)]
+        fn inner(v: f64) -> f64 {
+            v * 5.0
+        }
+
+        #[acc::parallel(copy(y))]
+        fn calls_inner(y: &mut [f64]) {
+            #[acc(loop gang)]
+            for i in 0..y.len() {
+                y[i] = inner(y[i]);
+            }
+        }
+
+        let mut y = vec![1.0; 4];
+        calls_inner(&mut y);
+        assert_eq!(y, [5.0; 4]);
+        &__ACC_CUDA_CALLS_INNER
+    }
+    for d in [acc::DeviceType::Host, acc::DeviceType::HostDiscrete] {
+        acc::set_device_type(d);
+        let mut y = vec![2.0; 5];
+        lookups(&mut y);
+        assert_eq!(y, [3.0 + 4.0 + 6.0 + 3.0; 5]);
+        in_a_block();
+    }
+    cuda::compile_all(&[&__ACC_CUDA_LOOKUPS, in_a_block()]);
+    let source = __ACC_CUDA_LOOKUPS.cuda_source().unwrap();
+    assert!(
+        source.contains("#define __acc_call_6twin_a_4twin __acc_rt0_twin"),
+        "{source}"
+    );
+    assert!(
+        source.contains("#define __acc_call_5crate_6twin_b_4twin __acc_rt1_twin"),
+        "{source}"
+    );
+    // `self::triple` and `triple` are one routine, written once.
+    assert!(
+        source.contains("#define __acc_call_4self_6triple __acc_rt2_triple"),
+        "{source}"
+    );
+    assert!(
+        source.contains("#define __acc_call_6triple __acc_rt2_triple"),
+        "{source}"
+    );
+    assert!(!source.contains("__acc_rt3"), "{source}");
+}
+
+/// Not a routine: a kernel that calls it runs on the host devices, and has no CUDA form.
+fn plain(v: f64) -> f64 {
+    v + 1.0
+}
+
+#[acc::parallel(copy(y))]
+fn calls_plain(y: &mut [f64]) {
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        y[i] = plain(y[i]);
+    }
+}
+
+/// A routine whose body is outside the CUDA subset, called through another routine.
+#[acc::routine(seq)]
+fn outside(v: f64) -> f64 {
+    v.tanh()
+}
+
+#[acc::routine(seq)]
+fn via_outside(v: f64) -> f64 {
+    outside(v) * 2.0
+}
+
+#[acc::parallel(copy(y))]
+fn calls_outside(y: &mut [f64]) {
+    #[acc(loop gang)]
+    for i in 0..y.len() {
+        y[i] = via_outside(y[i]);
+    }
+}
+
+#[test]
+fn calls_of_functions_without_a_cuda_form_say_why() {
+    for d in [acc::DeviceType::Host, acc::DeviceType::HostDiscrete] {
+        acc::set_device_type(d);
+        let mut y = vec![0.5; 8];
+        calls_plain(&mut y);
+        assert_eq!(y, [1.5; 8]);
+        calls_outside(&mut y);
+        assert_eq!(y, [1.5f64.tanh() * 2.0; 8]);
+    }
+    assert!(!__ACC_CUDA_CALLS_PLAIN.complete());
+    // The line of the first occurrence of `f`, which starts mid-line.
+    let line = |f: &str| {
+        let src = include_str!("rust_cuda.rs");
+        src[..src.find(f).unwrap()].lines().count()
+    };
+    assert_eq!(
+        __ACC_CUDA_CALLS_PLAIN.reasons(),
+        format!(
+            "tests/rust_cuda.rs:{}: `plain` is not an `#[acc::routine]` function, so device code \
+             cannot call it; mark it `#[acc::routine(seq)]`",
+            line("plain(y[i])")
+        )
+    );
+    assert!(__ACC_CUDA_CALLS_PLAIN.cuda_source().is_none());
+    // (The Rust text in the reason is the compiler's printing of the tokens: spacing aside.)
+    assert_eq!(
+        __ACC_CUDA_CALLS_OUTSIDE.reasons().replace(' ', ""),
+        format!(
+            "tests/rust_cuda.rs:{}: the routine `via_outside` calls `outside` \
+             (tests/rust_cuda.rs:{}), which has no CUDA form: tests/rust_cuda.rs:{}: \
+             `v.tanh()`: a method outside the CUDA subset",
+            line("via_outside(y[i])"),
+            line("outside(v) * 2.0"),
+            line("outside(v: f64)")
+        )
+        .replace(' ', "")
+    );
+}

@@ -2,8 +2,9 @@
 //! sm_90 and `ptxas` (where it runs) assembles the PTX. Without libnvrtc the check is skipped,
 //! except under `ACC_REQUIRE_TOOLS`, where it fails. `ACC_DUMP_CUDA=dir` writes the modules.
 
-/// Compiles (and assembles) every module; every module must be complete.
-pub fn compile_all(modules: &[&acc::__private::CudaModule]) {
+/// Compiles (and assembles) every module, with its routines as the runtime assembles them;
+/// every module must be complete.
+pub fn compile_all(modules: &[&'static acc::__private::CudaModule]) {
     let mut failures = Vec::new();
     for m in modules {
         if !m.complete() {
@@ -15,14 +16,15 @@ pub fn compile_all(modules: &[&acc::__private::CudaModule]) {
         std::fs::create_dir_all(&dir).unwrap();
         for m in modules {
             let path = std::path::Path::new(&dir).join(format!("{}.cu", m.function));
-            std::fs::write(path, m.source).unwrap();
+            std::fs::write(path, m.cuda_source().unwrap()).unwrap();
         }
     }
     let Some(ptxas) = cuda_tools() else { return };
     for m in modules {
+        let source = m.cuda_source().unwrap();
         for arch in ["sm_80", "sm_90"] {
-            let ptx = acc::runtime::jit::compile_cuda(m.source, m.function, arch)
-                .unwrap_or_else(|e| panic!("{} ({arch}): NVRTC:\n{e}\n{}", m.function, m.source));
+            let ptx = acc::runtime::jit::compile_cuda(source, m.function, arch)
+                .unwrap_or_else(|e| panic!("{} ({arch}): NVRTC:\n{e}\n{source}", m.function));
             if let Some(ptxas) = &ptxas {
                 assemble(ptxas, &ptx, arch, m.function);
             }

@@ -16,8 +16,23 @@
 //! (typed, or inferred), `if`/`else` (also as a value: `let v = if c { a } else { b };`),
 //! nested `for i in a..b` / `a..=b`, `while`, `loop`, unlabelled `break`/`continue`, the float
 //! methods `sqrt abs min max powi powf exp ln sin cos floor ceil mul_add` (and
-//! `f64::max(a, b)` style paths), `abs min max` on integers, and the constants `MIN`, `MAX`,
-//! `INFINITY`, `NEG_INFINITY`, `EPSILON`, `NAN` of the number types and `std::f64::consts::PI`.
+//! `f64::max(a, b)` style paths), `abs min max` on integers, the constants `MIN`, `MAX`,
+//! `INFINITY`, `NEG_INFINITY`, `EPSILON`, `NAN` of the number types and `std::f64::consts::PI`,
+//! and calls of `#[acc::routine]` functions by name or path (slices passed as their pointer and
+//! length). A routine ([`translate_routine`]) is the same subset over its parameters and locals,
+//! with `return` and a tail expression.
+//!
+//! **Calls.** The callee is another item, which this macro cannot read: the C text calls it
+//! through an alias of the path (`util::half` is `__acc_call_4util_4half`) that the runtime
+//! binds when it assembles the module ([`CallSite`]), and a call whose name is bound inside the
+//! function (a closure, an import in the body), a constructor or a type's function has no
+//! CUDA form. Where the code around a call does not decide a type that Rust takes from the
+//! callee's signature (a literal argument, `let s = f(x);`), the C text names the type by the
+//! runtime's `#define` from that signature (`__acc_call_4util_4half_a0`, `..._r`), and typed
+//! emission becomes generic: the helpers are overloaded, casts from such a type go through
+//! `__acc_as`, float literals are written for either width (never rounded twice). A call that
+//! passes a `&mut` slice may write it, so it must be a statement's whole value: C does not keep
+//! Rust's order of evaluation inside an expression.
 //!
 //! **Rust semantics kept.**
 //! - Integer `+ - *`, unary `-` and shifts wrap (Rust's release behaviour; debug builds of the
@@ -37,9 +52,11 @@
 
 use acc_engine::cuda::Unsupported;
 use acc_engine::directive::ReductionOp;
+use proc_macro2::Span;
 use quote::ToTokens;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
+use syn::spanned::Spanned;
 use syn::{BinOp, Expr, Lit, Pat, RangeLimits, Stmt, Type, UnOp};
 
 /// A scalar type of the subset.
@@ -165,6 +182,9 @@ pub enum ArgSpec {
     Len(String),
     /// A scalar of the enclosing function, by value, of this type.
     Value(String, Ty),
+    /// A scalar of the enclosing function, by value, of the type a routine's signature gives
+    /// (rustc checked that the value has it).
+    Signature(String),
     /// Level `j`'s first index (`__acc_lo<j>`), of this type.
     Lo(usize, Ty),
     /// Level `j`'s trip count (`__acc_n<j>`), `i64`.
@@ -175,8 +195,38 @@ pub enum ArgSpec {
 pub struct Translated {
     pub kernel: acc_engine::cuda::CudaKernel,
     pub args: Vec<ArgSpec>,
-    /// Per reduction, in clause order: the variable's type.
-    pub reductions: Vec<Ty>,
+    /// Per reduction, in clause order: the variable's type (`None`: a routine's signature
+    /// decides it).
+    pub reductions: Vec<Option<Ty>>,
+    /// The calls of routines the kernel makes.
+    pub calls: Vec<CallSite>,
+}
+
+/// A call the translation takes for a call of an `#[acc::routine]` function. The callee is
+/// another item, which this macro cannot read: the C text calls it through `alias`, and the
+/// caller's expansion finds the routine's CUDA form by `path` and checks that its signature is
+/// the one assumed here.
+#[derive(Clone)]
+pub struct CallSite {
+    /// The function as written (`half`, `util::half`).
+    pub path: syn::Path,
+    /// The C name the text calls (a `#define` the runtime gives when it assembles the module).
+    pub alias: String,
+    pub args: Vec<ArgTy>,
+    /// The result's type; `None` when the value is not used, or the signature decides it.
+    pub ret: Option<Ty>,
+    /// Where the call is.
+    pub span: Span,
+}
+
+/// The type a call passes for one parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgTy {
+    Value(Ty),
+    /// A value of the type the routine's signature gives (nothing around the call decides it).
+    Signature,
+    /// A slice of this element type; whether it is `&mut`.
+    Slice(Ty, bool),
 }
 
 /// Everything the translator reads about the launch.
@@ -191,9 +241,36 @@ pub struct Input<'a> {
     pub per_chunk: &'a [String],
     /// Loop `private`: a copy per iteration.
     pub privates: &'a [String],
+    /// Names bound inside the function (parameters, locals, nested functions): a call through
+    /// one of them is not a call of a routine.
+    pub locals: &'a HashSet<String>,
 }
 
-fn unsupported(what: impl ToTokens, why: &str) -> Unsupported {
+/// Everything the translator reads about an `#[acc::routine]` function.
+pub struct RoutineInput<'a> {
+    pub function: &'a str,
+    /// In order: the name, its type, whether the binding is `mut`.
+    pub params: &'a [(String, Outer, bool)],
+    /// `None`: `()`.
+    pub ret: Option<Ty>,
+    pub body: &'a syn::Block,
+    pub locals: &'a HashSet<String>,
+}
+
+/// A routine as a CUDA `__device__` function: the runtime names it and writes
+/// `static __device__ <ret> <name>(<params>) <body>`.
+#[derive(Default)]
+pub struct TranslatedRoutine {
+    pub ret: String,
+    pub params: String,
+    /// Per Rust parameter, its C type (empty for a slice): callers name these types (see
+    /// [`CallSite`]).
+    pub param_types: Vec<&'static str>,
+    pub body: String,
+    pub calls: Vec<CallSite>,
+}
+
+pub(crate) fn unsupported(what: impl ToTokens, why: &str) -> Unsupported {
     Unsupported(format!("`{}`: {why}", text(&what)))
 }
 
@@ -243,7 +320,17 @@ enum E {
     Len(String),
     /// Method (Rust name), receiver and arguments; result type.
     Call(&'static str, Vec<E>, Tv),
+    /// A routine call: its index in `Translator::calls`, the arguments, the result type.
+    Routine(usize, Vec<RArg>, Tv),
     Ternary(Box<E>, Box<E>, Box<E>, Tv),
+}
+
+/// An argument of a routine call.
+#[derive(Clone)]
+enum RArg {
+    Value(E),
+    /// A slice parameter, passed as its pointer and length.
+    Slice(String),
 }
 
 impl E {
@@ -260,6 +347,7 @@ impl E {
             | E::Cast(_, t, _)
             | E::Index(_, _, t, _)
             | E::Call(_, _, t)
+            | E::Routine(_, _, t)
             | E::Ternary(_, _, _, t) => Ok(*t),
             E::Bool(_) => Err(Ty::Bool),
             E::Len(_) => Err(Ty::Usize),
@@ -287,6 +375,8 @@ enum S {
     Break,
     Continue,
     Block(Vec<S>),
+    /// In a routine.
+    Return(Option<E>),
 }
 
 struct Var {
@@ -295,8 +385,31 @@ struct Var {
     mutable: bool,
 }
 
+/// A call of a routine, as the tree records it (its types are resolved after the translation).
+struct Call {
+    path: syn::Path,
+    alias: String,
+    args: Vec<CallArg>,
+    /// `None`: the value is not used.
+    ret: Option<Tv>,
+    span: Span,
+}
+
+enum CallArg {
+    Value(Tv),
+    Slice(Ty, bool),
+}
+
 struct Translator<'a> {
-    input: &'a Input<'a>,
+    params: &'a HashMap<String, Outer>,
+    locals: &'a HashSet<String>,
+    /// In a routine: its return type (`None`: `()`). Names that are neither locals nor
+    /// parameters are then outside the subset (a kernel captures them from the function).
+    routine: Option<Option<Tv>>,
+    calls: Vec<Call>,
+    /// Types only a routine's signature decides (root type variable → the `#define` that
+    /// names the type of a parameter or result of a call; see [`Translator::call_sites`]).
+    sym: HashMap<Tv, String>,
     slots: Vec<Slot>,
     scopes: Vec<HashMap<String, Var>>,
     /// Captured scalars of the enclosing function: Rust name, C name, type variable.
@@ -307,9 +420,13 @@ struct Translator<'a> {
 }
 
 impl<'a> Translator<'a> {
-    fn new(input: &'a Input<'a>) -> Self {
+    fn new(params: &'a HashMap<String, Outer>, locals: &'a HashSet<String>) -> Self {
         Translator {
-            input,
+            params,
+            locals,
+            routine: None,
+            calls: Vec::new(),
+            sym: HashMap::new(),
             slots: Vec::new(),
             scopes: vec![HashMap::new()],
             captures: Vec::new(),
@@ -364,6 +481,14 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// The type of `v` when the code decided it, not a literal's default.
+    fn decided(&self, v: Tv) -> Option<Ty> {
+        match self.slots[self.root(v)] {
+            Slot::Known(t) => Some(t),
+            _ => None,
+        }
+    }
+
     fn resolve(&self, v: Tv) -> Option<Ty> {
         match self.slots[self.root(v)] {
             Slot::Known(t) => Some(t),
@@ -405,20 +530,26 @@ impl<'a> Translator<'a> {
         if let Some(v) = self.lookup(name) {
             return Ok((v.c.clone(), v.tv, v.mutable));
         }
-        match self.input.params.get(name) {
+        match self.params.get(name) {
             Some(Outer::Slice(..)) => Err(unsupported(
                 at,
-                "a slice is used other than as `x[i]`, `x.len()` or `x.is_empty()`",
+                "a slice is used other than as `x[i]`, `x.len()` or `x.is_empty()`, or as an \
+                 argument of a routine",
+            )),
+            Some(Outer::Other) => Err(unsupported(
+                at,
+                "a parameter of a type outside the CUDA subset",
+            )),
+            _ if self.routine.is_some() => Err(unsupported(
+                at,
+                "a name from outside the routine (a constant or a static): a routine's CUDA form \
+                 sees only its parameters and locals",
             )),
             Some(Outer::Scalar(t)) => {
                 let t = *t;
                 let tv = self.known(t);
                 Ok((self.capture(name, tv), tv, false))
             }
-            Some(Outer::Other) => Err(unsupported(
-                at,
-                "a parameter of a type outside the CUDA subset",
-            )),
             None => {
                 // A local of the enclosing function: typed by its uses here; the launch
                 // checks the type the translation assumed against the value's.
@@ -451,7 +582,7 @@ impl<'a> Translator<'a> {
         if self.lookup(&name).is_some() {
             return None;
         }
-        match self.input.params.get(&name) {
+        match self.params.get(&name) {
             Some(Outer::Slice(t, _)) => {
                 if !self.slices.contains(&name) {
                     self.slices.push(name.clone());
@@ -508,7 +639,7 @@ impl<'a> Translator<'a> {
                             if i.diverge.is_some() {
                                 return Err(unsupported(l, "`let ... else`"));
                             }
-                            let e = self.expr(&i.expr)?;
+                            let e = self.value(&i.expr)?;
                             let et = self.type_of(&e);
                             self.unify(tv, et, &i.expr)?;
                             Some(e)
@@ -530,7 +661,7 @@ impl<'a> Translator<'a> {
         Ok(match e {
             Expr::Assign(a) => {
                 let l = self.place(&a.left)?;
-                let r = self.expr(&a.right)?;
+                let r = self.value(&a.right)?;
                 let (lt, rt) = (self.type_of(&l), self.type_of(&r));
                 self.unify(lt, rt, e)?;
                 S::Assign(l, None, r)
@@ -538,7 +669,7 @@ impl<'a> Translator<'a> {
             Expr::Binary(b) if compound(&b.op).is_some() => {
                 let op = compound(&b.op).unwrap();
                 let l = self.place(&b.left)?;
-                let r = self.expr(&b.right)?;
+                let r = self.value(&b.right)?;
                 if !matches!(op, BinOp::Shl(_) | BinOp::Shr(_)) {
                     let (lt, rt) = (self.type_of(&l), self.type_of(&r));
                     self.unify(lt, rt, e)?;
@@ -634,6 +765,25 @@ impl<'a> Translator<'a> {
             }
             Expr::Block(b) if b.label.is_none() => S::Block(self.block(&b.block)?),
             Expr::Paren(p) => self.stmt_expr(&p.expr)?,
+            Expr::Call(c) => S::Expr(self.call(c, e, true, false)?),
+            Expr::Return(r) if self.routine.is_some() => {
+                let ret = self.routine.unwrap();
+                match (&r.expr, ret) {
+                    (Some(v), Some(rt)) => {
+                        let v = self.value(v)?;
+                        let vt = self.type_of(&v);
+                        self.unify(vt, rt, e)?;
+                        S::Return(Some(v))
+                    }
+                    (None, None) => S::Return(None),
+                    _ => {
+                        return Err(unsupported(
+                            e,
+                            "a `return` whose value is not of the routine's return type",
+                        ))
+                    }
+                }
+            }
             e => {
                 let x = self.expr(e)?;
                 S::Expr(x)
@@ -662,6 +812,221 @@ impl<'a> Translator<'a> {
             Expr::Paren(p) => self.place(&p.expr),
             _ => Err(unsupported(e, "not an assignable place")),
         }
+    }
+
+    /// An expression whose value is the whole of a statement's (a `let` initializer, the
+    /// value of an assignment, a `return`): a routine call there may write slices.
+    fn value(&mut self, e: &Expr) -> Result<E, Unsupported> {
+        match e {
+            Expr::Paren(p) => self.value(&p.expr),
+            Expr::Group(g) => self.value(&g.expr),
+            Expr::Call(c) => self.call(c, e, true, true),
+            e => self.expr(e),
+        }
+    }
+
+    /// A call: a number type's method (`f64::max(a, b)`) or a routine. `whole`: the call is
+    /// all of its statement's value; `used`: its value is used.
+    fn call(
+        &mut self,
+        c: &syn::ExprCall,
+        at: &Expr,
+        whole: bool,
+        used: bool,
+    ) -> Result<E, Unsupported> {
+        let mut func = &*c.func;
+        while let Expr::Paren(syn::ExprParen { expr, .. })
+        | Expr::Group(syn::ExprGroup { expr, .. }) = func
+        {
+            func = expr;
+        }
+        let Expr::Path(p) = func else {
+            return Err(unsupported(at, "calls through an expression"));
+        };
+        let path = &p.path;
+        let segs: Vec<String> = path
+            .segments
+            .iter()
+            .map(|s| syn::ext::IdentExt::unraw(&s.ident).to_string())
+            .collect();
+        if let (None, [t, m]) = (&p.qself, segs.as_slice()) {
+            if let Some(ty) = Ty::from_name(t) {
+                let m = m.clone();
+                let mut args = Vec::new();
+                for a in &c.args {
+                    args.push(self.expr(a)?);
+                }
+                if args.is_empty() {
+                    return Err(unsupported(at, "a call outside the CUDA subset"));
+                }
+                return self.method(&m, args, Some(ty), at);
+            }
+        }
+        if p.qself.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return Err(unsupported(
+                at,
+                "calls of generic functions or through a qualified path",
+            ));
+        }
+        if let [only] = segs.as_slice() {
+            if self.lookup(only).is_some()
+                || self.params.contains_key(only)
+                || self.locals.contains(only)
+            {
+                return Err(Unsupported(format!(
+                    "`{}`: `{only}` is a local variable, a parameter or a function declared \
+                     inside the function; only `#[acc::routine]` functions declared outside it \
+                     have a CUDA form",
+                    text(at)
+                )));
+            }
+        }
+        let not_a_function = |s: &String| {
+            s == "Self"
+                || s.starts_with(|c: char| c.is_uppercase())
+                || Ty::from_name(s).is_some()
+                || matches!(s.as_str(), "str" | "char" | "i128" | "u128")
+        };
+        if segs.iter().any(not_a_function) {
+            return Err(unsupported(
+                at,
+                "calls outside the CUDA subset (only `#[acc::routine]` functions and the number \
+                 types' methods, such as `f64::max(a, b)`, have a CUDA form)",
+            ));
+        }
+        let mut args = Vec::new();
+        let mut arg_tys = Vec::new();
+        let mut writes = false;
+        for a in &c.args {
+            if let Some((s, elem)) = self.slice(a) {
+                let mutable = matches!(self.params.get(&s), Some(Outer::Slice(_, true)));
+                writes |= mutable;
+                args.push(RArg::Slice(s));
+                arg_tys.push(CallArg::Slice(elem, mutable));
+            } else {
+                let v = self.expr(a)?;
+                arg_tys.push(CallArg::Value(self.type_of(&v)));
+                args.push(RArg::Value(v));
+            }
+        }
+        if writes && !whole {
+            return Err(unsupported(
+                at,
+                "a call that may write a slice (it passes a `&mut` slice) inside a larger \
+                 expression, whose order of evaluation the CUDA form does not keep; give its \
+                 value a name first (`let v = f(y);`)",
+            ));
+        }
+        let ret = self.fresh(Slot::Free);
+        self.calls.push(Call {
+            path: path.clone(),
+            alias: alias(path.leading_colon.is_some(), &segs),
+            args: arg_tys,
+            ret: used.then_some(ret),
+            span: at.span(),
+        });
+        Ok(E::Routine(self.calls.len() - 1, args, ret))
+    }
+
+    /// The calls with their types. The translation cannot see a routine's signature: where
+    /// the code around a call does not decide a type (`gcd(i, 36)`, `let s = f(x);`), Rust
+    /// takes it from the signature, and so does the C text, which names it by a `#define` the
+    /// runtime gives from the routine's own (`__acc_call_3gcd_a1`, `__acc_call_1f_r`).
+    fn call_sites(&mut self) -> Vec<CallSite> {
+        let mut out = Vec::new();
+        let mut sym = std::mem::take(&mut self.sym);
+        for c in &self.calls {
+            let mut args = Vec::new();
+            for (k, a) in c.args.iter().enumerate() {
+                args.push(match a {
+                    CallArg::Value(tv) => match self.decided(*tv) {
+                        Some(t) => ArgTy::Value(t),
+                        None => {
+                            let r = self.root(*tv);
+                            sym.entry(r).or_insert_with(|| format!("{}_a{k}", c.alias));
+                            ArgTy::Signature
+                        }
+                    },
+                    CallArg::Slice(t, m) => ArgTy::Slice(*t, *m),
+                });
+            }
+            let ret = c.ret.and_then(|tv| {
+                let t = self.decided(tv);
+                if t.is_none() {
+                    let r = self.root(tv);
+                    sym.entry(r).or_insert_with(|| format!("{}_r", c.alias));
+                }
+                t
+            });
+            out.push(CallSite {
+                path: c.path.clone(),
+                alias: c.alias.clone(),
+                args,
+                ret,
+                span: c.span,
+            });
+        }
+        self.sym = sym;
+        out
+    }
+
+    /// A routine's body: its statements, the tail expression (if any) returned.
+    fn value_block(&mut self, b: &syn::Block) -> Result<Vec<S>, Unsupported> {
+        self.scopes.push(HashMap::new());
+        let r = self.value_stmts(&b.stmts);
+        self.scopes.pop();
+        r
+    }
+
+    fn value_stmts(&mut self, stmts: &[Stmt]) -> Result<Vec<S>, Unsupported> {
+        let (init, tail) = match stmts.split_last() {
+            Some((Stmt::Expr(e, None), init)) => (init, Some(e)),
+            _ => (stmts, None),
+        };
+        let mut out = self.stmts(init)?;
+        if let Some(e) = tail {
+            out.extend(self.tail(e)?);
+        }
+        Ok(out)
+    }
+
+    /// A routine's tail expression: `return` its value, through `if`/`else` and blocks.
+    fn tail(&mut self, e: &Expr) -> Result<Vec<S>, Unsupported> {
+        let Some(Some(ret)) = self.routine else {
+            return Ok(vec![self.stmt_expr(e)?]);
+        };
+        Ok(match e {
+            Expr::Paren(p) => self.tail(&p.expr)?,
+            Expr::Group(g) => self.tail(&g.expr)?,
+            Expr::Block(b) if b.label.is_none() => vec![S::Block(self.value_block(&b.block)?)],
+            Expr::If(i) if i.else_branch.is_some() => {
+                let c = self.expr(&i.cond)?;
+                let ct = self.type_of(&c);
+                let b = self.known(Ty::Bool);
+                self.unify(ct, b, &i.cond)?;
+                let then = self.value_block(&i.then_branch)?;
+                let Some((_, els)) = &i.else_branch else {
+                    unreachable!()
+                };
+                let els = match &**els {
+                    Expr::Block(b) if b.label.is_none() => self.value_block(&b.block)?,
+                    e => self.tail(e)?,
+                };
+                vec![S::If(c, then, els)]
+            }
+            Expr::Return(_)
+            | Expr::ForLoop(_)
+            | Expr::While(_)
+            | Expr::Loop(_)
+            | Expr::Break(_)
+            | Expr::Continue(_) => vec![self.stmt_expr(e)?],
+            e => {
+                let v = self.value(e)?;
+                let vt = self.type_of(&v);
+                self.unify(vt, ret, e)?;
+                vec![S::Return(Some(v))]
+            }
+        })
     }
 
     fn type_of(&mut self, e: &E) -> Tv {
@@ -789,36 +1154,7 @@ impl<'a> Translator<'a> {
                 }
                 self.method(&name, args, None, e)?
             }
-            Expr::Call(c) => {
-                let Expr::Path(p) = &*c.func else {
-                    return Err(unsupported(e, "calls outside the CUDA subset"));
-                };
-                let segs: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
-                let (ty, name) = match segs.as_slice() {
-                    [t, m] => (Ty::from_name(t), m.clone()),
-                    _ => (None, String::new()),
-                };
-                let Some(ty) = ty else {
-                    return Err(unsupported(
-                        e,
-                        "calls to functions (only the number types' methods, such as \
-                         `f64::max(a, b)`, have a CUDA form)",
-                    ));
-                };
-                let mut args = Vec::new();
-                for a in &c.args {
-                    args.push(self.expr(a)?);
-                }
-                if args.is_empty() {
-                    return Err(unsupported(e, "a call outside the CUDA subset"));
-                }
-                self.method(&name, args, Some(ty), e)?
-            }
+            Expr::Call(c) => self.call(c, e, false, true)?,
             Expr::If(i) => {
                 let then = block_value(&i.then_branch);
                 let els = match &i.else_branch {
@@ -994,6 +1330,19 @@ impl<'a> Translator<'a> {
     }
 }
 
+/// The C name a routine call goes through, from the path as written: each segment prefixed
+/// with its length, so two paths never share one (`util::half` is `__acc_call_4util_4half`).
+fn alias(global: bool, segs: &[String]) -> String {
+    let mut s = String::from("__acc_call");
+    if global {
+        s.push_str("_g");
+    }
+    for seg in segs {
+        let _ = write!(s, "_{}{seg}", seg.len());
+    }
+    s
+}
+
 fn block_value(b: &syn::Block) -> Option<&Expr> {
     match b.stmts.as_slice() {
         [Stmt::Expr(e, None)] => Some(e),
@@ -1107,6 +1456,34 @@ template <class T> static __device__ __forceinline__ T __acc_f2i(double x, T lo,
   if (x >= (double)hi) return hi;
   return (T)x;
 }
+/* `v as To` where a routine's signature decides the type of `v` (a `#define`d name). */
+template <class T> struct __acc_int_lim { enum { is = 0 }; };
+#define __ACC_LIM(T, LO, HI)                                                                       \
+  template <> struct __acc_int_lim<T> {                                                            \
+    enum { is = 1 };                                                                               \
+    static __device__ __forceinline__ T lo() { return LO; }                                        \
+    static __device__ __forceinline__ T hi() { return HI; }                                        \
+  };
+__ACC_LIM(signed char, -128, 127)
+__ACC_LIM(short, -32768, 32767)
+__ACC_LIM(int, (-2147483647 - 1), 2147483647)
+__ACC_LIM(long long, (-9223372036854775807LL - 1LL), 9223372036854775807LL)
+__ACC_LIM(unsigned char, 0, 255)
+__ACC_LIM(unsigned short, 0, 65535)
+__ACC_LIM(unsigned int, 0, 4294967295U)
+__ACC_LIM(unsigned long long, 0, 18446744073709551615ULL)
+#undef __ACC_LIM
+template <class To, int IsInt = __acc_int_lim<To>::is> struct __acc_from_float {
+  static __device__ __forceinline__ To cast(double x) { return (To)x; }
+};
+template <class To> struct __acc_from_float<To, 1> {
+  static __device__ __forceinline__ To cast(double x) {
+    return __acc_f2i<To>(x, __acc_int_lim<To>::lo(), __acc_int_lim<To>::hi());
+  }
+};
+template <class To, class From> static __device__ __forceinline__ To __acc_as(From v) { return (To)v; }
+template <class To> static __device__ __forceinline__ To __acc_as(float v) { return __acc_from_float<To>::cast(v); }
+template <class To> static __device__ __forceinline__ To __acc_as(double v) { return __acc_from_float<To>::cast(v); }
 "#;
 
 struct Emitter<'t> {
@@ -1117,14 +1494,53 @@ struct Emitter<'t> {
     temps: usize,
 }
 
+/// A C type: one of the subset's, or one only a routine's signature decides, named by the
+/// runtime's `#define`, with the kind of literal its values unified with ([`Slot::Int`],
+/// [`Slot::Float`], or [`Slot::Free`]).
+#[derive(Clone, PartialEq)]
+enum CTy {
+    Ty(Ty),
+    Sym(String, Slot),
+}
+
+impl CTy {
+    /// The subset type; `None` when a signature decides it. The Rust rules that typed
+    /// emission checks (no `-` on unsigned, no bit operations on floats, ...) rustc checks then.
+    fn known(&self) -> Option<Ty> {
+        match self {
+            CTy::Ty(t) => Some(*t),
+            CTy::Sym(..) => None,
+        }
+    }
+
+    fn c(&self) -> &str {
+        match self {
+            CTy::Ty(t) => t.c(),
+            CTy::Sym(name, _) => name,
+        }
+    }
+}
+
 impl Emitter<'_> {
+    /// A subset type, as kernel parameters, loop levels and reductions need.
     fn ty(&self, tv: Tv, what: &str) -> Result<Ty, Unsupported> {
-        self.t.resolve(tv).ok_or_else(|| {
+        let sym = self.t.decided(tv).is_none() && self.t.sym.contains_key(&self.t.root(tv));
+        self.t.resolve(tv).filter(|_| !sym).ok_or_else(|| {
             Unsupported(format!(
                 "the type of `{what}` cannot be inferred for the CUDA translation; annotate it \
                  (`let {what}: f64 = ...`)"
             ))
         })
+    }
+
+    fn cty(&self, tv: Tv, what: &str) -> Result<CTy, Unsupported> {
+        if self.t.decided(tv).is_none() {
+            let r = self.t.root(tv);
+            if let Some(name) = self.t.sym.get(&r) {
+                return Ok(CTy::Sym(name.clone(), self.t.slots[r]));
+            }
+        }
+        self.ty(tv, what).map(CTy::Ty)
     }
 
     fn line(&mut self, s: &str) {
@@ -1135,10 +1551,10 @@ impl Emitter<'_> {
         self.out.push('\n');
     }
 
-    fn expr_ty(&self, e: &E) -> Result<Ty, Unsupported> {
+    fn expr_ty(&self, e: &E) -> Result<CTy, Unsupported> {
         match e.stored_type() {
-            Ok(t) => self.ty(t, &describe(e)),
-            Err(ty) => Ok(ty),
+            Ok(t) => self.cty(t, &describe(e)),
+            Err(ty) => Ok(CTy::Ty(ty)),
         }
     }
 
@@ -1157,17 +1573,22 @@ impl Emitter<'_> {
     }
 
     fn expr(&mut self, e: &E) -> Result<String, Unsupported> {
-        let t = self.expr_ty(e)?;
+        let ct = self.expr_ty(e)?;
+        let t = ct.known();
         Ok(match e {
-            E::Num(text, _) => match t {
-                Ty::F32 => format!("{text}f"),
-                Ty::F64 => text.clone(),
-                Ty::Bool => return Err(Unsupported("a number used as a `bool`".into())),
-                _ => format!("(({}){text}ULL)", t.c()),
+            E::Num(text, _) => match (&ct, t) {
+                (_, Some(Ty::F32)) => format!("{text}f"),
+                (_, Some(Ty::F64)) => text.clone(),
+                (_, Some(Ty::Bool)) => return Err(Unsupported("a number used as a `bool`".into())),
+                // The literal as Rust reads it for either width (not rounded twice).
+                (CTy::Sym(n, Slot::Float), _) => {
+                    format!("(sizeof({n}) == sizeof(float) ? ({n})({text}f) : ({n})({text}))")
+                }
+                _ => format!("(({}){text}ULL)", ct.c()),
             },
             E::Bool(b) => b.to_string(),
             E::Var(c, _) => c.clone(),
-            E::Const(c, _) => format!("(({}){c})", t.c()),
+            E::Const(c, _) => format!("(({}){c})", ct.c()),
             E::Len(s) => format!("{s}_len"),
             E::Index(s, ix, _, what) => {
                 let i = self.expr(ix)?;
@@ -1175,23 +1596,26 @@ impl Emitter<'_> {
                 format!("{s}_ptr[__acc_index({i}, {s}_len, {f}, {w})]")
             }
             E::Neg(x, _) => {
-                if t == Ty::Bool {
+                if t == Some(Ty::Bool) {
                     return Err(Unsupported("`-` on a `bool`".into()));
                 }
-                if !t.is_signed() && t.is_int() {
+                if t.is_some_and(|t| !t.is_signed() && t.is_int()) {
                     return Err(Unsupported("`-` on an unsigned integer".into()));
                 }
                 format!("__acc_rs_neg({})", self.expr(x)?)
             }
             E::Not(x, _) => {
-                if t.is_float() {
+                if t.is_some_and(Ty::is_float) {
                     return Err(Unsupported("`!` on a float".into()));
                 }
                 format!("__acc_rs_not({})", self.expr(x)?)
             }
             E::Cast(x, _, to) => {
-                let from = self.expr_ty(x)?;
                 let v = self.expr(x)?;
+                let Some(from) = self.expr_ty(x)?.known() else {
+                    // Saturating when the signature's type is a float.
+                    return Ok(format!("__acc_as<{}>({v})", to.c()));
+                };
                 if from == *to {
                     v
                 } else if from.is_float() && to.is_int() {
@@ -1215,7 +1639,7 @@ impl Emitter<'_> {
                     vs.push(self.expr(a)?);
                 }
                 let int_ok = matches!(*m, "abs" | "min" | "max");
-                if t == Ty::Bool || (t.is_int() && !int_ok) {
+                if let Some(t) = t.filter(|t| *t == Ty::Bool || (t.is_int() && !int_ok)) {
                     return Err(Unsupported(format!(
                         "`{m}` on a `{}` has no CUDA form",
                         t.rust()
@@ -1223,6 +1647,7 @@ impl Emitter<'_> {
                 }
                 format!("__acc_rs_{m}({})", vs.join(", "))
             }
+            E::Routine(i, args, _) => self.routine_call(*i, args)?,
             E::Ternary(c, a, b, _) => format!(
                 "({} ? {} : {})",
                 self.expr(c)?,
@@ -1232,29 +1657,46 @@ impl Emitter<'_> {
         })
     }
 
+    fn routine_call(&mut self, i: usize, args: &[RArg]) -> Result<String, Unsupported> {
+        let mut vs = Vec::new();
+        for a in args {
+            match a {
+                RArg::Value(e) => vs.push(self.expr(e)?),
+                RArg::Slice(s) => {
+                    vs.push(format!("{s}_ptr"));
+                    vs.push(format!("{s}_len"));
+                }
+            }
+        }
+        Ok(format!("{}({})", self.t.calls[i].alias, vs.join(", ")))
+    }
+
     fn binary(&mut self, op: &BinOp, l: &E, r: &E) -> Result<String, Unsupported> {
-        let lt = self.expr_ty(l)?;
+        let lt = self.expr_ty(l)?.known();
         let (a, b) = (self.expr(l)?, self.expr(r)?);
         let what = || self.string(&format!("{} {} {}", describe(l), text(op), describe(r)));
         let f = self.string(&self.func);
+        let lt_bool = lt == Some(Ty::Bool);
         Ok(match op {
-            BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) if lt == Ty::Bool => {
+            BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) if lt_bool => {
                 return Err(Unsupported("arithmetic on `bool`".into()))
             }
             BinOp::Add(_) => format!("__acc_rs_add({a}, {b})"),
             BinOp::Sub(_) => format!("__acc_rs_sub({a}, {b})"),
             BinOp::Mul(_) => format!("__acc_rs_mul({a}, {b})"),
-            BinOp::Div(_) if lt != Ty::Bool => format!("__acc_rs_div({a}, {b}, {f}, {})", what()),
-            BinOp::Rem(_) if lt != Ty::Bool => format!("__acc_rs_rem({a}, {b}, {f}, {})", what()),
-            BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_) if lt.is_float() => {
+            BinOp::Div(_) if !lt_bool => format!("__acc_rs_div({a}, {b}, {f}, {})", what()),
+            BinOp::Rem(_) if !lt_bool => format!("__acc_rs_rem({a}, {b}, {f}, {})", what()),
+            BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)
+                if lt.is_some_and(Ty::is_float) =>
+            {
                 return Err(Unsupported("bit operations on a float".into()))
             }
             BinOp::BitAnd(_) => format!("__acc_rs_and({a}, {b})"),
             BinOp::BitOr(_) => format!("__acc_rs_or({a}, {b})"),
             BinOp::BitXor(_) => format!("__acc_rs_xor({a}, {b})"),
             BinOp::Shl(_) | BinOp::Shr(_) => {
-                let rt = self.expr_ty(r)?;
-                if !lt.is_int() || !rt.is_int() {
+                let rt = self.expr_ty(r)?.known();
+                if lt.is_some_and(|t| !t.is_int()) || rt.is_some_and(|t| !t.is_int()) {
                     return Err(Unsupported("a shift of anything but integers".into()));
                 }
                 let n = if matches!(op, BinOp::Shl(_)) {
@@ -1286,7 +1728,7 @@ impl Emitter<'_> {
     fn stmt(&mut self, s: &S) -> Result<(), Unsupported> {
         match s {
             S::Let(c, tv, init) => {
-                let t = self.ty(
+                let t = self.cty(
                     *tv,
                     c.trim_end_matches(|ch: char| ch == '_' || ch.is_ascii_digit()),
                 )?;
@@ -1298,10 +1740,20 @@ impl Emitter<'_> {
                     None => self.line(&format!("{} {c};", t.c())),
                 }
             }
+            // A routine call's value may be unused, and of a type nothing decides.
+            S::Expr(E::Routine(i, args, _)) => {
+                let v = self.routine_call(*i, args)?;
+                self.line(&format!("{v};"));
+            }
             S::Expr(e) => {
                 let v = self.expr(e)?;
                 self.line(&format!("(void)({v});"));
             }
+            S::Return(Some(e)) => {
+                let v = self.expr(e)?;
+                self.line(&format!("return {v};"));
+            }
+            S::Return(None) => self.line("return;"),
             S::Assign(place, op, value) => {
                 let v = self.expr(value)?;
                 let p = self.expr(place)?;
@@ -1322,7 +1774,7 @@ impl Emitter<'_> {
                         ));
                         let lv = E::Var(r.clone(), 0);
                         let rv = E::Var(x, 0);
-                        let combined = self.binary_known(op, &lv, &rv, t)?;
+                        let combined = self.binary_known(op, &lv, &rv, t.known())?;
                         self.line(&format!("  {r} = {combined}; }}"));
                     }
                 }
@@ -1351,8 +1803,8 @@ impl Emitter<'_> {
                 inclusive,
                 body,
             } => {
-                let t = self.ty(*tv, var.as_deref().unwrap_or("_"))?;
-                if !t.is_int() {
+                let t = self.cty(*tv, var.as_deref().unwrap_or("_"))?;
+                if t.known().is_some_and(|t| !t.is_int()) {
                     return Err(Unsupported(
                         "a `for` loop over a range of non-integers".into(),
                     ));
@@ -1363,7 +1815,7 @@ impl Emitter<'_> {
                     format!("__acc_c{}", self.temps),
                     format!("__acc_e{}", self.temps),
                 );
-                let tc = t.c();
+                let tc = t.c().to_string();
                 if *inclusive {
                     // A do-while: `continue` reaches the test, and the counter never steps
                     // past `hi` (which may be the type's maximum).
@@ -1414,8 +1866,14 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// `l op r` where both are C names of type `t`.
-    fn binary_known(&mut self, op: &BinOp, l: &E, r: &E, t: Ty) -> Result<String, Unsupported> {
+    /// `l op r` where both are C names of type `t` (`None`: a routine's signature decides it).
+    fn binary_known(
+        &mut self,
+        op: &BinOp,
+        l: &E,
+        r: &E,
+        t: Option<Ty>,
+    ) -> Result<String, Unsupported> {
         let (E::Var(a, _), E::Var(b, _)) = (l, r) else {
             unreachable!()
         };
@@ -1426,7 +1884,7 @@ impl Emitter<'_> {
             text(op)
         ));
         Ok(match op {
-            _ if t == Ty::Bool
+            _ if t == Some(Ty::Bool)
                 && !matches!(op, BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)) =>
             {
                 return Err(Unsupported("compound arithmetic on a `bool`".into()))
@@ -1436,7 +1894,9 @@ impl Emitter<'_> {
             BinOp::Mul(_) => format!("__acc_rs_mul({a}, {b})"),
             BinOp::Div(_) => format!("__acc_rs_div({a}, {b}, {f}, {w})"),
             BinOp::Rem(_) => format!("__acc_rs_rem({a}, {b}, {f}, {w})"),
-            _ if t.is_float() => return Err(Unsupported("bit operations on a float".into())),
+            _ if t.is_some_and(Ty::is_float) => {
+                return Err(Unsupported("bit operations on a float".into()))
+            }
             BinOp::BitAnd(_) => format!("__acc_rs_and({a}, {b})"),
             BinOp::BitOr(_) => format!("__acc_rs_or({a}, {b})"),
             BinOp::BitXor(_) => format!("__acc_rs_xor({a}, {b})"),
@@ -1477,7 +1937,7 @@ fn int_limits(t: Ty) -> (&'static str, &'static str) {
 ///
 /// [`Mode::Single`]: acc_engine::cuda::Mode::Single
 pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
-    let mut t = Translator::new(input);
+    let mut t = Translator::new(input.params, input.locals);
     // The bounds are evaluated on the host; here they only type the index variables.
     let mut level_tvs = Vec::new();
     for l in input.levels {
@@ -1498,6 +1958,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
     // captured, so the kernel does not receive them.
     t.captures.clear();
     t.slices.clear();
+    t.calls.clear();
     t.scopes = vec![HashMap::new()];
     t.names.clear();
     let mut level_names = Vec::new();
@@ -1545,6 +2006,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
         .collect();
     block_stmts.extend(input.body.stmts.iter().cloned());
     let body = t.stmts(&block_stmts)?;
+    let calls = t.call_sites();
 
     // Emission.
     let red_names: Vec<&str> = input.reductions.iter().map(|(_, v)| v.as_str()).collect();
@@ -1588,7 +2050,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
             continue;
         }
         seen.push(name.clone());
-        let ty = em.ty(*tv, name)?;
+        let ty = em.cty(*tv, name)?;
         let i = args.len();
         let _ = writeln!(
             decls,
@@ -1596,7 +2058,10 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
             ty.c(),
             ty.c()
         );
-        args.push(ArgSpec::Value(name.clone(), ty));
+        args.push(match ty.known() {
+            Some(t) => ArgSpec::Value(name.clone(), t),
+            None => ArgSpec::Signature(name.clone()),
+        });
         params.push(acc_engine::cuda::CudaParam::Value {
             decl: format!("{} v", ty.c()),
         });
@@ -1635,7 +2100,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
     let mut cuda_reds = Vec::new();
     let mut slot_bytes = Vec::new();
     for (name, outer, c, tv) in &per_thread {
-        let ty = em.ty(*tv, name)?;
+        let ty = em.cty(*tv, name)?;
         if let Some(j) = red_names.iter().position(|r| r == name) {
             let _ = writeln!(decls, "  {} {c} = *({} *)__acc_slot[{j}];", ty.c(), ty.c());
             let _ = outer;
@@ -1649,19 +2114,21 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
                 "the reduction variable `{name}` is a loop index"
             )));
         };
-        let ty = em.ty(*tv, name)?;
-        let ok = match op {
-            ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor => ty.is_int(),
-            ReductionOp::LogAnd | ReductionOp::LogOr => !ty.is_float(),
-            _ => ty != Ty::Bool,
-        };
-        if !ok {
-            return Err(Unsupported(format!(
-                "reduction on `{name}`: `{}`",
-                ty.rust()
-            )));
+        let ty = em.cty(*tv, name)?;
+        if let Some(t) = ty.known() {
+            let ok = match op {
+                ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor => t.is_int(),
+                ReductionOp::LogAnd | ReductionOp::LogOr => !t.is_float(),
+                _ => t != Ty::Bool,
+            };
+            if !ok {
+                return Err(Unsupported(format!(
+                    "reduction on `{name}`: `{}`",
+                    t.rust()
+                )));
+            }
         }
-        reductions.push(ty);
+        reductions.push(ty.known());
         slot_bytes.push(format!("sizeof({})", ty.c()));
         cuda_reds.push(acc_engine::cuda::CudaReduction {
             op: *op,
@@ -1729,6 +2196,74 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
         kernel,
         args,
         reductions,
+        calls,
+    })
+}
+
+/// Translates an `#[acc::routine]` function into the parts of a `__device__` function. Scalar
+/// parameters are C parameters of their type, slices a pointer and a length (`x_ptr`,
+/// `x_len`), as in kernels.
+pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, Unsupported> {
+    let mut slices = HashMap::new();
+    for (name, outer, _) in input.params {
+        match outer {
+            Outer::Slice(..) => {
+                slices.insert(name.clone(), outer.clone());
+            }
+            Outer::Scalar(_) => {}
+            Outer::Other => {
+                return Err(Unsupported(format!(
+                    "the parameter `{name}` has a type outside the CUDA subset"
+                )))
+            }
+        }
+    }
+    let mut t = Translator::new(&slices, input.locals);
+    let ret = input.ret.map(|r| t.known(r));
+    t.routine = Some(ret);
+    let mut params = Vec::new();
+    let mut param_types = Vec::new();
+    for (name, outer, mutable) in input.params {
+        param_types.push(match outer {
+            Outer::Scalar(ty) => ty.c(),
+            _ => "",
+        });
+        match outer {
+            Outer::Scalar(ty) => {
+                let tv = t.known(*ty);
+                let c = t.declare(name, tv, *mutable);
+                let cst = if *mutable { "" } else { "const " };
+                params.push(format!("{cst}{} {c}", ty.c()));
+            }
+            Outer::Slice(elem, mutable) => {
+                let cst = if *mutable { "" } else { "const " };
+                params.push(format!("{cst}{} *const {name}_ptr", elem.c()));
+                params.push(format!("const unsigned long long {name}_len"));
+            }
+            Outer::Other => unreachable!("rejected above"),
+        }
+    }
+    let body = t.value_block(input.body)?;
+    let calls = t.call_sites();
+    let mut em = Emitter {
+        t: &t,
+        out: String::new(),
+        indent: 1,
+        func: input.function.to_string(),
+        temps: 0,
+    };
+    em.stmts(&body)?;
+    let body = format!("{{\n{}}}\n", em.out);
+    Ok(TranslatedRoutine {
+        ret: input.ret.map_or("void", Ty::c).to_string(),
+        params: if params.is_empty() {
+            "void".into()
+        } else {
+            params.join(", ")
+        },
+        param_types,
+        body,
+        calls,
     })
 }
 

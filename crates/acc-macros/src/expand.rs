@@ -13,7 +13,7 @@ use crate::text::{self, SpanTable};
 use acc_engine::directive::{ClauseArgs, ClauseKind, ReductionOp, VarItem};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
@@ -54,17 +54,6 @@ pub fn construct(c: Construct, attr: TokenStream, item: TokenStream) -> TokenStr
         return out;
     }
     stub(func, errors)
-}
-
-/// `#[acc::routine(...)]`: checks the directive; the host path uses the function as is.
-pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Vec::new();
-    text::directive("routine", attr, Span::call_site(), &mut errors);
-    let mut out = item;
-    for e in errors {
-        out.extend(e.to_compile_error());
-    }
-    out
 }
 
 /// `#[acc(...)]` that no compute construct consumed.
@@ -149,6 +138,8 @@ struct Ctx {
     /// The function was laid out for the engine, so its loop directives are markers (else
     /// its construct did not parse, and the loop directives are only checked).
     laid_out: bool,
+    /// Names bound inside the function ([`crate::routine::bound_names`]).
+    locals: HashSet<String>,
 }
 
 fn expand_fn(
@@ -171,6 +162,7 @@ fn expand_fn(
             loops: Vec::new(),
             plain: Vec::new(),
             laid_out: false,
+            locals: HashSet::new(),
         };
         let mut rw = Rewriter::new(&ctx);
         rw.visit_block_mut(&mut func.block);
@@ -242,6 +234,7 @@ fn expand_fn(
         loops: Vec::new(),
         plain: Vec::new(),
         laid_out: true,
+        locals: crate::routine::bound_names(&func),
     };
     let combined = d.kind.is_combined();
     let mut spec = LoopSpec::default();
@@ -602,6 +595,7 @@ fn expand_fn(
             reductions: &[],
             per_chunk: &per_chunk,
             privates: &[],
+            locals: &ctx.locals,
         }) {
             Ok(t) => t,
             Err(why) => {
@@ -610,6 +604,7 @@ fn expand_fn(
             }
         };
         rw.kernels.push(t.kernel);
+        rw.calls.extend(t.calls);
         let args = launch_args(&t.args, &[], &[]);
         let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
         func.block.stmts[k] = syn::parse_quote! {
@@ -635,15 +630,20 @@ fn expand_fn(
     let sig = &func.sig;
     let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
     let function = &ctx.function;
-    let source = if missing.is_empty() {
-        acc_engine::cuda::emit_module(cuda::SUPPORT, &rw.kernels)
+    let (source, kernels_at) = if missing.is_empty() {
+        let head = acc_engine::cuda::emit_module(cuda::SUPPORT, &[]);
+        let source = acc_engine::cuda::emit_module(cuda::SUPPORT, &rw.kernels);
+        debug_assert!(source.starts_with(&head));
+        (source, head.len())
     } else {
-        String::new()
+        rw.calls.clear();
+        (String::new(), 0)
     };
     let entries: Vec<&str> = rw.kernels.iter().map(|k| k.entry.as_str()).collect();
     let missing = missing
         .iter()
         .map(|(span, why)| quote_spanned!(*span=> (::core::file!(), ::core::line!(), #why)));
+    let calls = crate::routine::calls(&rw.calls);
     quote! {
         #(#attrs)*
         #vis #sig {
@@ -660,6 +660,9 @@ fn expand_fn(
             source: #source,
             entries: &[#(#entries),*],
             missing: &[#(#missing),*],
+            calls: &[#(#calls),*],
+            kernels_at: #kernels_at,
+            assembled: ::acc::__private::Assembled::new(),
         };
     }
 }
@@ -846,7 +849,7 @@ fn plain_name(
 }
 
 /// Every identifier in `tokens`.
-fn idents(tokens: &TokenStream) -> BTreeSet<String> {
+pub(crate) fn idents(tokens: &TokenStream) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     fn walk(t: &TokenStream, out: &mut BTreeSet<String>) {
         for tt in t.clone() {
@@ -905,6 +908,8 @@ struct Rewriter<'a> {
     kernels: Vec<acc_engine::cuda::CudaKernel>,
     /// Why a partitioned loop has no CUDA form: where, and the reason.
     missing: Vec<(Span, String)>,
+    /// The routine calls of `kernels`.
+    calls: Vec<cuda::CallSite>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -915,6 +920,7 @@ impl<'a> Rewriter<'a> {
             inside: false,
             kernels: Vec::new(),
             missing: Vec::new(),
+            calls: Vec::new(),
         }
     }
 }
@@ -1169,6 +1175,7 @@ impl Rewriter<'_> {
             reductions: &red_names,
             per_chunk: &per_chunk_names,
             privates: &private_names,
+            locals: &self.ctx.locals,
         });
 
         let n = levels.len();
@@ -1383,6 +1390,7 @@ impl Rewriter<'_> {
             }
             Ok(t) => {
                 self.kernels.push(t.kernel);
+                self.calls.extend(t.calls);
                 let args = launch_args(&t.args, &los, &ns);
                 let reds = spec
                     .reductions
@@ -1390,8 +1398,13 @@ impl Rewriter<'_> {
                     .zip(&t.reductions)
                     .map(|((op, v), ty)| {
                         let op = op_marker(*op, v.span());
-                        let ty = ty.rust();
-                        quote!(::acc::__private::KRed::new::<#op, _>(&mut #v, #ty))
+                        match ty {
+                            Some(ty) => {
+                                let ty = ty.rust();
+                                quote!(::acc::__private::KRed::new::<#op, _>(&mut #v, #ty))
+                            }
+                            None => quote!(::acc::__private::KRed::signature::<#op, _>(&mut #v)),
+                        }
                     });
                 let module = format_ident!("__ACC_CUDA_{}", self.ctx.function.to_uppercase());
                 quote! {
@@ -1483,6 +1496,10 @@ fn launch_args(args: &[cuda::ArgSpec], los: &[syn::Ident], ns: &[syn::Ident]) ->
                 let v = format_ident!("{}", v);
                 let ty = ty.rust();
                 quote!(::acc::__private::KArg::value(&#v, #ty))
+            }
+            cuda::ArgSpec::Signature(v) => {
+                let v = format_ident!("{}", v);
+                quote!(::acc::__private::KArg::signature(&#v))
             }
             cuda::ArgSpec::Lo(j, ty) => {
                 let l = &los[*j];

@@ -26,13 +26,26 @@
 //! a compile error. The subset and the Rust semantics kept (wrapping integer arithmetic,
 //! saturating float-to-int casts, bounds checks that trap) are documented in [`cuda`].
 //!
+//! **Routines.** `#[acc::routine]` (the `routine` module) translates a free function's body the
+//! same way, into the parts of a CUDA `__device__` function. A macro sees one item, so a caller cannot read the
+//! routine: next to `fn foo` the routine's expansion declares a hidden `struct foo {}` (types
+//! and functions live in different namespaces, and `use m::foo` imports both) whose
+//! `foo::__acc_routine()` returns the `CudaRoutine`. A caller's C text calls `foo` through an
+//! alias of the path it wrote, and its module lists each call as a `RoutineCall` that finds the
+//! routine by that path (`use m::foo as __acc_callee;` beside a glob import of a fallback,
+//! which the explicit import shadows, so that a function that is not a routine resolves to
+//! "not a routine" instead of failing to compile), with the types the translation assumed.
+//! The runtime assembles each module once: every routine reached, prototypes first, `#define`s
+//! binding the aliases, and the signatures compared with the assumed types (see
+//! `acc_runtime::rust::routines`).
+//!
 //! What the host path supports:
 //!
 //! - **Constructs** on free functions: `parallel`, `kernels`, `serial`, the combined
 //!   `parallel loop`/`kernels loop`/`serial loop` (applied to the body's one top-level `for`),
 //!   `data` (a structured region over what its clauses name: kernels called inside find
-//!   those slices present) and
-//!   `routine` (checked; the function runs as is).
+//!   those slices present) and `routine` (checked; the function runs as is, and gets a CUDA
+//!   form: above).
 //! - **Parameters**: `&[T]` and `&mut [T]` slices of numbers (`acc_runtime::rust::DeviceCopy`)
 //!   and `Copy` scalars. Data clauses `copy`, `copyin`, `copyout`, `create`, `present`,
 //!   `no_create` name whole slice parameters; a compute construct maps the unnamed slices it
@@ -67,6 +80,7 @@ pub(crate) mod cuda;
 mod expand;
 pub(crate) mod facts;
 mod owned;
+mod routine;
 mod text;
 
 use proc_macro::TokenStream;
@@ -100,10 +114,15 @@ pub fn data(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// `#[acc::routine(seq)]`: a function called from compute regions. On the host path it is
-/// the function itself; the directive is checked.
+/// the function itself; the directive is checked. On a GPU it is a `__device__` function that
+/// runs sequentially in the calling thread whatever its level (`gang`, `worker` and `vector`
+/// are accepted); a free function whose signature and body are in the CUDA subset has one.
+/// Next to the function the macro declares a hidden struct of the same name, which kernels'
+/// expansions find the routine's CUDA form through: so it goes on free functions (a method
+/// taking `self` or naming `Self` is left as it is).
 #[proc_macro_attribute]
 pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
-    expand::routine(attr.into(), item.into()).into()
+    routine::expand(attr.into(), item.into()).into()
 }
 
 /// `#[acc(loop …)]` is read by the enclosing `#[acc::parallel]`, `#[acc::kernels]` or

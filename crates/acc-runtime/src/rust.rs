@@ -934,6 +934,9 @@ pub fn data<C: Clauses, R>(
 
 // ---- the CUDA form of Rust kernels ---------------------------------------------------------------
 
+mod routines;
+pub use routines::{not_a_routine, Assembled, CudaRoutine, NotARoutine, RoutineCall};
+
 /// The CUDA form of one `#[acc::parallel]`/`kernels`/`serial` function, which the macro emits
 /// next to it as a hidden static `__ACC_CUDA_<NAME>`: one CUDA module with a kernel per
 /// partitioned loop, following `acc_rt.h`'s launch convention, or why the function has none.
@@ -941,27 +944,46 @@ pub fn data<C: Clauses, R>(
 pub struct CudaModule {
     /// The Rust function.
     pub function: &'static str,
-    /// The CUDA C module (empty when `missing` is not).
+    /// The CUDA C module without the routines its kernels call (empty when `missing` is not).
     pub source: &'static str,
     /// The kernels' entry names, one per partitioned loop, in source order.
     pub entries: &'static [&'static str],
     /// Why there is no CUDA form: where (file, line) and the reason, per construct.
     pub missing: &'static [(&'static str, u32, &'static str)],
+    /// The kernels' calls of `#[acc::routine]` functions, one per call.
+    pub calls: &'static [RoutineCall],
+    /// Where in `source` the kernels start: the routines go before them.
+    pub kernels_at: usize,
+    /// The source with the routines, or why there is none: computed on first use.
+    pub assembled: Assembled,
 }
 
 impl CudaModule {
-    /// Whether every launch of the function has a CUDA form.
-    pub fn complete(&self) -> bool {
-        self.missing.is_empty()
+    /// Whether every launch of the function has a CUDA form, routines included.
+    pub fn complete(&'static self) -> bool {
+        routines::assemble(self).is_ok()
     }
 
     /// The reasons, one per line, as errors print them.
-    pub fn reasons(&self) -> String {
-        self.missing
+    pub fn reasons(&'static self) -> String {
+        self.problems()
             .iter()
             .map(|(file, line, why)| format!("{file}:{line}: {why}"))
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    /// The CUDA C module the runtime compiles: `source` with the routines the kernels call
+    /// (`None` without a CUDA form).
+    pub fn cuda_source(&'static self) -> Option<&'static str> {
+        routines::assemble(self).as_deref().ok()
+    }
+
+    fn problems(&'static self) -> &'static [routines::Problem] {
+        match routines::assemble(self) {
+            Ok(_) => &[],
+            Err(p) => p,
+        }
     }
 }
 
@@ -976,7 +998,7 @@ pub fn cuda_form(m: &'static CudaModule) {
     if !is_gpu(d) {
         return;
     }
-    let (file, line, _) = m.missing[0];
+    let (file, line, _) = m.problems()[0];
     let at = Site {
         file: Text::Str(file),
         line,
@@ -1055,6 +1077,12 @@ impl<'a> KArg<'a> {
         if T::NAME != want {
             return KArg::Mismatch { want, got: T::NAME };
         }
+        Self::signature(v)
+    }
+
+    /// `v` by value, where the kernel takes the type from a routine's signature: rustc checked
+    /// that `v` has it.
+    pub fn signature<T: KernelValue>(v: &T) -> Self {
         let mut bytes = [0u8; 8];
         let len = size_of::<T>();
         // SAFETY: `T` is a primitive number or `bool` of at most 8 bytes, copied as bytes.
@@ -1094,6 +1122,12 @@ impl<'a> KRed<'a> {
             mismatch: (T::NAME != want).then_some((want, T::NAME)),
             _borrow: PhantomData,
         }
+    }
+
+    /// A reduction whose type the kernel takes from a routine's signature: rustc checked that
+    /// `var` has it.
+    pub fn signature<Op: OpCode, T: KernelValue>(var: &'a mut T) -> Self {
+        Self::new::<Op, T>(var, T::NAME)
     }
 }
 
@@ -1158,13 +1192,26 @@ pub fn launch_cuda(
             site,
         })
         .collect();
+    // Generated code checked `cuda_form` on entry. The source lives as long as the program, so
+    // its address identifies it in the loaded-kernel cache.
+    let Some(source) = module.cuda_source() else {
+        fatal(&crate::error::Error::new(
+            crate::error::ErrorKind::NoDevice,
+            &site,
+            format!(
+                "the Rust function `{}` has no CUDA form: {}",
+                module.function,
+                module.reasons()
+            ),
+        ))
+    };
     let k = runtime::CudaKernel {
         name: entry,
         file: loc.file,
         line: loc.line,
-        source: module.source,
+        source,
         entry,
-        key: (module.source.as_ptr() as usize, entry.as_ptr() as usize),
+        key: (source.as_ptr() as usize, entry.as_ptr() as usize),
     };
     let geom = runtime::Geometry {
         iterations: n.max(0),

@@ -22,6 +22,7 @@ fn kernel(body: &str, reds: &[(ReductionOp, &str)]) -> Result<(String, Translate
     }];
     let reductions: Vec<(ReductionOp, String)> =
         reds.iter().map(|(o, v)| (*o, v.to_string())).collect();
+    let locals = HashSet::from(["f".to_string()]);
     let t = translate(&Input {
         function: "k",
         entry: "k0".into(),
@@ -31,6 +32,7 @@ fn kernel(body: &str, reds: &[(ReductionOp, &str)]) -> Result<(String, Translate
         reductions: &reductions,
         per_chunk: &[],
         privates: &[],
+        locals: &locals,
     })?;
     let text = acc_engine::cuda::emit_kernel(&t.kernel);
     Ok((text, t))
@@ -146,7 +148,7 @@ fn shadowing_gets_fresh_names() {
 #[test]
 fn reductions_use_the_slot_convention() {
     let (text, t) = kernel("sum += x[i] as f64;", &[(ReductionOp::Add, "sum")]).unwrap();
-    assert_eq!(t.reductions, vec![Ty::F64]);
+    assert_eq!(t.reductions, vec![Some(Ty::F64)]);
     assert!(
         text.contains("double sum_ = *(double *)__acc_slot[0];"),
         "{text}"
@@ -164,7 +166,11 @@ fn reductions_use_the_slot_convention() {
 
 #[test]
 fn constructs_outside_the_subset_give_a_reason() {
-    assert!(why("y[i] = foo(x[i]);").contains("`foo (x [i])`: calls to functions"));
+    assert!(why("y[i] = f(x[i]);").contains("`f` is a local variable"));
+    assert!(why("let m = Some(x[i]);").contains("only `#[acc::routine]` functions"));
+    assert!(why("y[i] = Wrap::new(x[i]);").contains("only `#[acc::routine]` functions"));
+    assert!(why("y[i] = half::<f32>(x[i]);").contains("generic functions"));
+    assert!(why("v[i] = i64::pow(2, 3);").contains("a method outside the CUDA subset"));
     assert!(why("println!(\"{}\", i);").contains("macros inside a kernel"));
     assert!(why("let (p, q) = (1, 2);").contains("only `let name` patterns"));
     assert!(why("y[i] = x.iter().sum();").contains("a slice is used other than"));
@@ -175,4 +181,248 @@ fn constructs_outside_the_subset_give_a_reason() {
     assert!(why("let w = t; y[i] = 0.0;").contains("the type of `t` cannot be inferred"));
     // Types that disagree are never guessed.
     assert!(why("y[i] = x[i] + 1;").contains("types of its operands differ"));
+}
+
+// ---- routines ----------------------------------------------------------------------------------
+
+fn routine(
+    params: &[(&str, Outer, bool)],
+    ret: Option<Ty>,
+    body: &str,
+) -> Result<TranslatedRoutine, Unsupported> {
+    let params: Vec<(String, Outer, bool)> = params
+        .iter()
+        .map(|(n, o, m)| (n.to_string(), o.clone(), *m))
+        .collect();
+    let body: syn::Block = syn::parse_str(&format!("{{ {body} }}")).unwrap();
+    translate_routine(&RoutineInput {
+        function: "r",
+        params: &params,
+        ret,
+        body: &body,
+        locals: &HashSet::new(),
+    })
+}
+
+fn routine_ok(params: &[(&str, Outer, bool)], ret: Option<Ty>, body: &str) -> TranslatedRoutine {
+    routine(params, ret, body).unwrap_or_else(|e| panic!("{body}: {}", e.0))
+}
+
+#[test]
+fn a_routine_returns_its_tail_and_early_returns() {
+    let r = routine_ok(
+        &[
+            ("v", Outer::Scalar(Ty::F64), false),
+            ("k", Outer::Scalar(Ty::I32), true),
+        ],
+        Some(Ty::F64),
+        "if v < 0.0 { return 0.0; } k += 1; let w = v * k as f64; if w > 10.0 { 10.0 } else { w }",
+    );
+    assert_eq!(r.ret, "double");
+    // A `mut` parameter is assignable; the others are `const`.
+    assert_eq!(r.params, "const double v_, int k_");
+    assert_eq!(r.param_types, ["double", "int"]);
+    let b = &r.body;
+    assert!(b.starts_with("{\n") && b.ends_with("}\n"), "{b}");
+    assert!(b.contains("return 0.0;"), "{b}");
+    assert!(
+        b.contains("if ((w_ > 10.0)) {\n    return 10.0;\n  } else {\n    return w_;"),
+        "{b}"
+    );
+    // Unit routines: `return;`, and no value.
+    let r = routine_ok(
+        &[("y", Outer::Slice(Ty::F32, true), false)],
+        None,
+        "if y.is_empty() { return; } y[0] = 1.0;",
+    );
+    assert_eq!(r.ret, "void");
+    assert!(r.body.contains("return;"), "{}", r.body);
+    let r = routine_ok(&[], Some(Ty::U8), "7");
+    assert_eq!(
+        (r.params.as_str(), r.body.as_str()),
+        ("void", "{\n  return ((unsigned char)7ULL);\n}\n")
+    );
+}
+
+#[test]
+fn a_routine_takes_slices_as_a_pointer_and_a_length() {
+    let r = routine_ok(
+        &[
+            ("x", Outer::Slice(Ty::F32, false), false),
+            ("y", Outer::Slice(Ty::I64, true), false),
+        ],
+        Some(Ty::F32),
+        "let mut s = 0.0; for j in 0..x.len() { s += x[j]; y[j] = j as i64; } s",
+    );
+    assert_eq!(
+        r.params,
+        "const float *const x_ptr, const unsigned long long x_len, \
+         long long *const y_ptr, const unsigned long long y_len"
+    );
+    assert_eq!(r.param_types, ["", ""]);
+    // Bounds checks name the routine.
+    assert!(
+        r.body.contains("__acc_index(j_, x_len, \"r\", \"x [j]\")"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("return s_;"), "{}", r.body);
+}
+
+#[test]
+fn a_routine_sees_only_its_parameters_and_locals() {
+    let e = routine(
+        &[("v", Outer::Scalar(Ty::F64), false)],
+        Some(Ty::F64),
+        "v * SCALE",
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.0.contains("`SCALE`: a name from outside the routine"),
+        "{}",
+        e.0
+    );
+    let e = routine(&[("s", Outer::Other, false)], None, "")
+        .err()
+        .unwrap();
+    assert!(
+        e.0.contains("`s` has a type outside the CUDA subset"),
+        "{}",
+        e.0
+    );
+    // `return` belongs to routines; a kernel has none.
+    assert!(why("return;").contains("outside the CUDA subset"));
+}
+
+#[test]
+fn calls_go_through_an_alias_of_the_path() {
+    let (text, t) = kernel("y[i] = util::half(x[i]) + ::ext::g(a, n);", &[]).unwrap();
+    assert!(
+        text.contains("__acc_rs_add(__acc_call_4util_4half(x_ptr[__acc_index(i_, x_len"),
+        "{text}"
+    );
+    assert!(
+        text.contains("__acc_call_g_3ext_1g(a_cap, n_cap)"),
+        "{text}"
+    );
+    let sites: Vec<_> = t
+        .calls
+        .iter()
+        .map(|c| (text_of(&c.path), c.alias.as_str(), c.args.clone(), c.ret))
+        .collect();
+    assert_eq!(
+        sites,
+        [
+            (
+                "util :: half".to_string(),
+                "__acc_call_4util_4half",
+                vec![ArgTy::Value(Ty::F32)],
+                Some(Ty::F32)
+            ),
+            (
+                ":: ext :: g".to_string(),
+                "__acc_call_g_3ext_1g",
+                vec![ArgTy::Value(Ty::F32), ArgTy::Value(Ty::I32)],
+                Some(Ty::F32)
+            ),
+        ]
+    );
+}
+
+fn text_of(p: &syn::Path) -> String {
+    quote::quote!(#p).to_string()
+}
+
+#[test]
+fn slices_are_passed_as_a_pointer_and_a_length() {
+    let (text, t) = kernel("y[i] = sum(x, i);", &[]).unwrap();
+    assert!(text.contains("__acc_call_3sum(x_ptr, x_len, i_)"), "{text}");
+    assert_eq!(
+        t.calls[0].args,
+        [ArgTy::Slice(Ty::F32, false), ArgTy::Value(Ty::Usize)]
+    );
+    // The kernel receives the slice it passes.
+    assert!(t.args.contains(&ArgSpec::Slice("x".into())));
+    // A statement's call has no result type.
+    let (text, t) = kernel("fill(v, i);", &[]).unwrap();
+    assert!(
+        text.contains("    __acc_call_4fill(v_ptr, v_len, i_);\n"),
+        "{text}"
+    );
+    assert_eq!(t.calls[0].args[0], ArgTy::Slice(Ty::I64, true));
+    assert_eq!(t.calls[0].ret, None);
+}
+
+#[test]
+fn types_only_the_signature_decides_take_its_names() {
+    // Rust types `3`, `2.5` and `s` from `scale`'s signature, which this macro cannot see: the
+    // C text names them by the runtime's `#define`s.
+    let (text, t) = kernel("let s = scale(3, 2.5); y[i] = s as f32 + x[i];", &[]).unwrap();
+    assert!(
+        text.contains("__acc_call_5scale_r s_ = __acc_call_5scale(((__acc_call_5scale_a0)3ULL), "),
+        "{text}"
+    );
+    assert!(
+        text.contains("(sizeof(__acc_call_5scale_a1) == sizeof(float) ? (__acc_call_5scale_a1)(2.5f) : (__acc_call_5scale_a1)(2.5))"),
+        "{text}"
+    );
+    // A cast from such a type saturates when it is a float.
+    assert!(text.contains("__acc_as<float>(s_)"), "{text}");
+    assert_eq!(t.calls[0].args, [ArgTy::Signature, ArgTy::Signature]);
+    assert_eq!(t.calls[0].ret, None);
+    assert!(SUPPORT
+        .contains("template <class To> static __device__ __forceinline__ To __acc_as(double v)"));
+    // A reduction of routine results: the slot's type is the signature's.
+    let (text, t) = kernel("sum += weight(x[i]);", &[(ReductionOp::Add, "sum")]).unwrap();
+    assert_eq!(t.reductions, [None]);
+    assert!(
+        text.contains("__acc_call_6weight_r sum_ = *(__acc_call_6weight_r *)__acc_slot[0];"),
+        "{text}"
+    );
+    // A captured value that only the call types is passed unchecked (rustc checked it).
+    let (_, t) = kernel("y[i] = x[i] + scale2(k);", &[]).unwrap();
+    assert!(t.args.contains(&ArgSpec::Signature("k".into())));
+}
+
+#[test]
+fn recursion_calls_the_routine_by_its_own_alias() {
+    let r = routine_ok(
+        &[("n", Outer::Scalar(Ty::U64), false)],
+        Some(Ty::U64),
+        "if n == 0 { 1 } else { n * fact(n - 1) }",
+    );
+    assert!(
+        r.body.contains("return __acc_rs_mul(n_, __acc_call_4fact(__acc_rs_sub(n_, ((unsigned long long)1ULL))));"),
+        "{}",
+        r.body
+    );
+    assert_eq!(text_of(&r.calls[0].path), "fact");
+    assert_eq!(r.calls[0].ret, Some(Ty::U64));
+}
+
+#[test]
+fn calls_that_may_write_slices_keep_rust_order() {
+    let y = [("y", Outer::Slice(Ty::F32, true), false)];
+    let r = routine_ok(
+        &y,
+        Some(Ty::F32),
+        "bump(y); let a: f32 = bump(y); y[0] = bump(y); y[1] += bump(y); bump(y)",
+    );
+    assert!(
+        r.body.contains("  __acc_call_4bump(y_ptr, y_len);\n"),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("return __acc_call_4bump(y_ptr, y_len);"),
+        "{}",
+        r.body
+    );
+    // Inside a larger expression, C's order of evaluation is not Rust's.
+    let e = routine(&y, Some(Ty::F32), "y[0] + bump(y)").err().unwrap();
+    assert!(e.0.contains("may write a slice"), "{}", e.0);
+    // A shared slice is only read: any position.
+    let x = [("x", Outer::Slice(Ty::F32, false), false)];
+    routine_ok(&x, Some(Ty::F32), "x[0] + first(x)");
 }

@@ -1,0 +1,283 @@
+//! Expansion of `#[acc::routine]`, and the routine calls of every CUDA form.
+//!
+//! A macro sees one item, so a caller cannot read the routine it calls. Next to `fn foo` the
+//! routine's expansion declares a hidden `struct foo {}` (types and functions live in different
+//! namespaces, and `use m::foo` imports both) whose `foo::__acc_routine()` returns the routine's
+//! `CudaRoutine`: its `__device__` function's parts, its signature and its own calls, or why it
+//! has none. A caller's module (or routine) lists its calls as `RoutineCall`s ([`calls`]), each
+//! finding the callee by the path the user wrote; the runtime assembles the module from them
+//! (`acc_runtime::rust::routines`).
+
+use crate::cuda;
+use crate::expand::idents;
+use acc_engine::cuda::Unsupported;
+use acc_engine::directive::{ClauseKind, Directive};
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens};
+use std::collections::HashSet;
+use syn::visit::Visit;
+use syn::{FnArg, ItemFn, Pat, Type};
+
+/// `#[acc::routine(...)]`: checks the directive; the host path uses the function as is. Next to
+/// a free function it emits the routine's CUDA form for callers to find (see the module docs).
+pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Vec::new();
+    let d = crate::text::directive("routine", attr, Span::call_site(), &mut errors);
+    let func = match syn::parse2::<ItemFn>(item.clone()) {
+        Ok(f) if errors.is_empty() && !is_method(&f) => f,
+        // A method lives in an `impl`, where the struct cannot: calls of methods have no CUDA
+        // form anyway.
+        _ => {
+            let mut out = item;
+            for e in errors {
+                out.extend(e.to_compile_error());
+            }
+            return out;
+        }
+    };
+    let ident = &func.sig.ident;
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
+    let (form, missing) = match form(&func, d.as_ref().map(|(d, _)| d)) {
+        Ok(r) => (r, None),
+        Err(why) => {
+            let why = why.0;
+            let at = quote_spanned!(ident.span()=> (::core::file!(), ::core::line!(), #why));
+            (cuda::TranslatedRoutine::default(), Some(at))
+        }
+    };
+    let cuda::TranslatedRoutine {
+        ret,
+        params,
+        param_types,
+        body,
+        calls,
+    } = form;
+    let calls = self::calls(&calls);
+    let signature = func.sig.inputs.iter().map(|a| match a {
+        FnArg::Typed(t) => type_text(&t.ty),
+        FnArg::Receiver(_) => unreachable!("methods are left as they are"),
+    });
+    let rust_ret = match &func.sig.output {
+        syn::ReturnType::Default => "()".into(),
+        syn::ReturnType::Type(_, t) => type_text(t),
+    };
+    let missing = missing.into_iter();
+    let vis = &func.vis;
+    let cfgs = func.attrs.iter().filter(|a| a.path().is_ident("cfg"));
+    let cfgs = quote!(#(#cfgs)*);
+    quote! {
+        #func
+
+        #cfgs
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #ident {}
+
+        #cfgs
+        impl #ident {
+            /// The CUDA form of the routine (acc-macros).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            pub fn __acc_routine() -> &'static ::acc::__private::CudaRoutine {
+                static ROUTINE: ::acc::__private::CudaRoutine = ::acc::__private::CudaRoutine {
+                    function: #name,
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                    signature: &[#(#signature),*],
+                    rust_ret: #rust_ret,
+                    ret: #ret,
+                    params: #params,
+                    param_types: &[#(#param_types),*],
+                    body: #body,
+                    calls: &[#(#calls),*],
+                    missing: &[#(#missing),*],
+                };
+                &ROUTINE
+            }
+        }
+    }
+}
+
+/// The routine calls of a CUDA form, as `RoutineCall`s: the callee found by the path the user
+/// wrote, with the types the translation assumed, which the runtime compares with the routine's
+/// signature. The lookup is `use <path> as __acc_callee;` beside a glob import of a fallback:
+/// the explicit import shadows the glob in the namespaces it finds, so a routine's struct wins,
+/// and a function that is not a routine (no struct) finds "not a routine" instead of failing
+/// to compile.
+pub fn calls(sites: &[cuda::CallSite]) -> Vec<TokenStream> {
+    sites
+        .iter()
+        .map(|site| {
+            let (path, span, alias) = (&site.path, site.span, &site.alias);
+            let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let global = if path.leading_colon.is_some() {
+                "::"
+            } else {
+                ""
+            };
+            let name = format!("{global}{}", segs.join("::"));
+            let args = site.args.iter().map(|a| match a {
+                cuda::ArgTy::Value(t) => t.rust().to_string(),
+                cuda::ArgTy::Signature => "_".into(),
+                cuda::ArgTy::Slice(t, false) => format!("&[{}]", t.rust()),
+                cuda::ArgTy::Slice(t, true) => format!("&mut [{}]", t.rust()),
+            });
+            let ret = site.ret.map_or("_", cuda::Ty::rust);
+            quote_spanned! {span=>
+                ::acc::__private::RoutineCall {
+                    routine: {
+                        #[allow(unused_imports)]
+                        use #path as __acc_callee;
+                        #[allow(unused_imports)]
+                        use ::acc::__private::not_a_routine::*;
+                        __acc_callee::__acc_routine
+                    },
+                    name: #name,
+                    alias: #alias,
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                    args: &[#(#args),*],
+                    ret: #ret,
+                }
+            }
+        })
+        .collect()
+}
+
+/// Names bound inside a function: its parameters, every pattern's bindings, and the items and
+/// imports its body declares. A call through one of them is not a call of a routine declared
+/// outside, which is all a CUDA form can call (the lookup runs in the function's scope).
+pub fn bound_names(func: &ItemFn) -> HashSet<String> {
+    #[derive(Default)]
+    struct Names(HashSet<String>);
+    impl Names {
+        fn add(&mut self, i: &syn::Ident) {
+            self.0.insert(syn::ext::IdentExt::unraw(i).to_string());
+        }
+    }
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.add(&p.ident);
+            syn::visit::visit_pat_ident(self, p);
+        }
+        fn visit_item(&mut self, i: &'ast syn::Item) {
+            match i {
+                syn::Item::Fn(f) => self.add(&f.sig.ident),
+                syn::Item::Const(c) => self.add(&c.ident),
+                syn::Item::Static(s) => self.add(&s.ident),
+                syn::Item::Mod(m) => self.add(&m.ident),
+                _ => {}
+            }
+            syn::visit::visit_item(self, i);
+        }
+        fn visit_use_name(&mut self, u: &'ast syn::UseName) {
+            self.add(&u.ident);
+        }
+        fn visit_use_rename(&mut self, u: &'ast syn::UseRename) {
+            self.add(&u.rename);
+        }
+    }
+    let mut names = Names::default();
+    for arg in &func.sig.inputs {
+        names.visit_fn_arg(arg);
+    }
+    names.visit_block(&func.block);
+    names.0
+}
+
+/// A function in an `impl` or a trait: it takes `self` or names `Self`.
+fn is_method(f: &ItemFn) -> bool {
+    matches!(f.sig.inputs.first(), Some(FnArg::Receiver(_)))
+        || idents(&f.sig.to_token_stream()).contains("Self")
+}
+
+/// A type as the runtime compares a routine's signature with a call's (`f32`, `&[f64]`,
+/// `&mut [u8]`, `()`): lifetimes and spacing aside.
+fn type_text(t: &Type) -> String {
+    match t {
+        Type::Reference(r) => {
+            let m = if r.mutability.is_some() { "mut " } else { "" };
+            format!("&{m}{}", type_text(&r.elem))
+        }
+        Type::Slice(s) => format!("[{}]", type_text(&s.elem)),
+        Type::Paren(p) => type_text(&p.elem),
+        Type::Group(g) => type_text(&g.elem),
+        Type::Tuple(u) if u.elems.is_empty() => "()".into(),
+        t => cuda::text(t),
+    }
+}
+
+/// The CUDA form of a routine, or why it has none.
+fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine, Unsupported> {
+    if let Some(c) = d
+        .into_iter()
+        .flat_map(|d| &d.clauses)
+        .find(|c| c.kind == ClauseKind::Bind)
+    {
+        return Err(Unsupported(format!(
+            "`{}`: a routine's CUDA form is its own body",
+            c.spelling
+        )));
+    }
+    let sig = &func.sig;
+    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.variadic.is_some() {
+        return Err(cuda::unsupported(
+            sig,
+            "a generic, `async` or variadic function",
+        ));
+    }
+    let mut params = Vec::new();
+    for arg in &sig.inputs {
+        let FnArg::Typed(t) = arg else {
+            unreachable!("methods are left as they are")
+        };
+        let name = match &*t.pat {
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi,
+            p => {
+                return Err(cuda::unsupported(
+                    p,
+                    "a parameter pattern other than a name",
+                ))
+            }
+        };
+        let outer = match &*t.ty {
+            Type::Reference(r) => match &*r.elem {
+                Type::Slice(sl) => cuda::Ty::from_type(&sl.elem)
+                    .map(|e| cuda::Outer::Slice(e, r.mutability.is_some())),
+                _ => None,
+            },
+            ty => cuda::Ty::from_type(ty).map(cuda::Outer::Scalar),
+        };
+        let Some(outer) = outer else {
+            return Err(cuda::unsupported(
+                t,
+                "a parameter of a type outside the CUDA subset (scalars of the number types and \
+                 `bool`, and slices of them)",
+            ));
+        };
+        let mutable = name.mutability.is_some();
+        params.push((
+            syn::ext::IdentExt::unraw(&name.ident).to_string(),
+            outer,
+            mutable,
+        ));
+    }
+    let ret = match &sig.output {
+        syn::ReturnType::Default => None,
+        syn::ReturnType::Type(_, t) => match &**t {
+            Type::Tuple(u) if u.elems.is_empty() => None,
+            t => Some(
+                cuda::Ty::from_type(t)
+                    .ok_or_else(|| cuda::unsupported(t, "a return type outside the CUDA subset"))?,
+            ),
+        },
+    };
+    let locals = bound_names(func);
+    cuda::translate_routine(&cuda::RoutineInput {
+        function: &syn::ext::IdentExt::unraw(&sig.ident).to_string(),
+        params: &params,
+        ret,
+        body: &func.block,
+        locals: &locals,
+    })
+}
