@@ -108,15 +108,18 @@
 //! # assert_eq!(y, [1.0, 2.0]);
 //! ```
 //!
-//! **A function without a CUDA form** (a call to a function that is not a
-//! routine, or to a routine without a CUDA form, a macro, a type outside the
-//! subset, host code reading slice elements outside the forms above) still
-//! compiles and runs on the CPU devices; on `nvidia`
-//! calling it is an error naming the function, the loop's file and line and
-//! the reason, raised on entry before any data moves — never a silent run on
-//! the host against stale copies. The generated module is the hidden static
-//! `__ACC_CUDA_<NAME>` (`__private::CudaModule`) next to the function; its
-//! `complete()` and `reasons()` say whether it has a form and why not.
+//! **Rust outside the subset is a compile error** where it stands, as device
+//! code outside what nvc supports is: a macro, a type outside the subset, a
+//! call of a function that is not an `#[acc::routine]`, host code of a compute
+//! function reading slice elements outside the forms above, or a routine whose
+//! own body is outside the subset (reported on that body). The function's body
+//! runs on the GPU too, so finding out there would be too late; it never runs
+//! on the host instead. What only the assembled module can tell (a routine
+//! whose signature changed under a caller compiled earlier) is an error on
+//! entry on `nvidia`, naming the function, where and why, before any data
+//! moves. The generated module is the hidden static `__ACC_CUDA_<NAME>`
+//! (`__private::CudaModule`) next to the function; its `complete()` and
+//! `reasons()` say whether it has a form and why not.
 //!
 //! # Soundness: partitioned loops that write slices
 //!

@@ -50,7 +50,19 @@
 //!   `powi`) are CUDA's, which may differ from the host's libm in the last bits.
 //! - `usize`/`isize` are 64-bit.
 
-use acc_engine::cuda::Unsupported;
+/// Why a piece of Rust has no CUDA form, and where: the offending syntax when one is to blame
+/// (a compile error lands there), else the enclosing loop or function.
+#[derive(Clone, Debug)]
+pub struct Unsupported {
+    pub why: String,
+    pub span: Option<proc_macro2::Span>,
+}
+
+impl Unsupported {
+    pub fn new(why: String) -> Unsupported {
+        Unsupported { why, span: None }
+    }
+}
 use acc_engine::directive::ReductionOp;
 use proc_macro2::Span;
 use quote::ToTokens;
@@ -271,7 +283,11 @@ pub struct TranslatedRoutine {
 }
 
 pub(crate) fn unsupported(what: impl ToTokens, why: &str) -> Unsupported {
-    Unsupported(format!("`{}`: {why}", text(&what)))
+    let span = syn::spanned::Spanned::span(&what);
+    Unsupported {
+        why: format!("`{}`: {why}", text(&what)),
+        span: Some(span),
+    }
 }
 
 /// The Rust text of a piece of syntax, on one line.
@@ -873,7 +889,7 @@ impl<'a> Translator<'a> {
                 || self.params.contains_key(only)
                 || self.locals.contains(only)
             {
-                return Err(Unsupported(format!(
+                return Err(Unsupported::new(format!(
                     "`{}`: `{only}` is a local variable, a parameter or a function declared \
                      inside the function; only `#[acc::routine]` functions declared outside it \
                      have a CUDA form",
@@ -1526,7 +1542,7 @@ impl Emitter<'_> {
     fn ty(&self, tv: Tv, what: &str) -> Result<Ty, Unsupported> {
         let sym = self.t.decided(tv).is_none() && self.t.sym.contains_key(&self.t.root(tv));
         self.t.resolve(tv).filter(|_| !sym).ok_or_else(|| {
-            Unsupported(format!(
+            Unsupported::new(format!(
                 "the type of `{what}` cannot be inferred for the CUDA translation; annotate it \
                  (`let {what}: f64 = ...`)"
             ))
@@ -1579,7 +1595,9 @@ impl Emitter<'_> {
             E::Num(text, _) => match (&ct, t) {
                 (_, Some(Ty::F32)) => format!("{text}f"),
                 (_, Some(Ty::F64)) => text.clone(),
-                (_, Some(Ty::Bool)) => return Err(Unsupported("a number used as a `bool`".into())),
+                (_, Some(Ty::Bool)) => {
+                    return Err(Unsupported::new("a number used as a `bool`".into()))
+                }
                 // The literal as Rust reads it for either width (not rounded twice).
                 (CTy::Sym(n, Slot::Float), _) => {
                     format!("(sizeof({n}) == sizeof(float) ? ({n})({text}f) : ({n})({text}))")
@@ -1597,16 +1615,16 @@ impl Emitter<'_> {
             }
             E::Neg(x, _) => {
                 if t == Some(Ty::Bool) {
-                    return Err(Unsupported("`-` on a `bool`".into()));
+                    return Err(Unsupported::new("`-` on a `bool`".into()));
                 }
                 if t.is_some_and(|t| !t.is_signed() && t.is_int()) {
-                    return Err(Unsupported("`-` on an unsigned integer".into()));
+                    return Err(Unsupported::new("`-` on an unsigned integer".into()));
                 }
                 format!("__acc_rs_neg({})", self.expr(x)?)
             }
             E::Not(x, _) => {
                 if t.is_some_and(Ty::is_float) {
-                    return Err(Unsupported("`!` on a float".into()));
+                    return Err(Unsupported::new("`!` on a float".into()));
                 }
                 format!("__acc_rs_not({})", self.expr(x)?)
             }
@@ -1625,9 +1643,9 @@ impl Emitter<'_> {
                         c = to.c()
                     )
                 } else if *to == Ty::Bool {
-                    return Err(Unsupported("a cast to `bool`".into()));
+                    return Err(Unsupported::new("a cast to `bool`".into()));
                 } else if from == Ty::Bool && to.is_float() {
-                    return Err(Unsupported("a cast from `bool` to a float".into()));
+                    return Err(Unsupported::new("a cast from `bool` to a float".into()));
                 } else {
                     format!("(({})({v}))", to.c())
                 }
@@ -1640,7 +1658,7 @@ impl Emitter<'_> {
                 }
                 let int_ok = matches!(*m, "abs" | "min" | "max");
                 if let Some(t) = t.filter(|t| *t == Ty::Bool || (t.is_int() && !int_ok)) {
-                    return Err(Unsupported(format!(
+                    return Err(Unsupported::new(format!(
                         "`{m}` on a `{}` has no CUDA form",
                         t.rust()
                     )));
@@ -1679,7 +1697,7 @@ impl Emitter<'_> {
         let lt_bool = lt == Some(Ty::Bool);
         Ok(match op {
             BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) if lt_bool => {
-                return Err(Unsupported("arithmetic on `bool`".into()))
+                return Err(Unsupported::new("arithmetic on `bool`".into()))
             }
             BinOp::Add(_) => format!("__acc_rs_add({a}, {b})"),
             BinOp::Sub(_) => format!("__acc_rs_sub({a}, {b})"),
@@ -1689,7 +1707,7 @@ impl Emitter<'_> {
             BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)
                 if lt.is_some_and(Ty::is_float) =>
             {
-                return Err(Unsupported("bit operations on a float".into()))
+                return Err(Unsupported::new("bit operations on a float".into()))
             }
             BinOp::BitAnd(_) => format!("__acc_rs_and({a}, {b})"),
             BinOp::BitOr(_) => format!("__acc_rs_or({a}, {b})"),
@@ -1697,7 +1715,7 @@ impl Emitter<'_> {
             BinOp::Shl(_) | BinOp::Shr(_) => {
                 let rt = self.expr_ty(r)?.known();
                 if lt.is_some_and(|t| !t.is_int()) || rt.is_some_and(|t| !t.is_int()) {
-                    return Err(Unsupported("a shift of anything but integers".into()));
+                    return Err(Unsupported::new("a shift of anything but integers".into()));
                 }
                 let n = if matches!(op, BinOp::Shl(_)) {
                     "shl"
@@ -1714,7 +1732,7 @@ impl Emitter<'_> {
             BinOp::Ge(_) => format!("({a} >= {b})"),
             BinOp::And(_) => format!("({a} && {b})"),
             BinOp::Or(_) => format!("({a} || {b})"),
-            _ => return Err(Unsupported(format!("the operator `{}`", text(op)))),
+            _ => return Err(Unsupported::new(format!("the operator `{}`", text(op)))),
         })
     }
 
@@ -1805,7 +1823,7 @@ impl Emitter<'_> {
             } => {
                 let t = self.cty(*tv, var.as_deref().unwrap_or("_"))?;
                 if t.known().is_some_and(|t| !t.is_int()) {
-                    return Err(Unsupported(
+                    return Err(Unsupported::new(
                         "a `for` loop over a range of non-integers".into(),
                     ));
                 }
@@ -1887,7 +1905,7 @@ impl Emitter<'_> {
             _ if t == Some(Ty::Bool)
                 && !matches!(op, BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)) =>
             {
-                return Err(Unsupported("compound arithmetic on a `bool`".into()))
+                return Err(Unsupported::new("compound arithmetic on a `bool`".into()))
             }
             BinOp::Add(_) => format!("__acc_rs_add({a}, {b})"),
             BinOp::Sub(_) => format!("__acc_rs_sub({a}, {b})"),
@@ -1895,14 +1913,14 @@ impl Emitter<'_> {
             BinOp::Div(_) => format!("__acc_rs_div({a}, {b}, {f}, {w})"),
             BinOp::Rem(_) => format!("__acc_rs_rem({a}, {b}, {f}, {w})"),
             _ if t.is_some_and(Ty::is_float) => {
-                return Err(Unsupported("bit operations on a float".into()))
+                return Err(Unsupported::new("bit operations on a float".into()))
             }
             BinOp::BitAnd(_) => format!("__acc_rs_and({a}, {b})"),
             BinOp::BitOr(_) => format!("__acc_rs_or({a}, {b})"),
             BinOp::BitXor(_) => format!("__acc_rs_xor({a}, {b})"),
             BinOp::Shl(_) => format!("__acc_rs_shl({a}, {b})"),
             BinOp::Shr(_) => format!("__acc_rs_shr({a}, {b})"),
-            _ => return Err(Unsupported(format!("the operator `{}=`", text(op)))),
+            _ => return Err(Unsupported::new(format!("the operator `{}=`", text(op)))),
         })
     }
 }
@@ -1983,7 +2001,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
         let (outer, tv, _) = t
             .var(name, &syn::Ident::new("x", proc_macro2::Span::call_site()))
             .map_err(|_| {
-                Unsupported(format!(
+                Unsupported::new(format!(
                     "`{name}` is a slice: only scalars are private or reduced here"
                 ))
             })?;
@@ -2070,7 +2088,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
     for (j, (l, tv)) in input.levels.iter().zip(&level_tvs).enumerate() {
         let ty = em.ty(*tv, l.var.as_deref().unwrap_or("_"))?;
         if !ty.is_int() {
-            return Err(Unsupported(
+            return Err(Unsupported::new(
                 "a partitioned loop over a range of non-integers".into(),
             ));
         }
@@ -2110,7 +2128,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
     }
     for (op, name) in input.reductions {
         let Some((_, _, c, tv)) = per_thread.iter().find(|p| &p.0 == name) else {
-            return Err(Unsupported(format!(
+            return Err(Unsupported::new(format!(
                 "the reduction variable `{name}` is a loop index"
             )));
         };
@@ -2122,7 +2140,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
                 _ => t != Ty::Bool,
             };
             if !ok {
-                return Err(Unsupported(format!(
+                return Err(Unsupported::new(format!(
                     "reduction on `{name}`: `{}`",
                     t.rust()
                 )));
@@ -2212,7 +2230,7 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
             }
             Outer::Scalar(_) => {}
             Outer::Other => {
-                return Err(Unsupported(format!(
+                return Err(Unsupported::new(format!(
                     "the parameter `{name}` has a type outside the CUDA subset"
                 )))
             }

@@ -599,7 +599,7 @@ fn expand_fn(
         }) {
             Ok(t) => t,
             Err(why) => {
-                missing.push((hu.found[0].0, why.0));
+                missing.push((why.span.unwrap_or(hu.found[0].0), why.why));
                 continue;
             }
         };
@@ -630,6 +630,17 @@ fn expand_fn(
     let sig = &func.sig;
     let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
     let function = &ctx.function;
+    // Rust outside the device subset is a compile error where it stands: a compute function
+    // runs on the GPU too, and finding out there would be too late.
+    let mut no_form = TokenStream::new();
+    for (span, why) in &missing {
+        let msg = format!(
+            "`{function}` has no CUDA form: {why}; the body of a compute function runs on the \
+             GPU too (the `acc` crate docs list the Rust device code may use)"
+        );
+        no_form.extend(quote_spanned!(*span=> ::core::compile_error!(#msg);));
+    }
+    no_form.extend(crate::routine::require_routines(&rw.calls));
     let (source, kernels_at) = if missing.is_empty() {
         let head = acc_engine::cuda::emit_module(cuda::SUPPORT, &[]);
         let source = acc_engine::cuda::emit_module(cuda::SUPPORT, &rw.kernels);
@@ -651,6 +662,8 @@ fn expand_fn(
             #prologue
             #(#body)*
         }
+
+        #no_form
 
         /// The CUDA form of the function (acc-macros): its module, or why it has none.
         #[doc(hidden)]
@@ -1385,7 +1398,8 @@ impl Rewriter<'_> {
         };
         let gpu = match translated {
             Err(why) => {
-                self.missing.push((f.for_token.span, why.0));
+                self.missing
+                    .push((why.span.unwrap_or(f.for_token.span), why.why));
                 quote!(if false {})
             }
             Ok(t) => {

@@ -19,11 +19,13 @@
 //! The function's module is a hidden static next to it, `__ACC_CUDA_<NAME>`
 //! (`acc_runtime::rust::CudaModule`: the CUDA source and entries, or why there is none, with
 //! the file and line of the loop and the Rust text that is outside the subset). The expansion
-//! asks the runtime on entry (`cuda_form`: on a GPU a function without a CUDA form is a
-//! run-time error naming the function, where and why) and, per launch, runs the CUDA kernel
-//! when the current device is a GPU (`launch_cuda`) and the host closure otherwise, so `host`
-//! and `host_discrete` run exactly what they ran before. Being outside the CUDA subset is never
-//! a compile error. The subset and the Rust semantics kept (wrapping integer arithmetic,
+//! asks the runtime on entry (`cuda_form`: on a GPU a function whose assembled module has no
+//! CUDA form is a run-time error naming the function, where and why) and, per launch, runs
+//! the CUDA kernel when the current device is a GPU (`launch_cuda`) and the host closure
+//! otherwise, so `host` and `host_discrete` run exactly what they ran before. Rust outside the
+//! CUDA subset is a compile error on the offending expression (`compile_error!`, and a
+//! constant that fails to evaluate for a call of a function that is not a routine), never a
+//! silent host run. The subset and the Rust semantics kept (wrapping integer arithmetic,
 //! saturating float-to-int casts, bounds checks that trap) are documented in [`cuda`].
 //!
 //! **Routines.** `#[acc::routine]` (the `routine` module) translates a free function's body the

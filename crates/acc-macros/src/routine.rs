@@ -9,8 +9,8 @@
 //! (`acc_runtime::rust::routines`).
 
 use crate::cuda;
+use crate::cuda::Unsupported;
 use crate::expand::idents;
-use acc_engine::cuda::Unsupported;
 use acc_engine::directive::{ClauseKind, Directive};
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -37,10 +37,19 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let ident = &func.sig.ident;
     let name = syn::ext::IdentExt::unraw(ident).to_string();
+    let mut no_form = TokenStream::new();
     let (form, missing) = match form(&func, d.as_ref().map(|(d, _)| d)) {
         Ok(r) => (r, None),
         Err(why) => {
-            let why = why.0;
+            // A routine is device code: Rust outside the subset is a compile error there.
+            let msg = format!(
+                "the routine `{name}` has no CUDA form: {}; a routine runs on the GPU too (the \
+                 `acc` crate docs list the Rust device code may use)",
+                why.why
+            );
+            no_form =
+                quote_spanned!(why.span.unwrap_or(ident.span())=> ::core::compile_error!(#msg););
+            let why = why.why;
             let at = quote_spanned!(ident.span()=> (::core::file!(), ::core::line!(), #why));
             (cuda::TranslatedRoutine::default(), Some(at))
         }
@@ -52,6 +61,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         body,
         calls,
     } = form;
+    no_form.extend(require_routines(&calls));
     let calls = self::calls(&calls);
     let signature = func.sig.inputs.iter().map(|a| match a {
         FnArg::Typed(t) => type_text(&t.ty),
@@ -68,6 +78,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     quote! {
         #func
 
+        #no_form
+
         #cfgs
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
@@ -75,6 +87,11 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
         #cfgs
         impl #ident {
+            /// Marks the routine for callers' compile-time check (`require_routines`).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            pub const __ACC_IS_ROUTINE: bool = true;
+
             /// The CUDA form of the routine (acc-macros).
             #[doc(hidden)]
             #[allow(dead_code)]
@@ -96,6 +113,39 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     }
+}
+
+/// A compile-time check per call site that the callee is an `#[acc::routine]`: device code
+/// can call nothing else. Found as `calls` finds it, a function that is not a routine resolves
+/// to the fallback, whose marker is `false`, and the constant's evaluation fails with the
+/// message at the call.
+pub fn require_routines(sites: &[cuda::CallSite]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for site in sites {
+        let (path, span) = (&site.path, site.span);
+        let name = path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect::<Vec<_>>()
+            .join("::");
+        let msg = format!(
+            "`{name}` is not an `#[acc::routine]` function, so device code cannot call it; mark \
+             it `#[acc::routine(seq)]`"
+        );
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                #[allow(unused_imports)]
+                use #path as __acc_callee;
+                #[allow(unused_imports)]
+                use ::acc::__private::not_a_routine::*;
+                if !__acc_callee::__ACC_IS_ROUTINE {
+                    ::core::panic!(#msg)
+                }
+            };
+        });
+    }
+    out
 }
 
 /// The routine calls of a CUDA form, as `RoutineCall`s: the callee found by the path the user
@@ -214,7 +264,7 @@ fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine,
         .flat_map(|d| &d.clauses)
         .find(|c| c.kind == ClauseKind::Bind)
     {
-        return Err(Unsupported(format!(
+        return Err(Unsupported::new(format!(
             "`{}`: a routine's CUDA form is its own body",
             c.spelling
         )));

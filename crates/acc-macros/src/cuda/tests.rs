@@ -41,14 +41,14 @@ fn kernel(body: &str, reds: &[(ReductionOp, &str)]) -> Result<(String, Translate
 fn ok(body: &str) -> String {
     match kernel(body, &[]) {
         Ok((t, _)) => t,
-        Err(e) => panic!("{body}: {}", e.0),
+        Err(e) => panic!("{body}: {}", e.why),
     }
 }
 
 fn why(body: &str) -> String {
     match kernel(body, &[]) {
         Ok((t, _)) => panic!("{body}: translated:\n{t}"),
-        Err(e) => e.0,
+        Err(e) => e.why,
     }
 }
 
@@ -205,7 +205,7 @@ fn routine(
 }
 
 fn routine_ok(params: &[(&str, Outer, bool)], ret: Option<Ty>, body: &str) -> TranslatedRoutine {
-    routine(params, ret, body).unwrap_or_else(|e| panic!("{body}: {}", e.0))
+    routine(params, ret, body).unwrap_or_else(|e| panic!("{body}: {}", e.why))
 }
 
 #[test]
@@ -279,17 +279,17 @@ fn a_routine_sees_only_its_parameters_and_locals() {
     .err()
     .unwrap();
     assert!(
-        e.0.contains("`SCALE`: a name from outside the routine"),
+        e.why.contains("`SCALE`: a name from outside the routine"),
         "{}",
-        e.0
+        e.why
     );
     let e = routine(&[("s", Outer::Other, false)], None, "")
         .err()
         .unwrap();
     assert!(
-        e.0.contains("`s` has a type outside the CUDA subset"),
+        e.why.contains("`s` has a type outside the CUDA subset"),
         "{}",
-        e.0
+        e.why
     );
     // `return` belongs to routines; a kernel has none.
     assert!(why("return;").contains("outside the CUDA subset"));
@@ -421,7 +421,7 @@ fn calls_that_may_write_slices_keep_rust_order() {
     );
     // Inside a larger expression, C's order of evaluation is not Rust's.
     let e = routine(&y, Some(Ty::F32), "y[0] + bump(y)").err().unwrap();
-    assert!(e.0.contains("may write a slice"), "{}", e.0);
+    assert!(e.why.contains("may write a slice"), "{}", e.why);
     // A shared slice is only read: any position.
     let x = [("x", Outer::Slice(Ty::F32, false), false)];
     routine_ok(&x, Some(Ty::F32), "x[0] + first(x)");

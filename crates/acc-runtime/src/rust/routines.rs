@@ -97,6 +97,9 @@ impl RoutineCall {
 pub struct NotARoutine {}
 
 impl NotARoutine {
+    /// Routines say `true` (see acc-macros' `require_routines`).
+    pub const __ACC_IS_ROUTINE: bool = false;
+
     pub fn __acc_routine() -> &'static CudaRoutine {
         static NONE: CudaRoutine = CudaRoutine {
             function: "",
