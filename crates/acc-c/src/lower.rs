@@ -22,7 +22,7 @@ use acc_engine::directive::{
     Accessor, ClauseArgs, ClauseKind, DirectiveKind, ReductionOp, VarItem,
 };
 use acc_engine::facts::{Cmp, ConstructId, LoopHeader, ScalarType, Unit, VarId};
-use acc_engine::plan::{Action, ConstructPlan, DataItem, KernelPlan, Pass};
+use acc_engine::plan::{Action, ConstructPlan, DataItem, KernelPlan, LoopPlan, Pass};
 use acc_engine::{Diagnostic, Span};
 
 use crate::types::TypeEnv;
@@ -101,6 +101,7 @@ fn lower_analysis(
         info: Vec::new(),
         counter: 0,
         renames: Vec::new(),
+        lanes: None,
         cuda_kernels: Vec::new(),
     };
     lw.run();
@@ -205,6 +206,16 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
  * them on the first thread of each block. */
 #define __ACC_REDUNDANT_BEGIN {
 #define __ACC_REDUNDANT_END }
+/* A worker or vector loop that the CUDA module spreads over a block's threads (its "lanes"
+ * mode): here it runs in order, within the chunk, its reductions straight into the variable. */
+#define __ACC_VFIRST(t) 0LL
+#define __ACC_VEND(t) (t)
+#define __ACC_VSTEP 1LL
+#define __ACC_VSYNC
+#define __ACC_VRED_BEGIN(save, fresh) {{
+#define __ACC_VRED_END(combine, restore) }}
+#define __ACC_VSINGLE_BEGIN {
+#define __ACC_VSINGLE_END }
 "#;
 
 /// A kernel argument: kind, address expression, byte count, text literal.
@@ -243,6 +254,17 @@ pub(crate) struct Edit {
     pub(crate) line_after: bool,
 }
 
+/// How a kernel's CUDA version spreads worker and vector loops over a block's threads
+/// (`CudaMode::Lanes`): the blocks share out the gang loops' iterations, and inside each, the
+/// outermost worker or vector loops are spread over the block's threads.
+struct Lanes {
+    /// Those worker/vector loops.
+    spread: Vec<ConstructId>,
+    /// Vector-single statements that write data other threads see (array elements, variables
+    /// declared outside the gang loop, atomics): run on the block's first thread.
+    single: Vec<Span>,
+}
+
 struct Lowerer<'a> {
     src: &'a str,
     unit: &'a Unit,
@@ -258,6 +280,8 @@ struct Lowerer<'a> {
     /// Variables the current kernel names differently (array reductions'
     /// private copies), with the expression to use.
     renames: Vec<(VarId, String)>,
+    /// The kernel being written spreads its worker/vector loops over CUDA blocks' threads.
+    lanes: Option<Lanes>,
     /// The CUDA versions of the kernels, for the file's CUDA module.
     cuda_kernels: Vec<CudaKernel>,
 }
@@ -290,6 +314,38 @@ fn declare_as(unit: &Unit, v: VarId, replacement: &str) -> String {
     let mut s = var.decl_text.clone();
     s.replace_range(var.decl_name.clone(), replacement);
     s
+}
+
+/// The identity of a reduction across a CUDA block's lanes, as CUDA C; `None` where there is
+/// no lanes form (complex and `_Bool` values for `max`/`min`).
+fn lane_identity(op: ReductionOp, t: ScalarType) -> Option<&'static str> {
+    use ScalarType as S;
+    Some(match (op, t) {
+        (_, S::C32 | S::C64) => return None,
+        (ReductionOp::Add | ReductionOp::BitOr | ReductionOp::BitXor | ReductionOp::LogOr, _) => {
+            "0"
+        }
+        (ReductionOp::Mul | ReductionOp::LogAnd, _) => "1",
+        (ReductionOp::BitAnd, _) => "~0",
+        (ReductionOp::Max | ReductionOp::Min, S::Bool) => return None,
+        (ReductionOp::Max, S::F32) => "-__int_as_float(0x7f800000)",
+        (ReductionOp::Max, S::F64) => "-__longlong_as_double(0x7ff0000000000000LL)",
+        (ReductionOp::Min, S::F32) => "__int_as_float(0x7f800000)",
+        (ReductionOp::Min, S::F64) => "__longlong_as_double(0x7ff0000000000000LL)",
+        (ReductionOp::Max, S::I8) => "(-128)",
+        (ReductionOp::Max, S::I16) => "(-32768)",
+        (ReductionOp::Max, S::I32) => "INT_MIN",
+        (ReductionOp::Max, S::I64) => "LLONG_MIN",
+        (ReductionOp::Max, S::U8 | S::U16 | S::U32 | S::U64) => "0",
+        (ReductionOp::Min, S::I8) => "127",
+        (ReductionOp::Min, S::I16) => "32767",
+        (ReductionOp::Min, S::I32) => "INT_MAX",
+        (ReductionOp::Min, S::I64) => "LLONG_MAX",
+        (ReductionOp::Min, S::U8) => "255",
+        (ReductionOp::Min, S::U16) => "65535",
+        (ReductionOp::Min, S::U32) => "UINT_MAX",
+        (ReductionOp::Min, S::U64) => "ULONG_MAX",
+    })
 }
 
 fn red_op(op: ReductionOp) -> &'static str {
@@ -1329,7 +1385,21 @@ impl<'a> Lowerer<'a> {
             let num_gangs = level_arg(ClauseKind::Gang).unwrap_or_else(|| num_gangs.clone());
             let nw = level_arg(ClauseKind::Worker).unwrap_or_else(|| nw.clone());
             let vl = level_arg(ClauseKind::Vector).unwrap_or_else(|| vl.clone());
+            // Lanes where it is exact (and the kernel would spread threads over the gang loop).
+            let threads_mode = iterations != "1" && !cuda_blocks && k.gang_partitioned;
+            self.lanes = if threads_mode && no_cuda.is_none() {
+                self.lanes_plan(id, k, *span)
+            } else {
+                None
+            };
+            let lanes = self.lanes.is_some();
+            if lanes {
+                self.info.push(format!(
+                    "{line}: CUDA: a block a gang iteration, its worker/vector loops spread over the block's threads"
+                ));
+            }
             let kernel_body = self.kernel_body(id, k, *span);
+            self.lanes = None;
             let cuda = match &no_cuda {
                 None => {
                     self.cuda_kernels.push(CudaKernel {
@@ -1344,6 +1414,8 @@ impl<'a> Lowerer<'a> {
                         store: red_store.clone(),
                         mode: if iterations == "1" {
                             CudaMode::Single
+                        } else if lanes {
+                            CudaMode::Lanes
                         } else if cuda_blocks || !k.gang_partitioned {
                             // Redundant gangs: each block's first thread runs the region.
                             CudaMode::Blocks
@@ -1351,11 +1423,11 @@ impl<'a> Lowerer<'a> {
                             CudaMode::Threads
                         },
                     });
-                    format!("__acc_cuda_module, \"{fname}\"")
+                    format!("__acc_cuda_module, \"{fname}\", {}", i32::from(lanes))
                 }
                 Some(why) => {
                     self.info.push(format!("{line}: no CUDA version: {why}"));
-                    "0, 0".to_string()
+                    "0, 0, 0".to_string()
                 }
             };
             let _ = write!(
@@ -1652,6 +1724,12 @@ impl<'a> Lowerer<'a> {
                     None => continue,
                 }
             }
+            // Spread over a CUDA block's threads in a lanes kernel (in order here).
+            if self.lanes.as_ref().is_some_and(|l| l.spread.contains(&cid))
+                && self.spread_loop(cid, lp.depth, &mut ref_edits, &mut edits)
+            {
+                continue;
+            }
             // Sequential within the chunk (seq, worker, vector levels).
             if cid != id {
                 edits.push(Edit {
@@ -1700,6 +1778,7 @@ impl<'a> Lowerer<'a> {
                 1,
                 &ref_edits,
                 &mut open,
+                "__ACC_",
             ) {
                 ref_edits.retain(|e| !(header_span.start <= e.start && e.end <= header_span.end));
                 edits.push(Edit {
@@ -1719,8 +1798,221 @@ impl<'a> Lowerer<'a> {
             }
         }
         self.once_per_gang(id, k, body, &mut edits);
+        for &s in self.lanes.iter().flat_map(|l| &l.single) {
+            edits.push(Edit {
+                start: s.start,
+                end: s.start,
+                text: "__ACC_VSINGLE_BEGIN ".into(),
+                order: -10_000,
+                line_after: false,
+            });
+            edits.push(Edit {
+                start: s.end,
+                end: s.end,
+                text: " __ACC_VSINGLE_END".into(),
+                order: 10_000,
+                line_after: false,
+            });
+        }
         edits.extend(ref_edits);
         apply_in(self.src, body, edits)
+    }
+
+    /// Whether the kernel's CUDA version can run in lanes mode ([`Lanes`]), and how. Every
+    /// outermost gang loop of `body` (none of them worker or vector itself) must contain
+    /// worker or vector loops, whose reductions are on scalars declared inside the gang loop;
+    /// the code around them (vector-single code, which every thread of a block runs) may
+    /// call no function of unknown effect, and each of its writes of data other threads see
+    /// must stand in a statement of the gang loop's body that contains no such loop (that
+    /// statement then runs on one thread). Anything else keeps the threads mode, which is
+    /// always exact.
+    fn lanes_plan(&self, id: ConstructId, k: &KernelPlan, body: Span) -> Option<Lanes> {
+        let stmt_of = |c: ConstructId| {
+            let x = self.unit.construct(c);
+            Span::new(
+                x.pragma_span.start,
+                x.body.map_or(x.pragma_span.end, |b| b.end),
+            )
+        };
+        let inside =
+            |c: ConstructId, outer: ConstructId| self.unit.ancestors(c).any(|a| a == outer);
+        let in_body = |c: ConstructId| c == id || body.contains(self.unit.construct(c).pragma_span);
+        let threads = |l: &LoopPlan| !l.partition.seq && (l.partition.worker || l.partition.vector);
+        let gangs: Vec<&LoopPlan> = k
+            .loops
+            .iter()
+            .filter(|l| l.partition.gang.is_some() && in_body(l.construct))
+            .filter(|l| {
+                !k.loops
+                    .iter()
+                    .any(|o| o.partition.gang.is_some() && inside(l.construct, o.construct))
+            })
+            .collect();
+        if gangs.is_empty() {
+            return None;
+        }
+        let mut lanes = Lanes {
+            spread: Vec::new(),
+            single: Vec::new(),
+        };
+        for g in gangs {
+            if g.partition.worker || g.partition.vector {
+                return None;
+            }
+            let gc = self.unit.construct(g.construct);
+            let deps = gc.loops.first()?.deps.as_ref()?;
+            let innermost = gc.loops.get(g.depth.max(1) - 1)?;
+            let gbody = gc.body?;
+            // The outermost worker/vector loops inside this gang loop.
+            let spread: Vec<&LoopPlan> = k
+                .loops
+                .iter()
+                .filter(|l| {
+                    threads(l) && l.partition.gang.is_none() && inside(l.construct, g.construct)
+                })
+                .filter(|l| {
+                    !k.loops.iter().any(|o| {
+                        threads(o)
+                            && inside(l.construct, o.construct)
+                            && inside(o.construct, g.construct)
+                    })
+                })
+                .collect();
+            if spread.is_empty() {
+                return None;
+            }
+            for l in &spread {
+                // Reductions across the lanes: builtin scalars private to the gang iteration.
+                let lc = self.unit.construct(l.construct);
+                for (ci, clause) in lc.directive.clauses.iter().enumerate() {
+                    let ClauseArgs::Reduction { op, items, .. } = &clause.args else {
+                        continue;
+                    };
+                    for ii in 0..items.len() {
+                        let v = (*lc.clause_vars.get(ci)?.get(ii)?)?;
+                        let var = self.unit.var(v);
+                        let declared_here = gbody.contains(var.decl_span);
+                        if !declared_here || lane_identity(*op, var.scalar?).is_none() {
+                            return None;
+                        }
+                    }
+                }
+            }
+            let spans: Vec<Span> = spread.iter().map(|l| stmt_of(l.construct)).collect();
+            let outside = |s: Span| !spans.iter().any(|v| v.contains(s));
+            if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
+                return None;
+            }
+            let mut writes: Vec<Span> = deps
+                .accesses
+                .iter()
+                .filter(|a| a.write)
+                .map(|a| a.span)
+                .chain(deps.scalar_writes.iter().map(|w| w.1))
+                .filter(|s| outside(*s))
+                .collect();
+            writes.extend(
+                self.unit
+                    .constructs
+                    .iter()
+                    .filter(|c| c.directive.kind == DirectiveKind::Atomic)
+                    .map(|c| c.pragma_span)
+                    .filter(|s| gbody.contains(*s) && outside(*s)),
+            );
+            for w in writes {
+                let s = *innermost.body_statements.iter().find(|s| s.contains(w))?;
+                if innermost.body_declarations.contains(&s) || spans.iter().any(|v| s.contains(*v))
+                {
+                    return None;
+                }
+                if !lanes.single.contains(&s) {
+                    lanes.single.push(s);
+                }
+            }
+            lanes.spread.extend(spread.iter().map(|l| l.construct));
+        }
+        Some(lanes)
+    }
+
+    /// The edits that spread a worker/vector loop of a lanes kernel over the block's threads:
+    /// its header, its reductions across the lanes, the barrier after it.
+    fn spread_loop(
+        &mut self,
+        cid: ConstructId,
+        depth: usize,
+        ref_edits: &mut Vec<Edit>,
+        edits: &mut Vec<Edit>,
+    ) -> bool {
+        let c = self.unit.construct(cid);
+        let Some(body) = c.body else { return false };
+        let mut open = String::new();
+        let Some((header_span, header_text, closers)) = self.gang_loop_of(
+            &c.loops,
+            c.directive.name_span,
+            depth,
+            ref_edits,
+            &mut open,
+            "__ACC_V",
+        ) else {
+            return false;
+        };
+        let (mut red_open, mut red_close) = (String::new(), String::new());
+        for (ci, clause) in c.directive.clauses.iter().enumerate() {
+            let ClauseArgs::Reduction { op, items, .. } = &clause.args else {
+                continue;
+            };
+            for ii in 0..items.len() {
+                let Some(Some(v)) = c.clause_vars.get(ci).and_then(|x| x.get(ii)) else {
+                    continue;
+                };
+                let var = self.unit.var(*v);
+                let (Some(scalar), name) = (var.scalar, &var.name) else {
+                    continue;
+                };
+                let Some(identity) = lane_identity(*op, scalar) else {
+                    continue;
+                };
+                let saved = format!("__acc_vo_{name}");
+                let ty = declare_as(self.unit, *v, "");
+                let f = acc_engine::cuda::functor(*op);
+                let _ = write!(
+                    red_open,
+                    "__ACC_VRED_BEGIN({} = {name}, {} = {identity}) ",
+                    declare_as(self.unit, *v, &saved),
+                    declare_as(self.unit, *v, name)
+                );
+                red_close.insert_str(
+                    0,
+                    &format!(
+                        " __ACC_VRED_END(({saved} = {f}()({saved}, __acc_block_reduce<{ty}>({name}, {f}()))), {name} = {saved})"
+                    ),
+                );
+            }
+        }
+        edits.push(Edit {
+            start: c.pragma_span.start,
+            end: c.pragma_span.end,
+            text: String::new(),
+            order: 0,
+            line_after: false,
+        });
+        ref_edits.retain(|e| !(header_span.start <= e.start && e.end <= header_span.end));
+        edits.push(Edit {
+            start: header_span.start,
+            end: header_span.end,
+            text: format!("{red_open}{{ {open}{header_text}"),
+            order: 0,
+            line_after: false,
+        });
+        let depth_of = self.unit.ancestors(cid).count() as i64;
+        edits.push(Edit {
+            start: body.end,
+            end: body.end,
+            text: format!("{closers} }} __ACC_VSYNC{red_close}"),
+            order: -depth_of * 2,
+            line_after: false,
+        });
+        true
     }
 
     /// Marks the gang-redundant statements of a `parallel` region that must run once per gang
@@ -1787,11 +2079,20 @@ impl<'a> Lowerer<'a> {
         open: &mut String,
     ) -> Option<(Span, String, String)> {
         let c = self.unit.construct(cid);
-        self.gang_loop_of(&c.loops, c.directive.name_span, depth, ref_edits, open)
+        self.gang_loop_of(
+            &c.loops,
+            c.directive.name_span,
+            depth,
+            ref_edits,
+            open,
+            "__ACC_",
+        )
     }
 
     /// As [`Self::gang_loop`], for loop facts of any origin (a loop
     /// construct's, or a `kernels` loop without a directive).
+    /// `prefix` names the partitioning macros: `__ACC_` for gang loops, `__ACC_V` for the
+    /// worker/vector loops of a lanes kernel.
     fn gang_loop_of(
         &mut self,
         loops: &[acc_engine::facts::LoopFacts],
@@ -1799,6 +2100,7 @@ impl<'a> Lowerer<'a> {
         depth: usize,
         ref_edits: &[Edit],
         open: &mut String,
+        prefix: &str,
     ) -> Option<(Span, String, String)> {
         let headers: Option<Vec<LoopHeader>> =
             loops.iter().take(depth).map(|l| l.header.clone()).collect();
@@ -1856,11 +2158,11 @@ impl<'a> Lowerer<'a> {
         let _ = write!(
             open,
             "const long long __acc_t{n} = {}; \
-             const long long __acc_lo{n} = __ACC_FIRST(__acc_t{n}); \
-             const long long __acc_hi{n} = __ACC_END(__acc_t{n}); ",
+             const long long __acc_lo{n} = {prefix}FIRST(__acc_t{n}); \
+             const long long __acc_hi{n} = {prefix}END(__acc_t{n}); ",
             trips.join(" * ")
         );
-        let mut header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += __ACC_STEP) {{ ");
+        let mut header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
         // Recover each loop's variable from the flat index, innermost
         // fastest.
         let mut rest = format!("__acc_it{n}");

@@ -524,7 +524,15 @@ impl<'s> Walker<'s> {
             declared_in_init: false,
             header: crate::loops::header(node, self.src),
             deps: None,
+            body_statements: Vec::new(),
+            body_declarations: Vec::new(),
         };
+        if let Some(body) = node
+            .child_by_field_id(fields().body.get())
+            .filter(|b| b.kind() == "compound_statement")
+        {
+            (facts.body_statements, facts.body_declarations) = self.statements(body);
+        }
         let Some(init) = node.child_by_field_id(fields().initializer.get()) else {
             return facts;
         };

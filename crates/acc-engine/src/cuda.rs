@@ -10,16 +10,26 @@
 //! build defines that vocabulary one way (contiguous chunks, a process-wide
 //! lock); this module defines it for the GPU:
 //!
-//! - **Partitioning** ([`Mode`]). Every thread of the grid is one chunk:
-//!   the gang loop's iterations are dealt out cyclically over all
-//!   `gridDim.x * blockDim.x * blockDim.y` threads (a grid-stride loop, so
-//!   any launch shape is correct and neighbouring threads touch neighbouring
-//!   elements). Worker and vector loops inside a gang iteration run in order
-//!   on that thread, as they do inside a host chunk. Code that is not inside
-//!   a gang loop (a construct with no gang partitioning) runs on one thread.
-//!   This differs from nvc, which also spreads vector loops over
-//!   `threadIdx.x`; it is always correct, and the body stays the same text
-//!   on every device.
+//! - **Partitioning** ([`Mode`]). Where a gang loop contains worker or
+//!   vector loops and the front end found the code around them safe to run
+//!   on every thread of a block, gangs are blocks ([`Mode::Lanes`]): each
+//!   block runs one gang iteration at a time (grid-stride over
+//!   `blockIdx.x`), and the outermost worker/vector loop inside is spread
+//!   over its threads (`threadIdx.y * blockDim.x + threadIdx.x`, worker and
+//!   vector lanes as one range), with its reductions combined across the
+//!   block and a barrier after it, as nvc maps them. Otherwise every thread
+//!   of the grid is one chunk ([`Mode::Threads`]): the gang loop's
+//!   iterations are dealt out cyclically over all `gridDim.x * blockDim.x *
+//!   blockDim.y` threads (a grid-stride loop, so any launch shape is correct
+//!   and neighbouring threads touch neighbouring elements), and worker and
+//!   vector loops inside a gang iteration run in order on that thread, as
+//!   they do inside a host chunk — always exact. Gang-redundant statements
+//!   that must run once per gang (`__ACC_REDUNDANT_BEGIN/END`) run on each
+//!   block's first thread. A `parallel` with `num_gangs(n)` and no gang
+//!   loop runs its region once per block ([`Mode::Blocks`]); other code that
+//!   is not inside a gang loop runs on one thread ([`Mode::Single`]). The
+//!   body is the same text on every device: the host defines the same
+//!   vocabulary as contiguous chunks and in-order loops.
 //! - **Reductions.** Scalars: each thread starts its private copy from its
 //!   block's slot (the runtime presets the slots with the operator's
 //!   identity), the block combines its threads' copies in a shared-memory
@@ -54,7 +64,8 @@ pub struct CudaKernel {
     /// Per reduction, in slot order: the bytes of one slot (a C expression
     /// that may read `__acc_args`).
     pub slot_bytes: Vec<String>,
-    /// [`Mode::Threads`] only: the reductions, combined across the block.
+    /// [`Mode::Threads`] and [`Mode::Lanes`]: the reductions, combined
+    /// across the block.
     pub reductions: Vec<CudaReduction>,
     /// Declarations that read the arguments (through `__acc_args[i]`) and
     /// the reduction copies (through `__acc_slot[j]`), as the host kernel
@@ -81,6 +92,18 @@ pub enum Mode {
     /// Not gang-partitioned: the body runs once, on the first thread of
     /// the first block.
     Single,
+    /// Every block runs one iteration of the gang loop at a time, all its
+    /// threads together: the outermost worker or vector loop inside is
+    /// spread over them (`__ACC_VFIRST/__ACC_VEND/__ACC_VSTEP`, worker and
+    /// vector lanes as one range over `threadIdx.y`, `threadIdx.x`), its
+    /// reductions combined across the block (`__ACC_VRED_BEGIN/END`), and
+    /// followed by a barrier (`__ACC_VSYNC`) so the vector-single code after
+    /// it sees what it wrote. The vector-single code in between runs on every
+    /// thread of the block (each computes the same values), except the
+    /// statements the front end marks (`__ACC_VSINGLE_BEGIN/END`: those that
+    /// write shared data), which the block's first thread runs before a
+    /// barrier. The front end chooses this mode only where that is exact.
+    Lanes,
 }
 
 /// A kernel parameter.
@@ -199,7 +222,8 @@ template <class T, class Op> __device__ T __acc_block_reduce(T v, Op op) {
 }
 "#;
 
-fn functor(op: ReductionOp) -> &'static str {
+/// The prelude's functor of a reduction operator (`__acc_add`, ...).
+pub fn functor(op: ReductionOp) -> &'static str {
     match op {
         ReductionOp::Add => "__acc_add",
         ReductionOp::Mul => "__acc_mul",
@@ -284,6 +308,7 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
             first_thread.to_string(),
         ),
         Mode::Single => ("0LL", "1LL", format!("blockIdx.x == 0 && {first_thread}")),
+        Mode::Lanes => ("(long long)blockIdx.x", "(long long)gridDim.x", "1".to_string()),
     };
     let _ = writeln!(
         out,
@@ -292,30 +317,58 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
     // Gang-redundant statements that must run once per gang: on the block's first thread,
     // then a barrier so the block sees their effects (every thread reaches it: they stand at
     // the top level of the region). Blocks and single kernels run on one thread anyway.
+    let leader = (
+        format!("if ({first_thread}) {{"),
+        "} __syncthreads();".to_string(),
+    );
+    let braces = ("{".to_string(), "}".to_string());
     let (begin, end) = match k.mode {
-        Mode::Threads => (
-            format!("if ({first_thread}) {{"),
-            "} __syncthreads();".to_string(),
-        ),
-        Mode::Blocks | Mode::Single => ("{".to_string(), "}".to_string()),
+        Mode::Threads | Mode::Lanes => leader.clone(),
+        Mode::Blocks | Mode::Single => braces.clone(),
     };
     let _ = writeln!(
         out,
         "#define __ACC_REDUNDANT_BEGIN {begin}\n#define __ACC_REDUNDANT_END {end}"
     );
+    // The worker/vector vocabulary: spread over the block in `Lanes`, in order elsewhere.
+    if k.mode == Mode::Lanes {
+        let _ = writeln!(
+            out,
+            "#define __ACC_VFIRST(t) ((long long)threadIdx.y * blockDim.x + threadIdx.x)\n\
+             #define __ACC_VEND(t) (t)\n\
+             #define __ACC_VSTEP ((long long)blockDim.x * blockDim.y)\n\
+             #define __ACC_VSYNC __syncthreads();\n\
+             #define __ACC_VRED_BEGIN(save, fresh) {{ save; {{ fresh;\n\
+             #define __ACC_VRED_END(combine, restore) combine; }} restore; }}\n\
+             #define __ACC_VSINGLE_BEGIN {}\n#define __ACC_VSINGLE_END {}",
+            leader.0, leader.1
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "#define __ACC_VFIRST(t) 0LL\n#define __ACC_VEND(t) (t)\n#define __ACC_VSTEP 1LL\n\
+             #define __ACC_VSYNC\n\
+             #define __ACC_VRED_BEGIN(save, fresh) {{{{\n\
+             #define __ACC_VRED_END(combine, restore) }}}}\n\
+             #define __ACC_VSINGLE_BEGIN {{\n#define __ACC_VSINGLE_END }}"
+        );
+    }
     out.push_str(&k.decls);
     let _ = writeln!(out, "  if ({guard}) {{");
     let _ = writeln!(out, "#line {} \"{}\"", k.line, k.file.replace('\\', "\\\\"));
     out.push_str(&k.body);
     out.push('\n');
-    if k.mode != Mode::Threads {
+    if !matches!(k.mode, Mode::Threads | Mode::Lanes) {
         out.push_str(&k.store);
     }
     out.push_str(
         "  }\n#undef __ACC_FIRST\n#undef __ACC_END\n#undef __ACC_STEP\n\
-         #undef __ACC_REDUNDANT_BEGIN\n#undef __ACC_REDUNDANT_END\n",
+         #undef __ACC_REDUNDANT_BEGIN\n#undef __ACC_REDUNDANT_END\n\
+         #undef __ACC_VFIRST\n#undef __ACC_VEND\n#undef __ACC_VSTEP\n#undef __ACC_VSYNC\n\
+         #undef __ACC_VRED_BEGIN\n#undef __ACC_VRED_END\n\
+         #undef __ACC_VSINGLE_BEGIN\n#undef __ACC_VSINGLE_END\n",
     );
-    if k.mode == Mode::Threads {
+    if matches!(k.mode, Mode::Threads | Mode::Lanes) {
         for (j, r) in k.reductions.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -384,6 +437,29 @@ mod tests {
         let text = emit_kernel(&k);
         assert!(text.contains("#define __ACC_REDUNDANT_BEGIN {\n#define __ACC_REDUNDANT_END }"));
         assert!(text.contains("#undef __ACC_REDUNDANT_END"));
+    }
+
+    #[test]
+    fn lanes_kernels_give_each_block_a_gang_iteration_and_spread_the_vector_loop() {
+        let mut k = sample();
+        k.mode = Mode::Lanes;
+        let text = emit_kernel(&k);
+        assert!(text.contains("#define __ACC_FIRST(t) (long long)blockIdx.x"));
+        assert!(text.contains("#define __ACC_STEP (long long)gridDim.x"));
+        assert!(text.contains(
+            "#define __ACC_VFIRST(t) ((long long)threadIdx.y * blockDim.x + threadIdx.x)"
+        ));
+        assert!(text.contains("#define __ACC_VSYNC __syncthreads();"));
+        assert!(text.contains("#define __ACC_VRED_BEGIN(save, fresh) { save; { fresh;"));
+        assert!(text
+            .contains("#define __ACC_VSINGLE_BEGIN if (threadIdx.x == 0 && threadIdx.y == 0) {"));
+        // Every thread runs the body; the gang reductions combine across the block.
+        assert!(text.contains("  if (1) {"));
+        assert!(text.contains("__acc_block_reduce<double>(sum, __acc_add())"));
+        // Elsewhere the vector vocabulary runs in order.
+        let text = emit_kernel(&sample());
+        assert!(text.contains("#define __ACC_VFIRST(t) 0LL"));
+        assert!(text.contains("#define __ACC_VRED_BEGIN(save, fresh) {{"));
     }
 
     #[test]

@@ -150,6 +150,10 @@ pub struct LoopFacts {
     /// What the loop body does, for the dependence test of `auto` loops;
     /// `None` when the front end did not look.
     pub deps: Option<DepFacts>,
+    /// When the body is a block: its statements (each with the directives in
+    /// front of it), and those of them that declare variables.
+    pub body_statements: Vec<Span>,
+    pub body_declarations: Vec<Span>,
 }
 
 /// What a loop body reads and writes, as the dependence test needs it.

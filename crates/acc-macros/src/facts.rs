@@ -384,6 +384,8 @@ impl Layout<'_> {
             declared_in_init: true,
             header,
             deps,
+            body_statements: Vec::new(),
+            body_declarations: Vec::new(),
         }];
         out.extend(inner);
         out

@@ -44,6 +44,7 @@ fn empty_launch(threads: i64) {
         host_fn: Some(empty_kernel),
         cuda_source: std::ptr::null(),
         cuda_entry: std::ptr::null(),
+        cuda_lanes: 0,
     };
     let cfg = AccRtConfig {
         iterations: threads,

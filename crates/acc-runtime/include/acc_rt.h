@@ -129,6 +129,8 @@ typedef struct acc_rt_kernel {
   acc_rt_host_fn host_fn;  /* the kernel compiled for the CPU devices */
   const char *cuda_source; /* the kernel for the nvidia device: CUDA C (see below), or NULL */
   const char *cuda_entry;  /* the extern "C" __global__ function in cuda_source to launch */
+  int cuda_lanes;          /* 1: one gang iteration per block (its worker and vector loops are
+                              spread over the block's threads): see "Launch shape" below */
 } acc_rt_kernel;
 
 /* ---- kernels on the nvidia device ----------------------------------------------------------
@@ -166,7 +168,8 @@ typedef struct acc_rt_kernel {
  *         (and <= the kernel's own limit, cuFuncGetAttribute(MAX_THREADS_PER_BLOCK));
  * grid = (num_gangs > 0 ? num_gangs
  *         : iterations == INT64_MAX ? 4 * the device's multiprocessors
- *         : min(ceil(iterations / (x * y)), 32 * multiprocessors)), at least 1, on x only.
+ *         : min(ceil(iterations / (x * y)), 32 * multiprocessors)), at least 1, on x only;
+ * with cuda_lanes, a block runs one iteration at a time: min(iterations, 32 * multiprocessors).
  * Kernels must be correct for every shape (grid-stride loops over the iterations); the shape
  * only affects speed. A launch with 0 iterations launches nothing. */
 

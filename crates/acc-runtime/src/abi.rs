@@ -35,6 +35,8 @@ pub struct AccRtKernel {
     pub host_fn: Option<unsafe extern "C" fn(*const Chunk)>,
     pub cuda_source: *const c_char,
     pub cuda_entry: *const c_char,
+    /// Nonzero: one gang iteration per CUDA block (`acc_rt.h`).
+    pub cuda_lanes: i32,
 }
 
 /// `acc_rt_config`: how it is launched.
@@ -537,6 +539,7 @@ pub unsafe extern "C" fn acc_rt_launch(
                 source: utf8(source, "source")?,
                 entry: utf8(entry, "entry name")?,
                 key: (k.cuda_source as usize, k.cuda_entry as usize),
+                lanes: k.cuda_lanes != 0,
             };
             // SAFETY: generated code's CUDA kernel follows the parameter convention of
             // acc_rt.h, and its value arguments and reduction variables are valid as the

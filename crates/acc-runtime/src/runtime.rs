@@ -1382,7 +1382,14 @@ impl DeviceState {
         if n == 0 {
             return Ok(());
         }
-        let shape = gpu.shape(f, n, geom.num_gangs, geom.num_workers, geom.vector_length);
+        let shape = gpu.shape(
+            f,
+            n,
+            geom.num_gangs,
+            geom.num_workers,
+            geom.vector_length,
+            k.lanes,
+        );
         let what = format!("{}kernel '{}'", ks.location(), k.name);
         self.queues.submit(q, move || {
             // SAFETY: forwarded from the caller of `launch_cuda`.
@@ -1502,6 +1509,9 @@ pub struct CudaKernel<'a> {
     /// Identifies the descriptor for the loaded-kernel cache: generated code passes string
     /// literals, so their addresses do.
     pub key: (usize, usize),
+    /// One gang iteration per block (its worker and vector loops spread over the block's
+    /// threads), which the launch shape must know.
+    pub lanes: bool,
 }
 
 /// A launch's arguments as a kernel receives them: argument `i`'s value starts at word

@@ -1212,6 +1212,7 @@ pub fn launch_cuda(
         source,
         entry,
         key: (source.as_ptr() as usize, entry.as_ptr() as usize),
+        lanes: false,
     };
     let geom = runtime::Geometry {
         iterations: n.max(0),

@@ -71,6 +71,7 @@ fn worker(shared: usize, barrier: &Barrier) -> Vec<i64> {
                 host_fn: Some(add_one),
                 cuda_source: std::ptr::null(),
                 cuda_entry: std::ptr::null(),
+                cuda_lanes: 0,
             };
             let cfg = AccRtConfig {
                 iterations: N as i64,

@@ -86,8 +86,8 @@ pub struct Shape {
 
 /// The launch shape `acc_rt.h` specifies: block = (vector_length or 128, num_workers or 1)
 /// clamped to `max_threads`; grid = num_gangs, else 4 × SMs for "as many as you like"
-/// (`iterations == i64::MAX`), else enough blocks for one iteration a thread, at most
-/// 32 × SMs; at least 1.
+/// (`iterations == i64::MAX`), else enough blocks for one iteration a thread (`lanes`: a
+/// block), at most 32 × SMs; at least 1.
 pub fn launch_shape(
     iterations: i64,
     num_gangs: i32,
@@ -95,6 +95,7 @@ pub fn launch_shape(
     vector_length: i32,
     sm_count: u32,
     max_threads: u32,
+    lanes: bool,
 ) -> Shape {
     let max_threads = max_threads.max(1);
     let bx = if vector_length > 0 {
@@ -115,7 +116,7 @@ pub fn launch_shape(
     } else if iterations == i64::MAX {
         4 * sms
     } else {
-        let threads = (bx * by) as u64;
+        let threads = if lanes { 1 } else { (bx * by) as u64 };
         (iterations.max(0) as u64).div_ceil(threads).min(32 * sms)
     };
     Shape {
@@ -368,6 +369,7 @@ impl CudaDevice {
         num_gangs: i32,
         num_workers: i32,
         vector_length: i32,
+        lanes: bool,
     ) -> Shape {
         launch_shape(
             iterations,
@@ -376,6 +378,7 @@ impl CudaDevice {
             vector_length,
             self.sm_count,
             self.max_threads.min(f.max_threads).min(1024),
+            lanes,
         )
     }
 
@@ -586,25 +589,43 @@ mod tests {
     fn launch_shape_follows_the_header() {
         // Defaults: 128 threads, enough blocks for one iteration each, capped at 32 x SMs.
         assert_eq!(
-            launch_shape(1000, 0, 0, 0, 132, 1024),
+            launch_shape(1000, 0, 0, 0, 132, 1024, false),
             Shape {
                 grid: 8,
                 block: (128, 1)
             }
         );
-        assert_eq!(launch_shape(1 << 40, 0, 0, 0, 132, 1024).grid, 32 * 132);
-        assert_eq!(launch_shape(i64::MAX, 0, 0, 0, 132, 1024).grid, 4 * 132);
-        assert_eq!(launch_shape(0, 0, 0, 0, 132, 1024).grid, 1);
+        assert_eq!(
+            launch_shape(1 << 40, 0, 0, 0, 132, 1024, false).grid,
+            32 * 132
+        );
+        assert_eq!(
+            launch_shape(i64::MAX, 0, 0, 0, 132, 1024, false).grid,
+            4 * 132
+        );
+        assert_eq!(launch_shape(0, 0, 0, 0, 132, 1024, false).grid, 1);
+        // One iteration a block.
+        assert_eq!(launch_shape(64, 0, 0, 0, 132, 1024, true).grid, 64);
+        assert_eq!(
+            launch_shape(1 << 20, 0, 0, 0, 132, 1024, true).grid,
+            32 * 132
+        );
         // Hints: gangs, workers and vector length; x * y clamped to the maximum.
         assert_eq!(
-            launch_shape(10, 7, 4, 32, 132, 1024),
+            launch_shape(10, 7, 4, 32, 132, 1024, false),
             Shape {
                 grid: 7,
                 block: (32, 4)
             }
         );
-        assert_eq!(launch_shape(10, 1, 64, 256, 132, 1024).block, (256, 4));
-        assert_eq!(launch_shape(10, 1, 1, 4096, 132, 1024).block, (1024, 1));
+        assert_eq!(
+            launch_shape(10, 1, 64, 256, 132, 1024, false).block,
+            (256, 4)
+        );
+        assert_eq!(
+            launch_shape(10, 1, 1, 4096, 132, 1024, false).block,
+            (1024, 1)
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
     static char big[2 << 20];
     acc_copyin(big, sizeof big);
   } else if (!strcmp(c, "launch_not_present")) {
-    acc_rt_kernel k = {"k", "launch.c", 30, nop, NULL, NULL};
+    acc_rt_kernel k = {"k", "launch.c", 30, nop, NULL, NULL, 0};
     acc_rt_config cfg = {10, 0, 0, 0, acc_async_sync};
     acc_rt_arg arg = {ACC_RT_ARG_MAPPED, b, sizeof b, "b[0:100]"};
     acc_rt_launch(&k, &cfg, &arg, 1, NULL, 0);

@@ -76,7 +76,7 @@ static double a[N], b[N];
 static void run(int gangs, int workers, int vector, int async, double *sum, int *m) {
   int n = N;
   double x = 0.5;
-  acc_rt_kernel k = {"k", __FILE__, __LINE__, k_host, k_cuda, "k_cuda"};
+  acc_rt_kernel k = {"k", __FILE__, __LINE__, k_host, k_cuda, "k_cuda", 0};
   acc_rt_config cfg = {N, gangs, workers, vector, async};
   acc_rt_data data[] = {
       {ACC_RT_COPYIN, 0, a, sizeof a, "a[0:n]"},

@@ -55,7 +55,7 @@ int main(void) {
       {ACC_RT_COPY, 0, &big, sizeof big, "big"},
   };
   acc_rt_region_begin(__FILE__, __LINE__, data, 4, acc_async_sync);
-  acc_rt_kernel k = {"saxpy", __FILE__, __LINE__, saxpy_chunk, NULL, NULL};
+  acc_rt_kernel k = {"saxpy", __FILE__, __LINE__, saxpy_chunk, NULL, NULL, 0};
   acc_rt_config cfg = {N, 0, 0, 0, acc_async_sync};
   acc_rt_arg args[] = {
       {ACC_RT_ARG_MAPPED, y, sizeof y, "y"},
@@ -100,7 +100,7 @@ int main(void) {
   CHECK(!discrete || !acc_is_present(x, sizeof x));
 
   /* acc_on_device inside a kernel reports the device it runs on. */
-  acc_rt_kernel w = {"where", __FILE__, __LINE__, where_chunk, NULL, NULL};
+  acc_rt_kernel w = {"where", __FILE__, __LINE__, where_chunk, NULL, NULL, 0};
   acc_rt_config one = {1, 0, 0, 0, acc_async_sync};
   acc_rt_launch(&w, &one, NULL, 0, NULL, 0);
   CHECK(on_device_flag == discrete);
