@@ -81,6 +81,29 @@ int main(void) {
     y2[i] = hi - lo;
   }
 
+  /* A `continue` in a statement that stores: the lanes cannot leave one thread behind, so
+   * this loop keeps one thread a gang iteration. */
+  double skip[N];
+  #pragma acc parallel loop gang copyin(a) copyout(skip)
+  for (int i = 0; i < N; i++) {
+    if (i % 3 == 0) {
+      skip[i] = -1.0;
+      continue;
+    }
+    double s = 0.0;
+    #pragma acc loop vector reduction(+:s)
+    for (int j = 0; j < M; j++) s += a[i][j];
+    skip[i] = s;
+  }
+  for (int i = 0; i < N; i++) {
+    double s = 0.0;
+    for (int j = 0; j < M; j++) s += a[i][j];
+    if (skip[i] != (i % 3 == 0 ? -1.0 : s)) {
+      printf("lanes: skip[%d] = %g\n", i, skip[i]);
+      ok = 0;
+    }
+  }
+
   double want_total = 0.0;
   long want_hist = 0;
   for (int i = 0; i < N; i++) {

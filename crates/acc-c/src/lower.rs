@@ -1919,9 +1919,18 @@ impl<'a> Lowerer<'a> {
                     .map(|c| c.pragma_span)
                     .filter(|s| gbody.contains(*s) && outside(*s)),
             );
+            // A `continue` in a statement one thread runs would leave the others behind at
+            // the next barrier.
+            let has_continue = |s: Span| {
+                self.src[s.range()]
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|w| w == "continue")
+            };
             for w in writes {
                 let s = *innermost.body_statements.iter().find(|s| s.contains(w))?;
-                if innermost.body_declarations.contains(&s) || spans.iter().any(|v| s.contains(*v))
+                if innermost.body_declarations.contains(&s)
+                    || spans.iter().any(|v| s.contains(*v))
+                    || has_continue(s)
                 {
                     return None;
                 }
