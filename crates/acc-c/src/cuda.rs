@@ -11,15 +11,13 @@
 use crate::split::derived;
 use tree_sitter::Node;
 
-/// The file's macros, type declarations and `routine` functions (made
-/// `__device__`), in source order, with `#line` markers. An error (a line
-/// and why) when the file's kernels cannot have a CUDA form: a routine that
-/// uses a file-scope variable would need that variable's device copy, which
-/// the GPU path does not make yet.
-pub fn support(src: &str, file: &str) -> Result<String, (usize, String)> {
-    let trees = crate::syntax::parse(src);
+/// The file's top-level items and the names of its `routine` functions.
+fn items_and_routines<'t>(
+    trees: &'t [tree_sitter::Tree],
+    src: &str,
+) -> (Vec<Node<'t>>, Vec<String>) {
     let mut items: Vec<Node> = Vec::new();
-    for t in &trees {
+    for t in trees {
         collect(t.root_node(), &mut items);
     }
     // Routine names: `routine(name)` anywhere, and the function after an
@@ -46,49 +44,144 @@ pub fn support(src: &str, file: &str) -> Result<String, (usize, String)> {
             }
         }
     }
+    (items, routines)
+}
+
+/// The file-scope variables the file's `routine` functions use, in the order
+/// the file declares them (each once), with the line of a first use.
+pub fn routine_globals(src: &str) -> Vec<(String, usize)> {
+    let trees = crate::syntax::parse(src);
+    let (items, routines) = items_and_routines(&trees, src);
     let globals: Vec<&str> = items
         .iter()
         .filter(|n| n.kind() == "declaration")
         .flat_map(|n| declared_names(*n, src))
         .collect();
+    let mut used: Vec<(String, usize)> = Vec::new();
     for n in &items {
         if n.kind() != "function_definition"
             || !function_name(*n, src).is_some_and(|f| routines.contains(&f))
         {
             continue;
         }
-        if let Some(used) = first_use(*n, src, &globals) {
-            return Err((
-                used.start_position().row + 1,
-                format!(
-                    "the routine uses the file-scope variable `{}`, and routines on a GPU cannot reach global variables yet",
-                    &src[used.byte_range()]
-                ),
-            ));
+        let mut uses = Vec::new();
+        all_uses(*n, src, &globals, &mut uses);
+        for u in uses {
+            let name = &src[u.byte_range()];
+            if !used.iter().any(|(g, _)| g == name) {
+                used.push((name.to_string(), u.start_position().row + 1));
+            }
         }
     }
+    used.sort_by_key(|(g, _)| globals.iter().position(|x| x == g));
+    used
+}
+
+/// The file's macros, type declarations and `routine` functions (made
+/// `__device__`), in source order, with `#line` markers.
+///
+/// A routine reaches a file-scope variable `g` (which a `declare` directive
+/// gives a device copy) through a device pointer `__acc_gp_g` and a macro
+/// `g` that reads through it, around the routines; each kernel sets the
+/// pointer from an argument (`bound`, in order: see [`routine_globals`]) as
+/// it starts. An error (a line and why) when a routine uses a variable that
+/// `declared` (the names of `declare` directives) does not list: it has no
+/// device copy to reach.
+pub fn support(src: &str, file: &str, declared: &[String]) -> Result<String, (usize, String)> {
+    let trees = crate::syntax::parse(src);
+    let (items, routines) = items_and_routines(&trees, src);
+    let bound = routine_globals(src);
+    if let Some((g, line)) = bound.iter().find(|(g, _)| !declared.contains(g)) {
+        return Err((
+            *line,
+            format!(
+                "the routine uses the file-scope variable `{g}`, which no `declare` directive \
+                 gives a device copy (add `#pragma acc declare create({g})` or `copyin({g})`)"
+            ),
+        ));
+    }
     let mut out = String::new();
+    let mut pointers_done = false;
+    let (mut define, mut undef) = (String::new(), String::new());
     for n in &items {
         let text = &src[n.byte_range()];
+        let routine = matches!(n.kind(), "declaration" | "function_definition")
+            && function_name(*n, src).is_some_and(|f| routines.contains(&f));
+        if routine && !pointers_done {
+            // Before the first routine: the device pointers.
+            pointers_done = true;
+            for (g, line) in &bound {
+                let Some(decl) = pointer_declaration(&items, src, g) else {
+                    return Err((*line, format!("cannot declare a device pointer to `{g}`")));
+                };
+                out.push_str(&format!("__device__ {decl};\n"));
+                define.push_str(&format!("#define {g} (*__acc_gp_{g})\n"));
+                undef.push_str(&format!("#undef {g}\n"));
+            }
+        }
         let keep = match n.kind() {
             "preproc_def" | "preproc_function_def" | "type_definition" => Some(text.to_string()),
             "declaration" if is_type_only(*n) => Some(text.to_string()),
             "struct_specifier" | "union_specifier" | "enum_specifier" => Some(format!("{text};")),
-            "declaration" | "function_definition" => function_name(*n, src)
-                .filter(|f| routines.contains(f))
-                .map(|_| format!("__device__ {}", without_acc_pragmas(text))),
+            "declaration" | "function_definition" if routine => {
+                Some(format!("__device__ {}", without_acc_pragmas(text)))
+            }
             _ => None,
         };
         if let Some(text) = keep {
             let line = n.start_position().row + 1;
+            // The macros only around routines: elsewhere the names may mean something else
+            // (a member, a parameter of a macro).
+            if routine {
+                out.push_str(&define);
+            }
             out.push_str(&format!(
                 "#line {line} \"{}\"\n{}\n",
                 file.replace('\\', "\\\\"),
                 text.trim_end()
             ));
+            if routine {
+                out.push_str(&undef);
+            }
         }
     }
     Ok(out)
+}
+
+/// `T (*__acc_gp_g)[N]` for the file-scope declaration of `g`: its type,
+/// without storage class or initializer, with the name made a pointer.
+fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {
+    for n in items.iter().filter(|n| n.kind() == "declaration") {
+        let mut cursor = n.walk();
+        let declarators: Vec<Node> = n
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        for d in declarators {
+            let (kind, Some(id)) = derived(d) else {
+                continue;
+            };
+            if kind == Some("function_declarator") || &src[id.byte_range()] != g {
+                continue;
+            }
+            let first = n.child_by_field_name("declarator")?;
+            let prefix: Vec<&str> = src[n.start_byte()..first.start_byte()]
+                .split_whitespace()
+                .filter(|w| !matches!(*w, "static" | "extern" | "_Thread_local" | "register"))
+                .collect();
+            let inner = if d.kind() == "init_declarator" {
+                d.child_by_field_name("declarator")?
+            } else {
+                d
+            };
+            let text = format!(
+                "{}(*__acc_gp_{g}){}",
+                &src[inner.start_byte()..id.start_byte()],
+                &src[id.end_byte()..inner.end_byte()]
+            );
+            return Some(format!("{} {text}", prefix.join(" ")));
+        }
+    }
+    None
 }
 
 /// The names a file-scope declaration declares as objects (not functions).
@@ -106,14 +199,16 @@ fn declared_names<'s>(n: Node, src: &'s str) -> Vec<&'s str> {
         .collect()
 }
 
-/// The first identifier in `n` that names one of `names`.
-fn first_use<'t>(n: Node<'t>, src: &str, names: &[&str]) -> Option<Node<'t>> {
+/// Every identifier in `n` that names one of `names`.
+fn all_uses<'t>(n: Node<'t>, src: &str, names: &[&str], out: &mut Vec<Node<'t>>) {
     if n.kind() == "identifier" && names.contains(&&src[n.byte_range()]) {
-        return Some(n);
+        out.push(n);
     }
     let mut cursor = n.walk();
     let children: Vec<Node<'t>> = n.children(&mut cursor).collect();
-    children.into_iter().find_map(|c| first_use(c, src, names))
+    for c in children {
+        all_uses(c, src, names, out);
+    }
 }
 
 /// Top-level items, looking inside `#if`/`#ifdef` blocks.
@@ -185,7 +280,7 @@ mod tests {
     #[test]
     fn macros_types_and_routines_come_along_and_nothing_else() {
         let src = "#include <stdio.h>\n#define N 10\ntypedef struct { int a; } pair;\nstruct s { int b; };\nstatic int sq(int x);\n#pragma acc routine(sq) seq\n#pragma acc routine seq\nstatic int poly(int x) {\n#pragma acc loop seq\n  for (;;) {}\n  return sq(x) + 1;\n}\nstatic int sq(int x) { return x * x; }\nint host_only(void) { return 1; }\nint global = 3;\n";
-        let s = support(src, "t.c").unwrap();
+        let s = support(src, "t.c", &[]).unwrap();
         assert!(s.contains("#define N 10"));
         assert!(s.contains("typedef struct { int a; } pair;"));
         assert!(s.contains("struct s { int b; };"));
@@ -199,10 +294,25 @@ mod tests {
     }
 
     #[test]
-    fn a_routine_that_uses_a_global_has_no_cuda_form() {
+    fn routines_reach_declared_globals_through_device_pointers() {
+        let src = "#define N 4\ndouble g[N];\nstatic const int k = 2, *p;\nint h;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
+        assert_eq!(
+            routine_globals(src),
+            [("g".to_string(), 7), ("k".to_string(), 7)]
+        );
+        let s = support(src, "t.c", &["g".into(), "k".into()]).unwrap();
+        assert!(s.contains("__device__ double (*__acc_gp_g)[N];\n__device__ const int (*__acc_gp_k);\n#define g (*__acc_gp_g)\n#define k (*__acc_gp_k)\n"), "{s}");
+        assert!(s.find("#define g").unwrap() < s.find("__device__ static double f").unwrap());
+        assert!(s.ends_with("}\n#undef g\n#undef k\n"), "{s}");
+        assert!(!s.contains("__acc_gp_h"));
+    }
+
+    #[test]
+    fn a_routine_that_uses_an_undeclared_global_has_no_cuda_form() {
         let src = "double g[4];\nint k = 2, *p;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
-        let (line, why) = support(src, "t.c").unwrap_err();
+        let (line, why) = support(src, "t.c", &["k".into()]).unwrap_err();
         assert_eq!(line, 5);
         assert!(why.contains("`g`"), "{why}");
+        assert!(why.contains("declare create(g)"), "{why}");
     }
 }

@@ -102,6 +102,10 @@ fn lower_analysis(
         counter: 0,
         renames: Vec::new(),
         lanes: None,
+        routine_globals: crate::cuda::routine_globals(src)
+            .into_iter()
+            .map(|(g, _)| g)
+            .collect(),
         cuda_kernels: Vec::new(),
     };
     lw.run();
@@ -114,7 +118,17 @@ fn lower_analysis(
     let cuda_c = if lw.cuda_kernels.is_empty() {
         None
     } else {
-        match crate::cuda::support(src, &opts.file_name) {
+        // The file-scope variables that `declare` directives give device copies.
+        let unit = lw.unit;
+        let declared: Vec<String> = unit
+            .constructs
+            .iter()
+            .filter(|c| c.directive.kind == DirectiveKind::Declare)
+            .flat_map(|c| c.clause_vars.iter().flatten().flatten())
+            .filter(|&&v| unit.var(v).is_global)
+            .map(|&v| unit.var(v).name.clone())
+            .collect();
+        match crate::cuda::support(src, &opts.file_name, &declared) {
             Ok(support) => Some(acc_engine::cuda::emit_module(&support, &lw.cuda_kernels)),
             Err((line, why)) => {
                 lw.info.push(format!("{line}: no CUDA version: {why}"));
@@ -282,6 +296,8 @@ struct Lowerer<'a> {
     renames: Vec<(VarId, String)>,
     /// The kernel being written spreads its worker/vector loops over CUDA blocks' threads.
     lanes: Option<Lanes>,
+    /// The file-scope variables the file's routines use (see `crate::cuda::support`).
+    routine_globals: Vec<String>,
     /// The CUDA versions of the kernels, for the file's CUDA module.
     cuda_kernels: Vec<CudaKernel>,
 }
@@ -1254,6 +1270,23 @@ impl<'a> Lowerer<'a> {
                 decl: "size_t v".into(),
             });
         }
+        // The file-scope variables routines use: each kernel sets the CUDA module's device
+        // pointer to the device copy (`crate::cuda::support`), found by its host address.
+        let mut bind_globals = String::new();
+        for g in &self.routine_globals {
+            let i = args.len();
+            args.push(arg(
+                "ACC_RT_ARG_POINTER",
+                format!("&{g}"),
+                "0",
+                &c_string(g),
+            ));
+            cuda_params.push(CudaParam::Pointer);
+            let _ = writeln!(
+                bind_globals,
+                "  __acc_gp_{g} = (decltype(__acc_gp_{g}))*(void *const *)__acc_args[{i}];"
+            );
+        }
         // A `kernels` region runs each statement of its block as its own
         // kernel, in order: a loop nest with gang partitioning on many
         // gangs, anything else on one.
@@ -1409,7 +1442,7 @@ impl<'a> Lowerer<'a> {
                         params: cuda_params.clone(),
                         slot_bytes: cuda_slot_bytes.clone(),
                         reductions: cuda_reds.clone(),
-                        decls: decls.clone(),
+                        decls: format!("{decls}{bind_globals}"),
                         body: kernel_body.clone(),
                         store: red_store.clone(),
                         mode: if iterations == "1" {

@@ -37,8 +37,6 @@ fn nvrtc() -> bool {
 const WITHOUT_CUDA: &[(&str, &str)] = &[
     ("reduction-complex", "complex"),
     ("reduction-long-double", "`long double`"),
-    ("declare-global", "file-scope variable"),
-    ("declare-link", "file-scope variable"),
 ];
 
 #[test]
