@@ -1017,6 +1017,9 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsi
   pthread_mutex_init(&L.mu, NULL);
   run_launch(&L);
   pthread_mutex_destroy(&L.mu);
+  /* A GPU's printf output reaches stdout when the host synchronizes: before the launch's
+   * error, if any, is reported. */
+  fflush(stdout);
   /* As on a GPU, a failure shows at the next synchronization, and sticks. */
   return CUDA_SUCCESS;
 }
