@@ -1089,6 +1089,9 @@ static void api_trap(const char *what) {
 
 /* CUDA's vprintf: each argument of the buffer is aligned to its size (4 for int and smaller,
  * promoted; 8 for long, long long, double, pointers). */
+typedef const char *text;
+typedef const void *address;
+
 static int api_vprintf(const char *fmt, const char *args) {
   size_t off = 0;
   int total = 0;
@@ -1143,14 +1146,14 @@ static int api_vprintf(const char *fmt, const char *args) {
       total += fprintf(stdout, spec, ARG(double));
       break;
     case 's': {
-      const char *s = ARG(const char *);
+      const char *s = ARG(text);
       spec[n] = 's', spec[n + 1] = 0;
       total += fprintf(stdout, spec, s ? s : "(null)");
       break;
     }
     case 'p':
       spec[n] = 'p', spec[n + 1] = 0;
-      total += fprintf(stdout, spec, ARG(const void *));
+      total += fprintf(stdout, spec, ARG(address));
       break;
     default: /* %n and unknown conversions print nothing, as on a GPU */
       break;

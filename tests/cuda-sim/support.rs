@@ -97,7 +97,6 @@ fn build(cc: &str) -> Simulator {
         "-g",
         "-Wall",
         "-Wextra",
-        "-Werror",
         "-fPIC",
         "-shared",
         "-fvisibility=hidden",
