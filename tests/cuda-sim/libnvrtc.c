@@ -197,12 +197,18 @@ static char *entry_wrappers(const char *src) {
       if (p - start != 10 || strncmp(start, "__global__", 10) != 0 ||
           (start > src && ident_char(start[-1])))
         continue;
-      /* __global__ void NAME ( */
+      /* __global__ void [__launch_bounds__(...)] NAME ( */
       const char *q = p;
       while (*q == ' ' || *q == '\t' || *q == '\n') q++;
       if (strncmp(q, "void", 4) != 0 || ident_char(q[4])) continue;
       q += 4;
       while (*q == ' ' || *q == '\t' || *q == '\n') q++;
+      if (!strncmp(q, "__launch_bounds__", 17) && !ident_char(q[17])) {
+        q = strchr(q, ')');
+        if (!q) continue;
+        q++;
+        while (*q == ' ' || *q == '\t' || *q == '\n') q++;
+      }
       const char *name = q;
       while (ident_char(*q)) q++;
       size_t len = (size_t)(q - name);

@@ -175,7 +175,7 @@ fn a_missing_barrier_gives_a_wrong_answer() {
 #[test]
 fn shared_memory_is_per_block() {
     const SRC: &str = r#"
-extern "C" __global__ void owner(int *bad) {
+extern "C" __global__ void __launch_bounds__(128) owner(int *bad) {
   __shared__ unsigned who;
   if (threadIdx.x == 0) who = blockIdx.x;
   __syncthreads();
