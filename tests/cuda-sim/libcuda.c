@@ -668,8 +668,33 @@ static void fail_launch(struct launch *L, CUresult code, const char *fmt, ...) {
   pthread_mutex_unlock(&L->mu);
 }
 
+/* Threads that launched kernels may end (a test's thread, a queue's worker): their fibers'
+ * stacks and signal stack go with them. */
+static pthread_key_t g_worker_key;
+static pthread_once_t g_worker_once = PTHREAD_ONCE_INIT;
+
+static void free_worker(void *p) {
+  struct worker *w = p;
+  if (w->altstack) {
+    stack_t off = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
+    sigaltstack(&off, NULL);
+    munmap(w->altstack, 64 << 10);
+  }
+  if (w->stacks) munmap(w->stacks, w->stacks_len);
+  free(w->fibers);
+  free(w->order);
+  free(w);
+  tl_worker = NULL;
+}
+
+static void make_worker_key(void) { pthread_key_create(&g_worker_key, free_worker); }
+
 static struct worker *worker(void) {
-  if (!tl_worker) tl_worker = calloc(1, sizeof(struct worker));
+  if (!tl_worker) {
+    pthread_once(&g_worker_once, make_worker_key);
+    tl_worker = calloc(1, sizeof(struct worker));
+    if (tl_worker) pthread_setspecific(g_worker_key, tl_worker);
+  }
   return tl_worker;
 }
 
@@ -828,6 +853,8 @@ static void report_fault(struct launch *L, struct worker *w) {
   w->fault_sig = 0;
 }
 
+static int g_active_launches;
+
 static void run_block(struct launch *L, unsigned int b) {
   struct worker *w = worker();
   unsigned int n = L->nthreads;
@@ -898,12 +925,14 @@ static void run_block(struct launch *L, unsigned int b) {
                   b, bar, warp, n - live);
       return;
     }
-    /* Only spinning threads: the lock they want is held elsewhere. On one OS thread nobody
-     * else can release it; with several, give the holder time. */
+    /* Only spinning threads: the lock they want is held elsewhere. When this block is all
+     * that runs (one OS thread, no other launch), nobody else can release it; otherwise give
+     * the holder time. */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (stalled++ == 0) stall_start = now;
-    if ((L->workers == 1 && stalled > 1000) || now.tv_sec - stall_start.tv_sec > 60) {
+    int alone = L->workers == 1 && __atomic_load_n(&g_active_launches, __ATOMIC_SEQ_CST) == 1;
+    if ((alone && stalled > 1000) || now.tv_sec - stall_start.tv_sec > 60) {
       fail_launch(L, CUDA_ERROR_LAUNCH_FAILED,
                   "block %u: %u threads spin on atomicCAS and nothing else runs (a GPU hangs)",
                   b, runnable);
@@ -968,6 +997,7 @@ static void run_launch(struct launch *L) {
     mine[claimed++] = h;
   }
   pthread_mutex_unlock(&g_pool_lock);
+  L->workers = (unsigned int)claimed + 1;
   for (int i = 0; i < claimed; i++) {
     pthread_mutex_lock(&mine[i]->mu);
     mine[i]->job = L;
@@ -1015,7 +1045,9 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsi
       .seed = mix(cfg.seed) ^ __atomic_fetch_add(&g_launches, 1, __ATOMIC_SEQ_CST),
   };
   pthread_mutex_init(&L.mu, NULL);
+  __atomic_add_fetch(&g_active_launches, 1, __ATOMIC_SEQ_CST);
   run_launch(&L);
+  __atomic_sub_fetch(&g_active_launches, 1, __ATOMIC_SEQ_CST);
   pthread_mutex_destroy(&L.mu);
   /* A GPU's printf output reaches stdout when the host synchronizes: before the launch's
    * error, if any, is reported. */

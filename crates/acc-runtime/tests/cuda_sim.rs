@@ -266,17 +266,13 @@ extern "C" __global__ void hang(int *x) {
   atomicExch(&lock, 0u);
 }
 "#;
-    let Some(out) = child(
-        "a_kernel_that_would_hang_fails_its_launch",
-        &[("ACC_SIM_THREADS", "1")],
-        || {
-            let gpu = gpu();
-            let f = kernel(&gpu, SRC, "hang").unwrap();
-            let x = upload(&gpu, &[0i32]);
-            let mut p = x as u64;
-            launch(&gpu, f, 1, (32, 1), &mut [(&mut p as *mut u64).cast()]);
-        },
-    ) else {
+    let Some(out) = child("a_kernel_that_would_hang_fails_its_launch", &[], || {
+        let gpu = gpu();
+        let f = kernel(&gpu, SRC, "hang").unwrap();
+        let x = upload(&gpu, &[0i32]);
+        let mut p = x as u64;
+        launch(&gpu, f, 1, (32, 1), &mut [(&mut p as *mut u64).cast()]);
+    }) else {
         return;
     };
     assert!(out.status.success(), "{}", sim::printed(&out));
