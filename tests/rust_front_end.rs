@@ -1,5 +1,7 @@
-//! End-to-end tests of the Rust front end's host path: each kernel runs on `host` and on
-//! `host_discrete`, and gives the sequential answer on both.
+//! End-to-end tests of the Rust front end: each kernel runs on `host` and on `host_discrete`,
+//! and gives the sequential answer on both. `every_test_on_the_simulated_gpu` runs them all
+//! again in a child process under the CUDA simulator (`tests/cuda-sim`), where the `nvidia`
+//! device is one more device: there the kernels' CUDA form runs.
 //!
 //! The current device is per thread, and every test body runs on the test's own thread, so
 //! tests that switch devices cannot disturb each other.
@@ -9,6 +11,12 @@
 
 #[path = "support/cuda.rs"]
 mod cuda;
+
+#[path = "cuda-sim/support.rs"]
+mod sim;
+
+/// The child mode in which the tests also run on the simulated GPU.
+const ON_GPU: &str = "rust-front-end-on-gpu";
 
 #[acc::parallel(copyin(x) copy(y))]
 fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
@@ -38,12 +46,26 @@ fn stencil(n: usize, m: usize, a: &[f64], b: &mut [f64]) {
     }
 }
 
+/// Runs `f` on `host` and `host_discrete`, and on the simulated GPU in the child process of
+/// `every_test_on_the_simulated_gpu`.
 fn each_device(f: impl Fn()) {
-    for d in [acc::DeviceType::Host, acc::DeviceType::HostDiscrete] {
+    let mut devices = vec![acc::DeviceType::Host, acc::DeviceType::HostDiscrete];
+    if sim::child_mode().as_deref() == Some(ON_GPU) {
+        devices.push(acc::DeviceType::Nvidia);
+    }
+    for d in devices {
         acc::set_device_type(d);
         assert_eq!(acc::device_type(), d);
         f();
+        if d == acc::DeviceType::Nvidia {
+            println!("right answers on the simulated GPU");
+        }
     }
+}
+
+/// Whether the current device has memory of its own (`host_discrete`, a GPU).
+fn discrete() -> bool {
+    acc::device_type() != acc::DeviceType::Host
 }
 
 #[test]
@@ -52,7 +74,7 @@ fn saxpy_on_both_devices() {
         let x: Vec<f32> = (0..1000).map(|i| i as f32).collect();
         let mut y = vec![1.0f32; 1000];
         saxpy(2.0, &x, &mut y);
-        if acc::device_type() == acc::DeviceType::HostDiscrete {
+        if discrete() {
             assert!(!acc::is_present(&x) && !acc::is_present(&y), "left mapped");
         }
         for i in 0..1000 {
@@ -262,9 +284,8 @@ fn mirror_keeps_data_on_the_device_across_calls() {
         assert!(acc::is_present(u.as_slice()));
         relax(f.as_slice(), u.as_mut_slice());
         scale_kernels(2.0, u.as_mut_slice());
-        let discrete = acc::device_type() == acc::DeviceType::HostDiscrete;
         // The host copy is stale on a discrete device until `update_self`.
-        assert_eq!(u.as_slice()[1], if discrete { 1.0 } else { 3.0 });
+        assert_eq!(u.as_slice()[1], if discrete() { 1.0 } else { 3.0 });
         u.update_self();
         assert_eq!(u.as_slice()[1], 3.0);
         u.as_mut_slice()[1] = 10.0;
@@ -298,6 +319,15 @@ fn missing_copyout_gives_the_stale_answer_on_host_discrete() {
         y.iter().all(|&v| v == 0),
         "host_discrete: the writes stay on the device"
     );
+    if sim::child_mode().as_deref() == Some(ON_GPU) {
+        let mut y = vec![0; 16];
+        acc::set_device_type(acc::DeviceType::Nvidia);
+        missing_copyout(&mut y);
+        assert!(
+            y.iter().all(|&v| v == 0),
+            "nvidia: the writes stay on the device"
+        );
+    }
 }
 
 #[acc::kernels(copy(y))]
@@ -415,7 +445,9 @@ fn collapse_three_levels_across_uneven_chunks() {
     each_device(|| {
         for (a, b, c) in [(3, 5, 7), (1, 1, 2), (4, 13, 3), (2, 2, 9)] {
             // Elements the kernel skips keep the host value on `host` and come back as the
-            // device's poison (all bits set) on `host_discrete`: both are `usize::MAX`.
+            // device's poison (all bits set) on `host_discrete` and on the simulated GPU
+            // (`cuMemAlloc` fills with 0xff there; a real GPU leaves them undefined): all are
+            // `usize::MAX`.
             let mut out = vec![usize::MAX; a * b * c];
             fill3(a, b, c, &mut out);
             for i in 0..a {
@@ -442,6 +474,9 @@ fn collapse_three_levels_across_uneven_chunks() {
 /// (assembled by `ptxas` where it runs). No GPU needed.
 #[test]
 fn every_kernel_has_a_cuda_form_that_nvrtc_compiles() {
+    if sim::child_mode().is_some() {
+        return; // The parent process checks with the real NVRTC.
+    }
     let modules: &[&acc::__private::CudaModule] = &[
         &__ACC_CUDA_SAXPY,
         &__ACC_CUDA_DOT,
@@ -480,4 +515,25 @@ fn every_kernel_has_a_cuda_form_that_nvrtc_compiles() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     cuda::compile_all(modules);
+}
+
+/// Every test above again, in a child process under the CUDA simulator, with the `nvidia`
+/// device among the devices: the kernels' CUDA form gives the host's answers.
+#[test]
+fn every_test_on_the_simulated_gpu() {
+    if sim::child_mode().is_some() {
+        return;
+    }
+    let Some(s) = sim::simulator() else { return };
+    let out = sim::run_child(s, ON_GPU, &["--test-threads=2"], &[]);
+    let text = sim::printed(&out);
+    assert!(out.status.success(), "{text}");
+    let ran = text
+        .lines()
+        .filter(|l| l.contains("right answers on the simulated GPU"))
+        .count();
+    assert!(
+        ran >= 8,
+        "only {ran} tests ran on the simulated GPU: {text}"
+    );
 }

@@ -77,6 +77,31 @@ pub fn routine_globals(src: &str) -> Vec<(String, usize)> {
     used
 }
 
+/// Where the file's `routine` functions use the file-scope variables
+/// `names`: the name and the byte range of each use. The host build reaches
+/// them through `acc_rt_global`, so that a routine in a kernel on a device
+/// with separate memory sees the device copy, as on a GPU.
+pub fn routine_global_uses(src: &str, names: &[String]) -> Vec<(String, std::ops::Range<usize>)> {
+    let trees = crate::syntax::parse(src);
+    let (items, routines) = items_and_routines(&trees, src);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for n in &items {
+        if n.kind() != "function_definition"
+            || !function_name(*n, src).is_some_and(|f| routines.contains(&f))
+        {
+            continue;
+        }
+        let mut uses = Vec::new();
+        all_uses(*n, src, &names, &mut uses);
+        out.extend(
+            uses.into_iter()
+                .map(|u| (src[u.byte_range()].to_string(), u.byte_range())),
+        );
+    }
+    out
+}
+
 /// The file's macros, type declarations and `routine` functions (made
 /// `__device__`), in source order, with `#line` markers.
 ///

@@ -108,6 +108,26 @@ fn lower_analysis(
             .collect(),
         cuda_kernels: Vec::new(),
     };
+    // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
+    // devices, and through device pointers in the CUDA module.
+    let unit = lw.unit;
+    let declared: Vec<String> = unit
+        .constructs
+        .iter()
+        .filter(|c| c.directive.kind == DirectiveKind::Declare)
+        .flat_map(|c| c.clause_vars.iter().flatten().flatten())
+        .filter(|&&v| unit.var(v).is_global)
+        .map(|&v| unit.var(v).name.clone())
+        .collect();
+    for (g, at) in crate::cuda::routine_global_uses(src, &declared) {
+        lw.edits.push(Edit {
+            start: at.start,
+            end: at.end,
+            text: format!("(*(__typeof__(&{g}))acc_rt_global((void *)&{g}))"),
+            order: 0,
+            line_after: false,
+        });
+    }
     lw.run();
     diags.extend(lw.diags);
     if diags.iter().any(|d| d.is_error()) {
@@ -118,16 +138,6 @@ fn lower_analysis(
     let cuda_c = if lw.cuda_kernels.is_empty() {
         None
     } else {
-        // The file-scope variables that `declare` directives give device copies.
-        let unit = lw.unit;
-        let declared: Vec<String> = unit
-            .constructs
-            .iter()
-            .filter(|c| c.directive.kind == DirectiveKind::Declare)
-            .flat_map(|c| c.clause_vars.iter().flatten().flatten())
-            .filter(|&&v| unit.var(v).is_global)
-            .map(|&v| unit.var(v).name.clone())
-            .collect();
         match crate::cuda::support(src, &opts.file_name, &declared) {
             Ok(support) => Some(acc_engine::cuda::emit_module(&support, &lw.cuda_kernels)),
             Err((line, why)) => {
@@ -1936,12 +1946,25 @@ impl<'a> Lowerer<'a> {
             if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
                 return None;
             }
+            // Each thread has its own copy of a private or firstprivate variable: every thread
+            // must write it. Shared data (and gang reductions, counted once a gang) gets one
+            // writer.
+            let per_thread = |v: VarId| {
+                k.private.contains(&v)
+                    || k.loops.iter().any(|l| l.private.contains(&v))
+                    || k.params.iter().any(|p| p.var == v && p.pass == Pass::Value)
+            };
             let mut writes: Vec<Span> = deps
                 .accesses
                 .iter()
-                .filter(|a| a.write)
+                .filter(|a| a.write && !per_thread(a.var))
                 .map(|a| a.span)
-                .chain(deps.scalar_writes.iter().map(|w| w.1))
+                .chain(
+                    deps.scalar_writes
+                        .iter()
+                        .filter(|w| !per_thread(w.0))
+                        .map(|w| w.1),
+                )
                 .filter(|s| outside(*s))
                 .collect();
             writes.extend(

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod support;
-use support::{have, have_cc, programs};
+use support::{have, have_cc, programs, WITHOUT_CUDA};
 
 fn nvrtc() -> bool {
     match acc_runtime::jit::nvrtc_available() {
@@ -31,13 +31,6 @@ fn nvrtc() -> bool {
         }
     }
 }
-
-/// Programs whose kernels (some or all) have no CUDA form yet, with the
-/// reason `--info` gives.
-const WITHOUT_CUDA: &[(&str, &str)] = &[
-    ("reduction-complex", "complex"),
-    ("reduction-long-double", "`long double`"),
-];
 
 #[test]
 fn every_generated_cuda_module_compiles_with_nvrtc() {

@@ -193,7 +193,8 @@ fn action_of(kind: ClauseKind, eff: EffKind) -> Option<Action> {
         ClauseKind::Attach => Action::Attach,
         ClauseKind::Detach => Action::Detach,
         ClauseKind::Delete => Action::Delete,
-        ClauseKind::Link => Action::Create,
+        // `declare link`: the device copy exists only while a data clause maps the variable
+        // (OpenACC 3.3 2.13.3); the directive itself allocates nothing.
         ClauseKind::SelfClause | ClauseKind::Host if eff == EffKind::Update => Action::UpdateSelf,
         ClauseKind::Device if eff == EffKind::Update => Action::UpdateDevice,
         _ => return None,

@@ -281,6 +281,12 @@ void acc_rt_set_error_handler(void (*handler)(const char *message, void *user), 
 void acc_rt_atomic_begin(void);
 void acc_rt_atomic_end(void);
 
+/* Where a `routine` function finds the file-scope variable at host: inside a kernel chunk on a
+ * device with separate memory, its device copy (when present); elsewhere, host itself. acc cc
+ * writes a routine's uses of `declare`d globals through it, so a routine on host_discrete sees
+ * what it would see on a GPU. */
+void *acc_rt_global(void *host);
+
 /* Nonzero when the current device shares the host's memory (data calls are then no-ops). */
 int acc_rt_shared_memory(void);
 

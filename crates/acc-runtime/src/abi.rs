@@ -769,6 +769,13 @@ pub extern "C" fn acc_rt_shared_memory() -> c_int {
 /// with respect to every other, whichever translation unit it is in.
 static ATOMIC_LOCK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// `acc_rt_global`: where a `routine` function finds a file-scope variable (see
+/// `runtime::kernel_global`).
+#[no_mangle]
+pub extern "C" fn acc_rt_global(host: *mut c_void) -> *mut c_void {
+    runtime::kernel_global(host as usize) as *mut c_void
+}
+
 /// Takes the atomic lock (spinning, then yielding: atomic sections are a
 /// few instructions long).
 #[no_mangle]

@@ -297,6 +297,29 @@ impl Runtime {
     }
 }
 
+thread_local! {
+    /// The device whose C kernel chunk the calling thread is running (as a `*const
+    /// DeviceState`, 0 outside chunks): what `routine` functions reach globals on.
+    static KERNEL_DEVICE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Where a `routine` function running on the calling thread finds the file-scope variable at
+/// `host`: inside a kernel chunk, its device copy when the device has one (a routine on
+/// `host_discrete` sees what a GPU kernel would); elsewhere, the variable itself.
+pub fn kernel_global(host: usize) -> usize {
+    let d = KERNEL_DEVICE.with(Cell::get);
+    if d == 0 {
+        return host;
+    }
+    // SAFETY: `KERNEL_DEVICE` holds a device only while a chunk of a launch on it runs on this
+    // thread, and devices live as long as the runtime.
+    let d = unsafe { &*(d as *const DeviceState) };
+    match d.deviceptr(host) {
+        0 => host,
+        dev => dev,
+    }
+}
+
 /// The calling thread's current device.
 pub fn current(site: &Site<'_>) -> Result<&'static DeviceState> {
     if let Some(d) = CURRENT.with(Cell::get) {
@@ -1312,6 +1335,7 @@ impl DeviceState {
             let red_ptrs: Vec<usize> = starts.iter().map(|&w| pbase + w * 8).collect();
             let args_at = ptrs.as_ptr() as usize;
             let red_at = red_ptrs.as_ptr() as usize;
+            let device = self as *const DeviceState as usize;
             let body = move |c: usize| {
                 let chunk = Chunk {
                     args: args_at as *const *mut c_void,
@@ -1321,9 +1345,11 @@ impl DeviceState {
                     index: c as i64,
                     count: chunks as i64,
                 };
+                let outer = KERNEL_DEVICE.with(|k| k.replace(device));
                 // SAFETY: the launch's caller guarantees `f`; the argument and reduction slots
                 // outlive the launch, and chunk `c` is the only one writing its reduction slots.
                 unsafe { f(&chunk) };
+                KERNEL_DEVICE.with(|k| k.set(outer));
             };
             self.device.launch(chunks, &body);
             for j in 0..nred {

@@ -9,6 +9,9 @@ use std::sync::{Mutex, OnceLock};
 
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
 
+#[path = "../../../tests/cuda-sim/support.rs"]
+mod sim;
+
 /// The static library, built by cargo into a target directory of this test's own: cargo does
 /// not put a fresh `libacc_runtime.a` beside test binaries, an old one there may be stale, and
 /// a separate directory does not wait on the lock of the cargo that runs this test. When the
@@ -126,7 +129,8 @@ fn compiler_entry_points() {
 }
 
 /// Kernels with a host function and a CUDA version: the CPU devices run the first, and a GPU,
-/// where there is one, the second (NVRTC JIT, reduction slots, streams).
+/// where there is one, the second (NVRTC JIT, reduction slots, streams); so does the CUDA
+/// simulator (`tests/cuda-sim`), on any machine.
 #[test]
 fn kernels_with_a_cuda_version_run_on_every_device() {
     passes_on_both_devices("rt_cuda");
@@ -143,6 +147,23 @@ fn kernels_with_a_cuda_version_run_on_every_device() {
                 String::from_utf8_lossy(&out.stderr)
             );
         }
+    }
+    if let Some(gpu) = sim::simulator() {
+        let exe = compile("rt_cuda");
+        let cache = sim::fresh_cache("rt_cuda");
+        let env: Vec<(&str, String)> = gpu
+            .env(&cache)
+            .into_iter()
+            .map(|(k, v)| (k, v.to_string_lossy().into_owned()))
+            .collect();
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let out = run(&exe, "nvidia", &[], &env);
+        let _ = std::fs::remove_dir_all(&cache);
+        assert!(
+            out.status.success() && String::from_utf8_lossy(&out.stdout).contains("rt_cuda ok"),
+            "rt_cuda on the simulated GPU failed:\n{}",
+            sim::printed(&out)
+        );
     }
 }
 

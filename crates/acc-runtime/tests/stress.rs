@@ -1,6 +1,9 @@
 //! 16 host threads doing interleaved enter/exit on shared and private data through the C ABI
 //! on `host_discrete`: no crash, correct values, and consistent counts at the end. Bounded in
-//! time: the work runs on a helper thread and the test fails if it takes over a minute.
+//! time: the work runs on a helper thread and the test fails if it takes over a minute. The
+//! same again on the `nvidia` device of the CUDA simulator (`tests/cuda-sim`), in a child
+//! process: 16 threads sharing one GPU, each binding its context and launching the kernel's
+//! CUDA version.
 
 use acc_runtime::abi::{
     acc_rt_launch, acc_rt_region_begin, acc_rt_region_end, AccRtArg, AccRtConfig, AccRtData,
@@ -21,6 +24,28 @@ const N: usize = 256;
 const COPY: u32 = 1;
 const PRESENT: u32 = 6;
 
+#[path = "../../../tests/cuda-sim/support.rs"]
+mod sim;
+
+/// The child mode that runs the test on the simulated GPU.
+const ON_GPU: &str = "stress-on-gpu";
+
+/// The device of this run: `host_discrete`, or the simulated GPU in the child process.
+fn device() -> i32 {
+    if sim::child_mode().as_deref() == Some(ON_GPU) {
+        ACC_DEVICE_NVIDIA
+    } else {
+        ACC_DEVICE_HOST_DISCRETE
+    }
+}
+
+/// `add_one` for the nvidia device, after `acc_rt.h`'s launch convention.
+const ADD_ONE_CUDA: &std::ffi::CStr = c"extern \"C\" __global__ void add_one(long long *a, void *const *red, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    a[i] += 1;
+}
+";
+
 unsafe extern "C" fn add_one(c: *const Chunk) {
     // SAFETY: the runtime passes a valid chunk whose argument 0 holds a device pointer to N i64.
     unsafe {
@@ -33,7 +58,7 @@ unsafe extern "C" fn add_one(c: *const Chunk) {
 }
 
 fn worker(shared: usize, barrier: &Barrier) -> Vec<i64> {
-    acc_set_device_type(ACC_DEVICE_HOST_DISCRETE);
+    acc_set_device_type(device());
     let mut private = vec![0i64; N];
     let bytes = N * size_of::<i64>();
     barrier.wait();
@@ -69,8 +94,8 @@ fn worker(shared: usize, barrier: &Barrier) -> Vec<i64> {
                 file: c"stress.rs".as_ptr(),
                 line: 2,
                 host_fn: Some(add_one),
-                cuda_source: std::ptr::null(),
-                cuda_entry: std::ptr::null(),
+                cuda_source: ADD_ONE_CUDA.as_ptr(),
+                cuda_entry: c"add_one".as_ptr(),
                 cuda_lanes: 0,
             };
             let cfg = AccRtConfig {
@@ -106,11 +131,12 @@ fn worker(shared: usize, barrier: &Barrier) -> Vec<i64> {
 
 #[test]
 fn sixteen_threads_keep_counts_consistent() {
+    let device = device();
     let shared: &'static mut [i64] = Box::leak(vec![7i64; N].into_boxed_slice());
     let shared_addr = shared.as_mut_ptr() as usize;
     let bytes = N * size_of::<i64>();
-    acc_set_device_type(ACC_DEVICE_HOST_DISCRETE);
-    let free_before = acc_get_property(0, ACC_DEVICE_HOST_DISCRETE, ACC_PROPERTY_FREE_MEMORY);
+    acc_set_device_type(device);
+    let free_before = acc_get_property(0, device, ACC_PROPERTY_FREE_MEMORY);
     // The main thread holds the shared data in a structured region for the whole run.
     let hold = [AccRtData {
         action: COPY,
@@ -158,9 +184,32 @@ fn sixteen_threads_keep_counts_consistent() {
     unsafe { acc_rt_region_end(c"stress.rs".as_ptr(), 11, hold.as_ptr(), 1, ACC_ASYNC_SYNC) };
     assert_eq!(d.mapped_count(), 0);
     assert_eq!(
-        acc_get_property(0, ACC_DEVICE_HOST_DISCRETE, ACC_PROPERTY_FREE_MEMORY),
+        acc_get_property(0, device, ACC_PROPERTY_FREE_MEMORY),
         free_before,
         "all device memory was freed"
     );
     assert!(shared.iter().all(|&v| v == 7));
+    if device == ACC_DEVICE_NVIDIA {
+        println!("consistent on the simulated GPU");
+    }
+}
+
+#[test]
+fn sixteen_threads_keep_counts_consistent_on_the_simulated_gpu() {
+    if sim::child_mode().is_some() {
+        return;
+    }
+    let Some(s) = sim::simulator() else { return };
+    let out = sim::run_child(
+        s,
+        ON_GPU,
+        &["--exact", "sixteen_threads_keep_counts_consistent"],
+        &[],
+    );
+    assert!(
+        out.status.success()
+            && String::from_utf8_lossy(&out.stdout).contains("consistent on the simulated GPU"),
+        "{}",
+        sim::printed(&out)
+    );
 }

@@ -85,3 +85,11 @@ pub fn programs() -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// Programs whose kernels (some or all) have no CUDA form yet, with the
+/// reason `--info` gives; on the `nvidia` device they stop with the
+/// runtime's "without a CUDA version" error.
+pub const WITHOUT_CUDA: &[(&str, &str)] = &[
+    ("reduction-complex", "complex"),
+    ("reduction-long-double", "`long double`"),
+];

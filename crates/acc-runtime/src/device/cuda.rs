@@ -272,17 +272,26 @@ impl CudaDevice {
     }
 
     /// Makes queue `key` use `stream` (`acc_set_cuda_stream`); the caller has waited for the
-    /// queue. A stream the runtime created for the queue is destroyed.
+    /// queue. A stream the runtime created for the queue is destroyed once no queue uses it:
+    /// the program may hand a queue its own stream back (`acc_get_cuda_stream`), or give one
+    /// queue's stream to another, which then keeps it.
     ///
     /// # Safety
     /// `stream` is a valid stream of this device's primary context and outlives its use.
     pub unsafe fn set_stream(&self, key: i32, stream: cusys::CUstream) {
         self.bind();
-        let old = lock(&self.streams).insert(key, (stream as usize, false));
-        if let Some((s, true)) = old {
-            // SAFETY: the runtime created `s` and the queue has no work left on it.
-            let _ = unsafe { cu::stream::destroy(s as cusys::CUstream) };
+        let mut m = lock(&self.streams);
+        let Some((s, true)) = m.insert(key, (stream as usize, false)) else {
+            return;
+        };
+        if let Some(user) = m.values_mut().find(|(other, _)| *other == s) {
+            // Still some queue's stream (maybe this one's again): that queue owns it now.
+            user.1 = true;
+            return;
         }
+        // SAFETY: the runtime created `s`, no queue uses it any more, and this queue (its only
+        // user) has no work left on it.
+        let _ = unsafe { cu::stream::destroy(s as cusys::CUstream) };
     }
 
     /// The stream of the calling thread's queue, with the context made current.

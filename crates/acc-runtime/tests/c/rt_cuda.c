@@ -137,6 +137,23 @@ int main(void) {
     CHECK(acc_get_property(0, acc_device_nvidia, acc_property_free_memory) > 0);
     const char *vendor = acc_get_property_string(0, acc_device_nvidia, acc_property_vendor);
     CHECK(vendor && vendor[0] == 'N');
+
+    /* A queue given back its own stream keeps using it; a queue given another queue's stream
+     * keeps it when that queue moves to a third stream. Both then still work. */
+    void *s1 = acc_get_cuda_stream(1);
+    CHECK(acc_set_cuda_stream(1, s1) == 1);
+    CHECK(acc_get_cuda_stream(1) == s1);
+    void *s2 = acc_get_cuda_stream(2);
+    CHECK(acc_set_cuda_stream(3, s2) == 1);
+    CHECK(acc_set_cuda_stream(2, acc_get_cuda_stream(4)) == 1);
+    CHECK(acc_get_cuda_stream(3) == s2);
+    for (int q = 1; q <= 3; q += 2) {
+      sum = 5.0;
+      m[0] = m[1] = INT_MIN;
+      run(0, 0, 0, q, &sum, m);
+      CHECK(sum == want);
+      CHECK(m[0] == 99 && m[1] == N);
+    }
   } else {
     CHECK(acc_get_cuda_stream(1) == NULL);
   }

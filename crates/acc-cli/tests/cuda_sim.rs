@@ -1,0 +1,106 @@
+//! Every program `acc cc` must build (the conformance corpus, the translation
+//! corpus, the Jacobi example) run on the `nvidia` device of the CUDA
+//! simulator (`tests/cuda-sim`): the runtime's real GPU path — cudarc, the
+//! NVRTC JIT and its disk cache, module loading, copies, streams, launches,
+//! reduction slots — with kernels compiled for the CPU and run with CUDA's
+//! semantics (blocks of concurrent threads, barriers, shared memory). Each
+//! program checks its own answers and exits non-zero on a wrong one.
+//!
+//! Programs with kernels that have no CUDA form (`WITHOUT_CUDA`) must stop
+//! with the runtime's "without a CUDA version" error; the test pins that
+//! list in both directions. Without a C++ compiler the test skips, unless
+//! `ACC_REQUIRE_TOOLS` is set.
+
+use std::path::Path;
+use std::process::Command;
+
+mod support;
+use support::{have_cc, programs, runtime_lib, WITHOUT_CUDA};
+
+#[path = "../../../tests/cuda-sim/support.rs"]
+mod sim;
+
+#[test]
+fn every_program_gives_the_right_answers_on_the_simulated_gpu() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let lib = runtime_lib();
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-programs");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let cache = sim::fresh_cache("programs");
+    let mut failures = Vec::new();
+    let (mut passed, mut refused) = (Vec::new(), Vec::new());
+    for src in programs() {
+        let stem = src.file_stem().unwrap().to_string_lossy().to_string();
+        let exe = out_dir.join(&stem);
+        let build = Command::new(env!("CARGO_BIN_EXE_acc"))
+            .args(["cc", "-O1", "-o"])
+            .arg(&exe)
+            .arg(&src)
+            .arg("-lm")
+            .env("ACC_RUNTIME_LIB", &lib)
+            .output()
+            .unwrap();
+        if !build.status.success() {
+            failures.push(format!(
+                "{stem}: acc cc failed:\n{}",
+                String::from_utf8_lossy(&build.stderr)
+            ));
+            continue;
+        }
+        let mut cmd = Command::new(&exe);
+        cmd.env("ACC_DEVICE_TYPE", "nvidia")
+            .env_remove("ACC_DEVICE_NUM");
+        let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+        let printed = sim::printed(&run);
+        let expect_refusal = WITHOUT_CUDA.iter().any(|(s, _)| *s == stem);
+        if run.status.success() && !expect_refusal {
+            passed.push(stem);
+        } else if expect_refusal
+            && run.status.code() == Some(1)
+            && printed.contains(
+                "was compiled without a CUDA version, so it cannot run on device nvidia 0",
+            )
+        {
+            refused.push(stem);
+        } else if expect_refusal {
+            failures.push(format!(
+                "{stem}: expected the runtime to refuse a kernel without a CUDA version:\n{printed}"
+            ));
+        } else {
+            failures.push(format!("{stem} on the simulated GPU:\n{printed}"));
+        }
+    }
+    // Every program compiled its kernels with the simulator's NVRTC, so they really ran there.
+    let images = std::fs::read_dir(cache.join("jit"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.path().extension().is_some_and(|x| x == "cubin"))
+                .count()
+        })
+        .unwrap_or(0);
+    let _ = std::fs::remove_dir_all(&cache);
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    let mut want: Vec<&str> = WITHOUT_CUDA.iter().map(|(s, _)| *s).collect();
+    want.sort_unstable();
+    refused.sort_unstable();
+    assert_eq!(
+        refused, want,
+        "programs refused for kernels without a CUDA version"
+    );
+    assert!(passed.len() >= 60, "only {} programs passed", passed.len());
+    assert!(
+        images >= 50,
+        "only {images} JIT images for {} programs",
+        passed.len()
+    );
+}
