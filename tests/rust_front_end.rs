@@ -445,15 +445,19 @@ fn collapse_three_levels_across_uneven_chunks() {
     each_device(|| {
         for (a, b, c) in [(3, 5, 7), (1, 1, 2), (4, 13, 3), (2, 2, 9)] {
             // Elements the kernel skips keep the host value on `host` and come back as the
-            // device's poison (all bits set) on `host_discrete` and on the simulated GPU
-            // (`cuMemAlloc` fills with 0xff there; a real GPU leaves them undefined): all are
-            // `usize::MAX`.
+            // device's poison (all bits set) on `host_discrete`: both are `usize::MAX`. A GPU
+            // leaves them undefined (`copyout` of memory no one wrote), so they are not checked
+            // there.
             let mut out = vec![usize::MAX; a * b * c];
             fill3(a, b, c, &mut out);
+            let gpu = acc::device_type() == acc::DeviceType::Nvidia;
             for i in 0..a {
                 for j in 0..b {
                     for k in 0..c {
                         let want = if k == 1 {
+                            if gpu {
+                                continue;
+                            }
                             usize::MAX
                         } else {
                             i * 10000 + (j + 2) * 100 + k
