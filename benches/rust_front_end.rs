@@ -1,6 +1,7 @@
 //! The Rust front end's host path against the same loops written by hand with rayon and as
-//! plain serial Rust: saxpy, dot, a 5-point stencil and matmul. Prints the best of several
-//! runs of each and the ratios (acc / rayon, acc / serial; lower is better for acc).
+//! plain serial Rust: saxpy, dot, a 5-point stencil and matmul. The variants take turns, and each
+//! keeps its best run; prints the times and the ratios (acc / rayon, acc / serial; lower is better
+//! for acc).
 //!
 //! `cargo bench --bench rust_front_end` (the kernels run on the device `ACC_DEVICE_TYPE`
 //! selects; `host` by default).
@@ -53,21 +54,28 @@ fn matmul(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     }
 }
 
-fn best(mut f: impl FnMut()) -> Duration {
-    f();
-    let mut best = Duration::MAX;
+/// Runs the variants in turns (each once a round, after one warm-up run each) and returns each
+/// one's best time: noise on a shared machine then falls on all of them alike, where timing one
+/// variant after the other lets a slow minute favour one.
+fn take_turns<S>(state: &mut S, variants: &mut [&mut dyn FnMut(&mut S)]) -> [Duration; 3] {
+    for v in variants.iter_mut() {
+        v(state);
+    }
+    let mut best = [Duration::MAX; 3];
     let start = Instant::now();
-    let mut runs = 0;
-    while runs < 5 || (start.elapsed() < Duration::from_millis(500) && runs < 200) {
-        let t = Instant::now();
-        f();
-        best = best.min(t.elapsed());
-        runs += 1;
+    let mut rounds = 0;
+    while rounds < 5 || (start.elapsed() < Duration::from_millis(1500) && rounds < 300) {
+        for (k, v) in variants.iter_mut().enumerate() {
+            let t = Instant::now();
+            v(state);
+            best[k] = best[k].min(t.elapsed());
+        }
+        rounds += 1;
     }
     best
 }
 
-fn row(name: &str, acc: Duration, rayon: Duration, serial: Duration) {
+fn row(name: &str, [acc, rayon, serial]: [Duration; 3]) {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "| {name:<22} | {:>9.3} | {:>9.3} | {:>9.3} | {:>11.2} | {:>12.2} |",
@@ -78,7 +86,6 @@ fn row(name: &str, acc: Duration, rayon: Duration, serial: Duration) {
         acc.as_secs_f64() / serial.as_secs_f64()
     );
 }
-
 fn main() {
     // Every kernel here has a CUDA form (tests/rust_cuda.rs compiles the same matmul with NVRTC).
     for m in [
@@ -104,94 +111,114 @@ fn main() {
     let n = 1 << 24;
     let x: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
     let mut y = vec![1.0f32; n];
-    let acc = best(|| saxpy(black_box(0.5), &x, &mut y));
-    let ray = best(|| {
-        y.par_iter_mut()
-            .zip(&x)
-            .for_each(|(y, x)| *y += black_box(0.5) * x)
-    });
-    let ser = best(|| {
-        for i in 0..n {
-            y[i] += black_box(0.5) * x[i];
-        }
-    });
-    row("saxpy (16M f32)", acc, ray, ser);
+    let t = take_turns(
+        &mut y,
+        &mut [
+            &mut |y: &mut Vec<f32>| saxpy(black_box(0.5), &x, y),
+            &mut |y: &mut Vec<f32>| {
+                y.par_iter_mut()
+                    .zip(&x)
+                    .for_each(|(y, x)| *y += black_box(0.5) * x)
+            },
+            &mut |y: &mut Vec<f32>| {
+                for i in 0..n {
+                    y[i] += black_box(0.5) * x[i];
+                }
+            },
+        ],
+    );
+    row("saxpy (16M f32)", t);
 
     let xd: Vec<f64> = (0..n).map(|i| (i % 7) as f64).collect();
     let yd: Vec<f64> = (0..n).map(|i| (i % 5) as f64).collect();
-    let acc = best(|| {
-        black_box(dot(&xd, &yd));
-    });
-    let ray = best(|| {
-        black_box(xd.par_iter().zip(&yd).map(|(a, b)| a * b).sum::<f64>());
-    });
-    let ser = best(|| {
-        let mut s = 0.0;
-        for i in 0..n {
-            s += xd[i] * yd[i];
-        }
-        black_box(s);
-    });
-    row("dot (16M f64)", acc, ray, ser);
+    let t = take_turns(
+        &mut (),
+        &mut [
+            &mut |_: &mut ()| {
+                black_box(dot(&xd, &yd));
+            },
+            &mut |_: &mut ()| {
+                black_box(xd.par_iter().zip(&yd).map(|(a, b)| a * b).sum::<f64>());
+            },
+            &mut |_: &mut ()| {
+                let mut s = 0.0;
+                for i in 0..n {
+                    s += xd[i] * yd[i];
+                }
+                black_box(s);
+            },
+        ],
+    );
+    row("dot (16M f64)", t);
 
     let m = 2048;
     let a: Vec<f64> = (0..m * m).map(|k| (k % 13) as f64).collect();
     let mut b = vec![0.0; m * m];
-    let acc = best(|| stencil(m, &a, &mut b));
-    let ray = best(|| {
-        b.par_chunks_mut(m)
-            .enumerate()
-            .skip(1)
-            .take(m - 2)
-            .for_each(|(i, row)| {
-                for j in 1..m - 1 {
-                    row[j] = 0.25
-                        * (a[(i - 1) * m + j]
-                            + a[(i + 1) * m + j]
-                            + a[i * m + j - 1]
-                            + a[i * m + j + 1]);
+    let t = take_turns(
+        &mut b,
+        &mut [
+            &mut |b: &mut Vec<f64>| stencil(m, &a, b),
+            &mut |b: &mut Vec<f64>| {
+                b.par_chunks_mut(m)
+                    .enumerate()
+                    .skip(1)
+                    .take(m - 2)
+                    .for_each(|(i, row)| {
+                        for j in 1..m - 1 {
+                            row[j] = 0.25
+                                * (a[(i - 1) * m + j]
+                                    + a[(i + 1) * m + j]
+                                    + a[i * m + j - 1]
+                                    + a[i * m + j + 1]);
+                        }
+                    })
+            },
+            &mut |b: &mut Vec<f64>| {
+                for i in 1..m - 1 {
+                    for j in 1..m - 1 {
+                        b[i * m + j] = 0.25
+                            * (a[(i - 1) * m + j]
+                                + a[(i + 1) * m + j]
+                                + a[i * m + j - 1]
+                                + a[i * m + j + 1]);
+                    }
                 }
-            })
-    });
-    let ser = best(|| {
-        for i in 1..m - 1 {
-            for j in 1..m - 1 {
-                b[i * m + j] = 0.25
-                    * (a[(i - 1) * m + j]
-                        + a[(i + 1) * m + j]
-                        + a[i * m + j - 1]
-                        + a[i * m + j + 1]);
-            }
-        }
-    });
-    row("stencil (2048^2 f64)", acc, ray, ser);
+            },
+        ],
+    );
+    row("stencil (2048^2 f64)", t);
 
     let k = 256;
     let ma: Vec<f64> = (0..k * k).map(|v| (v % 11) as f64).collect();
     let mb: Vec<f64> = (0..k * k).map(|v| (v % 3) as f64).collect();
     let mut mc = vec![0.0; k * k];
-    let acc = best(|| matmul(k, &ma, &mb, &mut mc));
-    let ray = best(|| {
-        mc.par_chunks_mut(k).enumerate().for_each(|(i, row)| {
-            for j in 0..k {
-                let mut s = 0.0;
-                for l in 0..k {
-                    s += ma[i * k + l] * mb[l * k + j];
+    let t = take_turns(
+        &mut mc,
+        &mut [
+            &mut |mc: &mut Vec<f64>| matmul(k, &ma, &mb, mc),
+            &mut |mc: &mut Vec<f64>| {
+                mc.par_chunks_mut(k).enumerate().for_each(|(i, row)| {
+                    for j in 0..k {
+                        let mut s = 0.0;
+                        for l in 0..k {
+                            s += ma[i * k + l] * mb[l * k + j];
+                        }
+                        row[j] = s;
+                    }
+                })
+            },
+            &mut |mc: &mut Vec<f64>| {
+                for i in 0..k {
+                    for j in 0..k {
+                        let mut s = 0.0;
+                        for l in 0..k {
+                            s += ma[i * k + l] * mb[l * k + j];
+                        }
+                        mc[i * k + j] = s;
+                    }
                 }
-                row[j] = s;
-            }
-        })
-    });
-    let ser = best(|| {
-        for i in 0..k {
-            for j in 0..k {
-                let mut s = 0.0;
-                for l in 0..k {
-                    s += ma[i * k + l] * mb[l * k + j];
-                }
-                mc[i * k + j] = s;
-            }
-        }
-    });
-    row("matmul (256^2 f64)", acc, ray, ser);
+            },
+        ],
+    );
+    row("matmul (256^2 f64)", t);
 }
