@@ -240,6 +240,9 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 #define __ACC_VRED_END(combine, restore) }}
 #define __ACC_VSINGLE_BEGIN {
 #define __ACC_VSINGLE_END }
+/* `atomic update` of the form `x op= e` (and `x++`, `x--`): under the process-wide lock here;
+ * the CUDA module compare-and-swaps the one location instead. */
+#define __ACC_ATOMIC(lv, op, name, e) do { acc_rt_atomic_begin(); (lv) op (e); acc_rt_atomic_end(); } while (0)
 "#;
 
 /// A kernel argument: kind, address expression, byte count, text literal.
@@ -372,6 +375,108 @@ fn lane_identity(op: ReductionOp, t: ScalarType) -> Option<&'static str> {
         (ReductionOp::Min, S::U32) => "UINT_MAX",
         (ReductionOp::Min, S::U64) => "ULONG_MAX",
     })
+}
+
+/// The CUDA prelude's functor of a compound assignment (`__acc_op_<name>`).
+fn update_op_name(op: &str) -> &'static str {
+    match op {
+        "+=" => "add",
+        "-=" => "sub",
+        "*=" => "mul",
+        "/=" => "div",
+        "&=" => "band",
+        "|=" => "bor",
+        "^=" => "bxor",
+        "<<=" => "shl",
+        _ => "shr",
+    }
+}
+
+/// The shapes of `atomic update` statement that `__ACC_ATOMIC` takes (byte ranges in the
+/// statement's text).
+#[derive(Debug, PartialEq, Eq)]
+enum UpdateForm {
+    /// `lhs op= e;`
+    Compound {
+        lhs: std::ops::Range<usize>,
+        op: std::ops::Range<usize>,
+        semi: std::ops::Range<usize>,
+    },
+    /// `lhs++;`, `++lhs;`, `lhs--;`, `--lhs;`
+    Step {
+        op: std::ops::Range<usize>,
+        lhs: std::ops::Range<usize>,
+        semi: std::ops::Range<usize>,
+    },
+}
+
+/// Reads an expression statement as an [`UpdateForm`]: its one top-level operator (outside
+/// brackets), with no top-level comma (a macro argument could not hold it).
+fn update_form(text: &str) -> Option<UpdateForm> {
+    let t = text.trim_end();
+    let semi_at = t
+        .len()
+        .checked_sub(1)
+        .filter(|&i| t.as_bytes()[i] == b';')?;
+    let body = &t[..semi_at];
+    let lead = body.len() - body.trim_start().len();
+    let b = body.as_bytes();
+    let mut depth = 0i32;
+    let mut ops = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'"' | b'\'' => return None,
+            b',' if depth == 0 => return None,
+            _ if depth == 0 => {
+                let found = [
+                    "<<=", ">>=", "+=", "-=", "*=", "/=", "&=", "|=", "^=", "++", "--",
+                ]
+                .into_iter()
+                .find(|op| body[i..].starts_with(op));
+                if let Some(op) = found {
+                    ops.push((i, op));
+                    i += op.len();
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let semi = semi_at..semi_at + 1;
+    match ops.as_slice() {
+        [(at, op)] if op.ends_with('=') => {
+            let lhs_end = body[..*at].trim_end().len();
+            (lhs_end > lead && !body[at + op.len()..].trim().is_empty()).then(|| {
+                UpdateForm::Compound {
+                    lhs: lead..lhs_end,
+                    op: *at..at + op.len(),
+                    semi,
+                }
+            })
+        }
+        [(at, op)] => {
+            let (lhs, ok) = if *at == lead {
+                let rest = &body[at + op.len()..];
+                let start = at + op.len() + (rest.len() - rest.trim_start().len());
+                (start..body.trim_end().len(), true)
+            } else {
+                (
+                    lead..body[..*at].trim_end().len(),
+                    body[at + op.len()..].trim().is_empty(),
+                )
+            };
+            (ok && lhs.start < lhs.end).then(|| UpdateForm::Step {
+                op: *at..at + op.len(),
+                lhs,
+                semi,
+            })
+        }
+        _ => None,
+    }
 }
 
 fn red_op(op: ReductionOp) -> &'static str {
@@ -1675,6 +1780,7 @@ impl<'a> Lowerer<'a> {
             let is_loop = kind.is_loop();
             if cid != id {
                 match kind {
+                    DirectiveKind::Atomic if self.atomic_update(nested, &mut edits) => continue,
                     DirectiveKind::Atomic => {
                         edits.push(Edit {
                             start: nested.pragma_span.start,
@@ -2080,6 +2186,56 @@ impl<'a> Lowerer<'a> {
         true
     }
 
+    /// An `atomic update` whose statement is `x op= e;`, `x++;`, `++x;`, `x--;` or `--x;`
+    /// (with `op` one of `+ - * / & | ^ << >>`), written as `__ACC_ATOMIC(x, op=, name, e);`: the host
+    /// build takes its lock, the CUDA module updates the one location with compare-and-swap
+    /// (C's own arithmetic on the value it read), not under a device-wide lock. Other forms
+    /// keep the lock everywhere (`false`).
+    fn atomic_update(&self, c: &acc_engine::facts::Construct, edits: &mut Vec<Edit>) -> bool {
+        use acc_engine::directive::{AtomicKind, DirectiveArg};
+        let update = matches!(
+            c.directive.arg,
+            Some(DirectiveArg::Atomic(AtomicKind::Update, _)) | None
+        );
+        let Some(body) = c.body.filter(|_| update) else {
+            return false;
+        };
+        let text = &self.src[body.range()];
+        let Some(form) = update_form(text) else {
+            return false;
+        };
+        let at = |r: std::ops::Range<usize>| Span::new(body.start + r.start, body.start + r.end);
+        let mut push = |s: Span, t: String| {
+            edits.push(Edit {
+                start: s.start,
+                end: s.end,
+                text: t,
+                order: 0,
+                line_after: false,
+            })
+        };
+        push(c.pragma_span, String::new());
+        match form {
+            UpdateForm::Compound { lhs, op, semi } => {
+                let o = &text[op.clone()];
+                push(at(lhs.start..lhs.start), "__ACC_ATOMIC(".into());
+                push(at(op), format!(", {o}, {}, ", update_op_name(o)));
+                push(at(semi.clone()), ");".into());
+            }
+            UpdateForm::Step { op, lhs, semi } => {
+                let o = if &text[op.clone()] == "++" {
+                    "+="
+                } else {
+                    "-="
+                };
+                push(at(op), String::new());
+                push(at(lhs.start..lhs.start), "__ACC_ATOMIC(".into());
+                push(at(semi), format!(", {o}, {}, 1);", update_op_name(o)));
+            }
+        }
+        true
+    }
+
     /// Marks the gang-redundant statements of a `parallel` region that must run once per gang
     /// (`__ACC_REDUNDANT_BEGIN/END`): those with an atomic or an update of a reduction
     /// variable, outside any gang loop. Other gang-redundant code may run on every thread of
@@ -2468,4 +2624,50 @@ fn apply_in(src: &str, span: Span, mut edits: Vec<Edit>) -> String {
     }
     out.push_str(&src[pos..span.end]);
     out
+}
+
+#[cfg(test)]
+mod update_form_tests {
+    use super::{update_form, UpdateForm};
+
+    #[test]
+    fn compound_and_step_forms_are_read_and_others_are_not() {
+        assert_eq!(
+            update_form("hist[i % 4] += f(a, b);"),
+            Some(UpdateForm::Compound {
+                lhs: 0..11,
+                op: 12..14,
+                semi: 22..23
+            })
+        );
+        assert_eq!(
+            update_form("  x <<= 2;\n"),
+            Some(UpdateForm::Compound {
+                lhs: 2..3,
+                op: 4..7,
+                semi: 9..10
+            })
+        );
+        assert_eq!(
+            update_form("x++;"),
+            Some(UpdateForm::Step {
+                op: 1..3,
+                lhs: 0..1,
+                semi: 3..4
+            })
+        );
+        assert_eq!(
+            update_form("--a[i];"),
+            Some(UpdateForm::Step {
+                op: 0..2,
+                lhs: 2..6,
+                semi: 6..7
+            })
+        );
+        assert_eq!(update_form("x = x + 1;"), None);
+        assert_eq!(update_form("x += y++;"), None);
+        assert_eq!(update_form("x, y += 1;"), None);
+        assert_eq!(update_form("x += 1"), None);
+        assert_eq!(update_form("s[0] += \"a\"[0];"), None);
+    }
 }

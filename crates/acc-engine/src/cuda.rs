@@ -39,9 +39,13 @@
 //!   run by its first thread straight into the block's slot. No atomics, so
 //!   results do not depend on timing. Complex and `long double` values have
 //!   no CUDA form (C++ has no `_Complex`; CUDA's `long double` is `double`).
-//! - **Atomics** take one device-wide lock (independent thread scheduling,
-//!   sm_70 and later, makes a per-thread spin lock safe), as the host build
-//!   takes one process-wide lock.
+//! - **Atomics.** `atomic update` of the form `x op= e` (and `x++`, `x--`)
+//!   compare-and-swaps the one location (`__ACC_ATOMIC`: C's arithmetic on
+//!   the value read, 4- and 8-byte values), so updates of different
+//!   locations never wait for each other. Other atomics take one
+//!   device-wide lock (independent thread scheduling, sm_70 and later,
+//!   makes a per-thread spin lock safe), as the host build takes one
+//!   process-wide lock.
 //!
 //! Kernels this emitter cannot express say why ([`Unsupported`]); the front
 //! end then launches no CUDA version of them and the runtime reports that
@@ -181,6 +185,55 @@ static __device__ void acc_rt_atomic_end(void) {
   __threadfence();
   atomicExch(&__acc_lock, 0u);
 }
+/* `atomic update` as `x op= e` (the front end writes __ACC_ATOMIC(x, op=, name, e)):
+ * compare-and-swap on the one location, with C's arithmetic (f) on the value read, instead of
+ * the device-wide lock; values that are not 4 or 8 bytes take the lock. */
+template <class T, class V, class F> __device__ void __acc_atomic_update(T *p, V e, F f) {
+  if constexpr (sizeof(T) == 4) {
+    unsigned *const q = (unsigned *)p;
+    unsigned old = *(volatile unsigned *)q, seen;
+    do {
+      seen = old;
+      T cur;
+      memcpy(&cur, &seen, 4);
+      const T next = f(cur, e);
+      unsigned bits;
+      memcpy(&bits, &next, 4);
+      old = atomicCAS(q, seen, bits);
+    } while (old != seen);
+  } else if constexpr (sizeof(T) == 8) {
+    unsigned long long *const q = (unsigned long long *)p;
+    unsigned long long old = *(volatile unsigned long long *)q, seen;
+    do {
+      seen = old;
+      T cur;
+      memcpy(&cur, &seen, 8);
+      const T next = f(cur, e);
+      unsigned long long bits;
+      memcpy(&bits, &next, 8);
+      old = atomicCAS(q, seen, bits);
+    } while (old != seen);
+  } else {
+    acc_rt_atomic_begin();
+    *p = f(*p, e);
+    acc_rt_atomic_end();
+  }
+}
+#define __ACC_UPDATE_OP(name, op) \
+  struct __acc_op_##name { \
+    template <class T, class V> __device__ T operator()(T c, V e) const { c op e; return c; } \
+  };
+__ACC_UPDATE_OP(add, +=)
+__ACC_UPDATE_OP(sub, -=)
+__ACC_UPDATE_OP(mul, *=)
+__ACC_UPDATE_OP(div, /=)
+__ACC_UPDATE_OP(band, &=)
+__ACC_UPDATE_OP(bor, |=)
+__ACC_UPDATE_OP(bxor, ^=)
+__ACC_UPDATE_OP(shl, <<=)
+__ACC_UPDATE_OP(shr, >>=)
+#undef __ACC_UPDATE_OP
+#define __ACC_ATOMIC(lv, op, name, e) __acc_atomic_update(&(lv), (e), __acc_op_##name())
 static __device__ long long __acc_trips(long long lb, long long ub, long long step, int cmp) {
   if (step == 0) return 0;
   if (cmp == 1) ub += 1, cmp = 0;
