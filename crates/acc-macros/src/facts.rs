@@ -14,6 +14,7 @@
 //! `kernels` loop without a directive that the engine may parallelize by
 //! `#[acc(__acc_plain_N)]` (entry `N` of the construct's `plain_loops`).
 
+use crate::owned::{is_compound, root_name};
 use crate::text::{self, SpanTable};
 use acc_engine::directive::{ClauseArgs, Directive};
 use acc_engine::facts::{
@@ -587,33 +588,6 @@ impl VisitMut for Layout<'_> {
 /// Names a loop body assigns or binds: subscripts that use one vary.
 #[derive(Default)]
 struct Changed(BTreeSet<String>);
-
-fn root_name(e: &Expr) -> Option<String> {
-    match e {
-        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-        Expr::Index(i) => root_name(&i.expr),
-        Expr::Field(f) => root_name(&f.base),
-        Expr::Paren(p) => root_name(&p.expr),
-        Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => root_name(&u.expr),
-        _ => None,
-    }
-}
-
-fn is_compound(op: &BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::AddAssign(_)
-            | BinOp::SubAssign(_)
-            | BinOp::MulAssign(_)
-            | BinOp::DivAssign(_)
-            | BinOp::RemAssign(_)
-            | BinOp::BitXorAssign(_)
-            | BinOp::BitAndAssign(_)
-            | BinOp::BitOrAssign(_)
-            | BinOp::ShlAssign(_)
-            | BinOp::ShrAssign(_)
-    )
-}
 
 impl<'ast> Visit<'ast> for Changed {
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {

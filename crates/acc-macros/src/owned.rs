@@ -208,7 +208,8 @@ struct PreScan {
     patterned: BTreeSet<String>,
 }
 
-fn root_name(e: &Expr) -> Option<String> {
+/// The variable an assignment's target is based on (`y` of `y[i]`, `(*y).f`).
+pub(crate) fn root_name(e: &Expr) -> Option<String> {
     match e {
         Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
         Expr::Index(i) => root_name(&i.expr),
@@ -295,7 +296,8 @@ fn text(e: &Expr) -> String {
         .replace(" (", "(")
 }
 
-fn is_compound(op: &BinOp) -> bool {
+/// `+=` and the other compound assignments.
+pub(crate) fn is_compound(op: &BinOp) -> bool {
     matches!(
         op,
         BinOp::AddAssign(_)

@@ -336,6 +336,24 @@ pub fn launch<R: Send>(
     num_gangs: Option<u32>,
     body: &(dyn Fn(Range<i64>) -> R + Sync),
 ) -> Vec<R> {
+    let Some((device, chunks)) = chunks_of(loc, n, num_gangs) else {
+        return Vec::new();
+    };
+    let parts: Vec<Mutex<Option<R>>> = (0..chunks).map(|_| Mutex::new(None)).collect();
+    let run = |c: usize| {
+        let r = body(split(n, chunks, c)..split(n, chunks, c + 1));
+        *parts[c].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+    };
+    device.device.launch(chunks, &run);
+    parts
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
+}
+
+/// The device and the chunk count of a host launch of `n` iterations (`None`: nothing to run).
+/// `num_gangs` caps the number of chunks (the device's concurrency when `None`).
+fn chunks_of(loc: Loc, n: i64, num_gangs: Option<u32>) -> Option<(&'static DeviceState, usize)> {
     let device = current(&loc.site(""));
     if is_gpu(device) {
         // Generated code checks the function's CUDA form on entry (`cuda_form`) and launches
@@ -347,23 +365,13 @@ pub fn launch<R: Send>(
         ))
     }
     if n <= 0 {
-        return Vec::new();
+        return None;
     }
     let want = match num_gangs {
         Some(g) if g > 0 => g as usize,
         _ => device.device.concurrency(),
     };
-    let chunks = (n as u64).min(want.max(1) as u64) as usize;
-    let parts: Vec<Mutex<Option<R>>> = (0..chunks).map(|_| Mutex::new(None)).collect();
-    let run = |c: usize| {
-        let r = body(split(n, chunks, c)..split(n, chunks, c + 1));
-        *parts[c].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-    };
-    device.device.launch(chunks, &run);
-    parts
-        .into_iter()
-        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect()
+    Some((device, (n as u64).min(want.max(1) as u64) as usize))
 }
 
 /// The first iteration of chunk `c` of `chunks` over `0..n` (the C path's partition).

@@ -13,8 +13,7 @@
 //! [`Window`]s that panic on any index outside the chunk's own window. A wrong hint costs a
 //! panic with a clear message, never a race.
 
-use super::{current, is_gpu, split, Loc};
-use crate::error::{fatal, Error, ErrorKind};
+use super::{chunks_of, split, Loc};
 use std::marker::PhantomData;
 use std::ops::{Index, IndexMut, Range};
 use std::sync::Mutex;
@@ -288,22 +287,9 @@ pub fn launch_owned<O: Owners, R: Send, const W: usize>(
     body: &(dyn Fn(Range<i64>, O::Windows) -> R + Sync),
 ) -> Vec<R> {
     assert_eq!(W, O::COUNT, "acc: an extent per written slice");
-    let device = current(&loc.site(""));
-    if is_gpu(device) {
-        fatal(&Error::new(
-            ErrorKind::Internal,
-            &loc.site(""),
-            format!("a host kernel launched on device {}", device.label),
-        ))
-    }
-    if n <= 0 {
+    let Some((device, chunks)) = chunks_of(loc, n, num_gangs) else {
         return Vec::new();
-    }
-    let want = match num_gangs {
-        Some(g) if g > 0 => g as usize,
-        _ => device.device.concurrency(),
     };
-    let chunks = (n as u64).min(want.max(1) as u64) as usize;
     let ranges: Vec<Range<i64>> = (0..chunks)
         .map(|c| split(n, chunks, c)..split(n, chunks, c + 1))
         .collect();
