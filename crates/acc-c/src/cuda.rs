@@ -209,6 +209,66 @@ fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {
     None
 }
 
+/// The module with C's complex types written as the prelude's C++ ones: `float _Complex` (and
+/// `_Complex float`, `float complex`, ...) as `__acc_cfloat`, likewise for `double`, and, in a
+/// file that includes `<complex.h>`, its `I` as `__acc_I`. NVRTC, a C++ compiler, has no
+/// `_Complex`; the prelude's types have C's layout, so device copies are the host's bytes.
+pub fn complex_types(module: &str, complex_h: bool) -> String {
+    // Tokens: identifiers (and numbers), runs of whitespace, single other characters.
+    let mut tokens: Vec<&str> = Vec::new();
+    let b = module.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        if word(b[i]) {
+            while i < b.len() && word(b[i]) {
+                i += 1;
+            }
+        } else if b[i] == b' ' || b[i] == b'\t' {
+            while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+                i += 1;
+            }
+        } else {
+            i += module[i..].chars().next().map_or(1, char::len_utf8);
+        }
+        tokens.push(&module[start..i]);
+    }
+    let complex = |t: &str| t == "_Complex" || (complex_h && t == "complex");
+    let real = |t: &str| match t {
+        "float" => Some("__acc_cfloat"),
+        "double" => Some("__acc_cdouble"),
+        _ => None,
+    };
+    let mut out = String::with_capacity(module.len());
+    let mut k = 0;
+    while k < tokens.len() {
+        let (t, next) = (tokens[k], tokens.get(k + 2).copied().unwrap_or(""));
+        let spaced = tokens
+            .get(k + 1)
+            .is_some_and(|s| s.trim().is_empty() && !s.is_empty());
+        if spaced {
+            if let (Some(c), true) = (real(t), complex(next)) {
+                out.push_str(c);
+                k += 3;
+                continue;
+            }
+            if let (true, Some(c)) = (complex(t), real(next)) {
+                out.push_str(c);
+                k += 3;
+                continue;
+            }
+        }
+        if complex_h && t == "I" {
+            out.push_str("__acc_I");
+        } else {
+            out.push_str(t);
+        }
+        k += 1;
+    }
+    out
+}
+
 /// The names a file-scope declaration declares as objects (not functions).
 fn declared_names<'s>(n: Node, src: &'s str) -> Vec<&'s str> {
     let mut cursor = n.walk();
@@ -316,6 +376,20 @@ mod tests {
         assert!(!s.contains("global"));
         assert!(!s.contains("#include"));
         assert!(!s.contains("loop seq"));
+    }
+
+    #[test]
+    fn complex_types_become_the_preludes() {
+        let m = "float _Complex a; _Complex double b; double  complex c = 1.0 + 2.0 * I;\nint I_x; float real; complex_float d;";
+        assert_eq!(
+            complex_types(m, true),
+            "__acc_cfloat a; __acc_cdouble b; __acc_cdouble c = 1.0 + 2.0 * __acc_I;\nint I_x; float real; complex_float d;"
+        );
+        // Without <complex.h>, `complex` and `I` are the program's own names.
+        assert_eq!(
+            complex_types("double complex; int I;", false),
+            "double complex; int I;"
+        );
     }
 
     #[test]

@@ -139,7 +139,10 @@ fn lower_analysis(
         None
     } else {
         match crate::cuda::support(src, &opts.file_name, &declared) {
-            Ok(support) => Some(acc_engine::cuda::emit_module(&support, &lw.cuda_kernels)),
+            Ok(support) => Some(crate::cuda::complex_types(
+                &acc_engine::cuda::emit_module(&support, &lw.cuda_kernels),
+                src.contains("<complex.h>"),
+            )),
             Err((line, why)) => {
                 lw.info.push(format!("{line}: no CUDA version: {why}"));
                 None
@@ -1193,10 +1196,11 @@ impl<'a> Lowerer<'a> {
             .chain(k.private.iter().copied())
         {
             let decl = &self.unit.var(v).decl_text;
-            if decl.contains("long double") || decl.contains("omplex") {
+            if decl.contains("long double") {
                 no_cuda.get_or_insert_with(|| {
                     format!(
-                        "`{}` has a type CUDA lays out differently (`long double` or complex)",
+                        "`{}` is a `long double`, which CUDA does not have (its `long double` \
+                         is a `double`, so the device copy would not match the host's)",
                         self.unit.var(v).name
                     )
                 });
@@ -1262,10 +1266,10 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             if !array {
-                if matches!(var.scalar, Some(ScalarType::C32 | ScalarType::C64)) {
-                    no_cuda.get_or_insert_with(|| {
-                        format!("the reduction on the complex `{name}` has no CUDA form yet")
-                    });
+                // A 16-byte private copy does not fit the block tree's shared buffer: each
+                // block is then one chunk, reduced by its first thread.
+                if var.scalar == Some(ScalarType::C64) {
+                    cuda_blocks = true;
                 }
                 cuda_slot_bytes.push(format!(
                     "sizeof({})",

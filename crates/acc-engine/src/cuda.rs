@@ -37,8 +37,11 @@
 //!   slot; the runtime combines the slots across blocks. Arrays and structs
 //!   (whose private copy does not fit a thread): each block is one chunk,
 //!   run by its first thread straight into the block's slot. No atomics, so
-//!   results do not depend on timing. Complex and `long double` values have
-//!   no CUDA form (C++ has no `_Complex`; CUDA's `long double` is `double`).
+//!   results do not depend on timing. Complex values are the prelude's
+//!   `__acc_complex` (C's layout; acc-c rewrites the type names, as C++ has
+//!   no `_Complex`), `double _Complex` reductions one chunk per block (16
+//!   bytes do not fit the tree's buffer); `long double` has no CUDA form
+//!   (CUDA's `long double` is `double`, so device copies would not match).
 //! - **Atomics.** `atomic update` of the form `x op= e` (and `x++`, `x--`)
 //!   compare-and-swaps the one location (`__ACC_ATOMIC`: C's arithmetic on
 //!   the value read, 4- and 8-byte values), so updates of different
@@ -251,6 +254,46 @@ struct __acc_bitor { template <class T> __device__ T operator()(T a, T b) const 
 struct __acc_bitxor { template <class T> __device__ T operator()(T a, T b) const { return a ^ b; } };
 struct __acc_and { template <class T> __device__ T operator()(T a, T b) const { return a && b; } };
 struct __acc_or { template <class T> __device__ T operator()(T a, T b) const { return a || b; } };
+/* C's complex types (acc-c rewrites C's complex type names to these): C's layout (real, then
+ * imaginary part) and arithmetic, the <complex.h> functions kernels use, and I. */
+template <class T> struct __acc_complex {
+  T re, im;
+  __device__ __acc_complex() = default;
+  __device__ constexpr __acc_complex(T r, T i = 0) : re(r), im(i) {}
+  template <class U> __device__ constexpr __acc_complex(const __acc_complex<U> &o) : re(o.re), im(o.im) {}
+  __device__ __acc_complex &operator+=(const __acc_complex &o) { re += o.re; im += o.im; return *this; }
+  __device__ __acc_complex &operator-=(const __acc_complex &o) { re -= o.re; im -= o.im; return *this; }
+  __device__ __acc_complex &operator*=(const __acc_complex &o) { return *this = *this * o; }
+  __device__ __acc_complex &operator/=(const __acc_complex &o) { return *this = *this / o; }
+  __device__ friend __acc_complex operator+(__acc_complex a, const __acc_complex &b) { return a += b; }
+  __device__ friend __acc_complex operator-(__acc_complex a, const __acc_complex &b) { return a -= b; }
+  __device__ friend __acc_complex operator-(const __acc_complex &a) { return __acc_complex(-a.re, -a.im); }
+  __device__ friend __acc_complex operator*(const __acc_complex &a, const __acc_complex &b) {
+    return __acc_complex(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+  }
+  __device__ friend __acc_complex operator/(const __acc_complex &a, const __acc_complex &b) {
+    const T d = b.re * b.re + b.im * b.im;
+    return __acc_complex((a.re * b.re + a.im * b.im) / d, (a.im * b.re - a.re * b.im) / d);
+  }
+  __device__ friend bool operator==(const __acc_complex &a, const __acc_complex &b) { return a.re == b.re && a.im == b.im; }
+  __device__ friend bool operator!=(const __acc_complex &a, const __acc_complex &b) { return !(a == b); }
+};
+typedef __acc_complex<float> __acc_cfloat;
+typedef __acc_complex<double> __acc_cdouble;
+static __device__ __acc_cfloat operator*(const __acc_cfloat &a, double b) { return a * __acc_cfloat((float)b); }
+static __device__ __acc_cdouble operator*(double a, const __acc_cdouble &b) { return __acc_cdouble(a) * b; }
+static __device__ __acc_cdouble operator*(const __acc_cdouble &a, double b) { return a * __acc_cdouble(b); }
+static __device__ __acc_cdouble operator+(double a, const __acc_cdouble &b) { return __acc_cdouble(a) + b; }
+static __device__ __acc_cdouble operator+(const __acc_cdouble &a, double b) { return a + __acc_cdouble(b); }
+#define __acc_I (__acc_cfloat(0.0f, 1.0f))
+static __device__ float crealf(__acc_cfloat z) { return z.re; }
+static __device__ float cimagf(__acc_cfloat z) { return z.im; }
+static __device__ double creal(__acc_cdouble z) { return z.re; }
+static __device__ double cimag(__acc_cdouble z) { return z.im; }
+static __device__ __acc_cfloat conjf(__acc_cfloat z) { return __acc_cfloat(z.re, -z.im); }
+static __device__ __acc_cdouble conj(__acc_cdouble z) { return __acc_cdouble(z.re, -z.im); }
+static __device__ float cabsf(__acc_cfloat z) { return hypotf(z.re, z.im); }
+static __device__ double cabs(__acc_cdouble z) { return hypot(z.re, z.im); }
 /* One shared buffer for every reduction of a kernel (one after the other): 8 KiB, not 8 KiB per
  * type, which a kernel with many reductions would overrun. */
 static __device__ unsigned long long *__acc_shared_words(void) {

@@ -89,7 +89,4 @@ pub fn programs() -> Vec<PathBuf> {
 /// Programs whose kernels (some or all) have no CUDA form yet, with the
 /// reason `--info` gives; on the `nvidia` device they stop with the
 /// runtime's "without a CUDA version" error.
-pub const WITHOUT_CUDA: &[(&str, &str)] = &[
-    ("reduction-complex", "complex"),
-    ("reduction-long-double", "`long double`"),
-];
+pub const WITHOUT_CUDA: &[(&str, &str)] = &[("reduction-long-double", "`long double`")];
