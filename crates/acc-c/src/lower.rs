@@ -438,7 +438,7 @@ fn update_form(text: &str) -> Option<UpdateForm> {
                     "<<=", ">>=", "+=", "-=", "*=", "/=", "&=", "|=", "^=", "++", "--",
                 ]
                 .into_iter()
-                .find(|op| body[i..].starts_with(op));
+                .find(|op| b[i..].starts_with(op.as_bytes()));
                 if let Some(op) = found {
                     ops.push((i, op));
                     i += op.len();
@@ -2672,6 +2672,15 @@ mod update_form_tests {
         assert_eq!(update_form("x += y++;"), None);
         assert_eq!(update_form("x, y += 1;"), None);
         assert_eq!(update_form("x += 1"), None);
+        // Bytes of a multi-byte character are never read as operators.
+        assert_eq!(
+            update_form("x += é;"),
+            Some(UpdateForm::Compound {
+                lhs: 0..1,
+                op: 2..4,
+                semi: 7..8
+            })
+        );
         assert_eq!(update_form("s[0] += \"a\"[0];"), None);
     }
 }
