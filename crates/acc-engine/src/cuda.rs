@@ -32,15 +32,16 @@
 //!   vocabulary as contiguous chunks and in-order loops.
 //! - **Reductions.** Scalars: each thread starts its private copy from its
 //!   block's slot (the runtime presets the slots with the operator's
-//!   identity), the block combines its threads' copies in a shared-memory
-//!   tree in a fixed order, and thread 0 stores the result into the block's
-//!   slot; the runtime combines the slots across blocks. Arrays and structs
+//!   identity), the block combines its threads' copies in a fixed order
+//!   (each warp with shuffles, then the warps' results on one thread), and
+//!   thread 0 stores the result into the block's slot; the runtime combines
+//!   the slots across blocks (the second pass). Arrays and structs
 //!   (whose private copy does not fit a thread): each block is one chunk,
 //!   run by its first thread straight into the block's slot. No atomics, so
 //!   results do not depend on timing. Complex values are the prelude's
 //!   `__acc_complex` (C's layout; acc-c rewrites the type names, as C++ has
 //!   no `_Complex`), `double _Complex` reductions one chunk per block (16
-//!   bytes do not fit the tree's buffer); `long double` has no CUDA form
+//!   bytes do not fit a shuffle); `long double` has no CUDA form
 //!   (CUDA's `long double` is `double`, so device copies would not match).
 //! - **Atomics.** `atomic update` of the form `x op= e` (and `x++`, `x--`)
 //!   compare-and-swaps the one location (`__ACC_ATOMIC`: C's arithmetic on
@@ -300,18 +301,40 @@ static __device__ unsigned long long *__acc_shared_words(void) {
   __shared__ unsigned long long words[1024];
   return words;
 }
+/* A value of up to 8 bytes from the lane `delta` above, within the lanes of `mask`. */
+template <class T> __device__ T __acc_shfl_down(T v, unsigned delta, unsigned mask) {
+  unsigned long long bits = 0;
+  memcpy(&bits, &v, sizeof(T));
+  const unsigned lo = __shfl_down_sync(mask, (unsigned)bits, delta);
+  const unsigned hi = __shfl_down_sync(mask, (unsigned)(bits >> 32), delta);
+  bits = ((unsigned long long)hi << 32) | lo;
+  T r;
+  memcpy(&r, &bits, sizeof(T));
+  return r;
+}
 /* Combines one value per thread of the block, in a fixed order; every thread gets the result.
- * T is a builtin scalar, at most 8 bytes. */
+ * T is a builtin scalar, at most 8 bytes. Each warp combines its lanes with shuffles (a tree:
+ * lane t takes t + s for s = 1, 2, 4, ...), then the first thread combines the warps' results
+ * in order: no atomics, so results do not depend on timing. */
 template <class T, class Op> __device__ T __acc_block_reduce(T v, Op op) {
   static_assert(sizeof(T) <= sizeof(unsigned long long), "a scalar reduction");
   T *const buf = (T *)__acc_shared_words();
   const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y;
-  buf[t] = v;
-  __syncthreads();
-  for (unsigned s = 1; s < n; s <<= 1) {
-    if (t % (2 * s) == 0 && t + s < n) buf[t] = op(buf[t], buf[t + s]);
-    __syncthreads();
+  const unsigned lane = t % 32, warp = t / 32, warps = (n + 31) / 32;
+  const unsigned width = n - warp * 32 < 32 ? n - warp * 32 : 32;
+  const unsigned mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
+  for (unsigned s = 1; s < 32; s <<= 1) {
+    const T other = __acc_shfl_down(v, s, mask);
+    if (lane % (2 * s) == 0 && lane + s < width) v = op(v, other);
   }
+  if (lane == 0) buf[warp] = v;
+  __syncthreads();
+  if (t == 0) {
+    T r = buf[0];
+    for (unsigned w = 1; w < warps; w++) r = op(r, buf[w]);
+    buf[0] = r;
+  }
+  __syncthreads();
   T r = buf[0];
   __syncthreads();
   return r;
