@@ -246,6 +246,9 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 /* `atomic update` of the form `x op= e` (and `x++`, `x--`): under the process-wide lock here;
  * the CUDA module compare-and-swaps the one location instead. */
 #define __ACC_ATOMIC(lv, op, name, e) do { acc_rt_atomic_begin(); (lv) op (e); acc_rt_atomic_end(); } while (0)
+#define __ACC_CAPTURE(v, lv, op, name, e, new) \
+  do { acc_rt_atomic_begin(); if (new) { (lv) op (e); (v) = (lv); } else { (v) = (lv); (lv) op (e); } \
+       acc_rt_atomic_end(); } while (0)
 "#;
 
 /// A kernel argument: kind, address expression, byte count, text literal.
@@ -378,6 +381,31 @@ fn lane_identity(op: ReductionOp, t: ScalarType) -> Option<&'static str> {
         (ReductionOp::Min, S::U32) => "UINT_MAX",
         (ReductionOp::Min, S::U64) => "ULONG_MAX",
     })
+}
+
+/// Where the one top-level plain `=` of a statement is (not part of `==`, `<=`, `+=`, ...).
+fn plain_assignment(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut depth = 0i32;
+    let mut found = None;
+    for i in 0..b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'=' if depth == 0 => {
+                let before = i.checked_sub(1).map(|j| b[j]);
+                let compound = before.is_some_and(|c| b"=!<>+-*/%&|^".contains(&c));
+                if compound || b.get(i + 1) == Some(&b'=') {
+                    continue;
+                }
+                if found.replace(i).is_some() {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// The CUDA prelude's functor of a compound assignment (`__acc_op_<name>`).
@@ -2191,24 +2219,37 @@ impl<'a> Lowerer<'a> {
     }
 
     /// An `atomic update` whose statement is `x op= e;`, `x++;`, `++x;`, `x--;` or `--x;`
-    /// (with `op` one of `+ - * / & | ^ << >>`), written as `__ACC_ATOMIC(x, op=, name, e);`: the host
-    /// build takes its lock, the CUDA module updates the one location with compare-and-swap
-    /// (C's own arithmetic on the value it read), not under a device-wide lock. Other forms
-    /// keep the lock everywhere (`false`).
+    /// (with `op` one of `+ - * / & | ^ << >>`), written as `__ACC_ATOMIC(x, op=, name, e);`,
+    /// and an `atomic capture` `v = <one of those>;` as `__ACC_CAPTURE(v, x, op=, name, e,
+    /// new)`: the host build takes its lock, the CUDA module updates the one location with
+    /// compare-and-swap (C's own arithmetic on the value it read), not under a device-wide
+    /// lock. Other forms keep the lock everywhere (`false`).
     fn atomic_update(&self, c: &acc_engine::facts::Construct, edits: &mut Vec<Edit>) -> bool {
         use acc_engine::directive::{AtomicKind, DirectiveArg};
-        let update = matches!(
-            c.directive.arg,
-            Some(DirectiveArg::Atomic(AtomicKind::Update, _)) | None
-        );
-        let Some(body) = c.body.filter(|_| update) else {
+        let capture = match c.directive.arg {
+            Some(DirectiveArg::Atomic(AtomicKind::Update, _)) | None => false,
+            Some(DirectiveArg::Atomic(AtomicKind::Capture, _)) => true,
+            _ => return false,
+        };
+        let Some(body) = c.body else {
             return false;
         };
         let text = &self.src[body.range()];
-        let Some(form) = update_form(text) else {
+        // `v = <update>;` for a capture: where the plain `=` is.
+        let (assign, from) = if capture {
+            match plain_assignment(text) {
+                Some(eq) => (Some(eq), eq + 1),
+                None => return false,
+            }
+        } else {
+            (None, 0)
+        };
+        let Some(form) = update_form(&text[from..]) else {
             return false;
         };
-        let at = |r: std::ops::Range<usize>| Span::new(body.start + r.start, body.start + r.end);
+        let at = |r: std::ops::Range<usize>| {
+            Span::new(body.start + from + r.start, body.start + from + r.end)
+        };
         let mut push = |s: Span, t: String| {
             edits.push(Edit {
                 start: s.start,
@@ -2219,22 +2260,38 @@ impl<'a> Lowerer<'a> {
             })
         };
         push(c.pragma_span, String::new());
+        // The macro and its opening: `__ACC_ATOMIC(x` or `__ACC_CAPTURE(v, x`.
+        let lhs_start = match &form {
+            UpdateForm::Compound { lhs, .. } | UpdateForm::Step { lhs, .. } => lhs.start,
+        };
+        match assign {
+            Some(eq) => {
+                let lead = text.len() - text.trim_start().len();
+                let v = Span::new(body.start + lead, body.start + lead);
+                push(v, "__ACC_CAPTURE(".into());
+                push(Span::new(body.start + eq, body.start + eq + 1), ",".into());
+            }
+            None => push(at(lhs_start..lhs_start), "__ACC_ATOMIC(".into()),
+        }
+        // The rest: `, op=, name, e` and, for a capture, whether `v` takes the new value.
         match form {
-            UpdateForm::Compound { lhs, op, semi } => {
-                let o = &text[op.clone()];
-                push(at(lhs.start..lhs.start), "__ACC_ATOMIC(".into());
+            UpdateForm::Compound { op, semi, .. } => {
+                let o = &text[from..][op.clone()];
                 push(at(op), format!(", {o}, {}, ", update_op_name(o)));
-                push(at(semi.clone()), ");".into());
+                let close = if capture { ", 1);" } else { ");" };
+                push(at(semi), close.into());
             }
             UpdateForm::Step { op, lhs, semi } => {
-                let o = if &text[op.clone()] == "++" {
+                let o = if &text[from..][op.clone()] == "++" {
                     "+="
                 } else {
                     "-="
                 };
+                // `++x` yields the new value, `x++` the old.
+                let post = if op.start < lhs.start { ", 1" } else { ", 0" };
                 push(at(op), String::new());
-                push(at(lhs.start..lhs.start), "__ACC_ATOMIC(".into());
-                push(at(semi), format!(", {o}, {}, 1);", update_op_name(o)));
+                let post = if capture { post } else { "" };
+                push(at(semi), format!(", {o}, {}, 1{post});", update_op_name(o)));
             }
         }
         true
@@ -2632,7 +2689,17 @@ fn apply_in(src: &str, span: Span, mut edits: Vec<Edit>) -> String {
 
 #[cfg(test)]
 mod update_form_tests {
-    use super::{update_form, UpdateForm};
+    use super::{plain_assignment, update_form, UpdateForm};
+
+    #[test]
+    fn a_captures_assignment_is_its_one_plain_equals() {
+        assert_eq!(plain_assignment("v = x[0]++;"), Some(2));
+        assert_eq!(plain_assignment("v = x += 3;"), Some(2));
+        assert_eq!(plain_assignment("v = a[i == 1 ? 0 : 1]--;"), Some(2));
+        assert_eq!(plain_assignment("v = x = x - 2;"), None);
+        assert_eq!(plain_assignment("x <<= 2;"), None);
+        assert_eq!(plain_assignment("{ v = x; x++; }"), None);
+    }
 
     #[test]
     fn compound_and_step_forms_are_read_and_others_are_not() {

@@ -44,9 +44,10 @@
 //!   bytes do not fit a shuffle); `long double` has no CUDA form
 //!   (CUDA's `long double` is `double`, so device copies would not match).
 //! - **Atomics.** `atomic update` of the form `x op= e` (and `x++`, `x--`)
-//!   compare-and-swaps the one location (`__ACC_ATOMIC`: C's arithmetic on
-//!   the value read, 4- and 8-byte values), so updates of different
-//!   locations never wait for each other. Other atomics take one
+//!   and `atomic capture` of the form `v = <that>` compare-and-swap the one
+//!   location (`__ACC_ATOMIC`, `__ACC_CAPTURE`: C's arithmetic on the value
+//!   read, 4- and 8-byte values), so updates of different locations never
+//!   wait for each other. Other atomics take one
 //!   device-wide lock (independent thread scheduling, sm_70 and later,
 //!   makes a per-thread spin lock safe), as the host build takes one
 //!   process-wide lock.
@@ -189,38 +190,36 @@ static __device__ void acc_rt_atomic_end(void) {
   __threadfence();
   atomicExch(&__acc_lock, 0u);
 }
-/* `atomic update` as `x op= e` (the front end writes __ACC_ATOMIC(x, op=, name, e)):
- * compare-and-swap on the one location, with C's arithmetic (f) on the value read, instead of
- * the device-wide lock; values that are not 4 or 8 bytes take the lock. */
-template <class T, class V, class F> __device__ void __acc_atomic_update(T *p, V e, F f) {
-  if constexpr (sizeof(T) == 4) {
-    unsigned *const q = (unsigned *)p;
-    unsigned old = *(volatile unsigned *)q, seen;
+/* `atomic update` as `x op= e` and `atomic capture` as `v = <that>` (the front end writes
+ * __ACC_ATOMIC(x, op=, name, e) and __ACC_CAPTURE(v, x, op=, name, e, new)): compare-and-swap
+ * on the one location, with C's arithmetic (f) on the value read, instead of the device-wide
+ * lock; values that are not 4 or 8 bytes take the lock. The capture is the old value or, with
+ * `fresh`, the new one. */
+template <int N> struct __acc_bits;
+template <> struct __acc_bits<4> { typedef unsigned type; };
+template <> struct __acc_bits<8> { typedef unsigned long long type; };
+template <class T, class V, class F> __device__ T __acc_atomic_fetch(T *p, V e, F f, bool fresh) {
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    typedef typename __acc_bits<sizeof(T)>::type B;
+    B *const q = (B *)p;
+    B old = *(volatile B *)q, seen;
+    T cur, next;
     do {
       seen = old;
-      T cur;
-      memcpy(&cur, &seen, 4);
-      const T next = f(cur, e);
-      unsigned bits;
-      memcpy(&bits, &next, 4);
+      memcpy(&cur, &seen, sizeof(T));
+      next = f(cur, e);
+      B bits;
+      memcpy(&bits, &next, sizeof(T));
       old = atomicCAS(q, seen, bits);
     } while (old != seen);
-  } else if constexpr (sizeof(T) == 8) {
-    unsigned long long *const q = (unsigned long long *)p;
-    unsigned long long old = *(volatile unsigned long long *)q, seen;
-    do {
-      seen = old;
-      T cur;
-      memcpy(&cur, &seen, 8);
-      const T next = f(cur, e);
-      unsigned long long bits;
-      memcpy(&bits, &next, 8);
-      old = atomicCAS(q, seen, bits);
-    } while (old != seen);
+    return fresh ? next : cur;
   } else {
     acc_rt_atomic_begin();
-    *p = f(*p, e);
+    const T cur = *p;
+    *p = f(cur, e);
+    const T next = *p;
     acc_rt_atomic_end();
+    return fresh ? next : cur;
   }
 }
 #define __ACC_UPDATE_OP(name, op) \
@@ -237,7 +236,8 @@ __ACC_UPDATE_OP(bxor, ^=)
 __ACC_UPDATE_OP(shl, <<=)
 __ACC_UPDATE_OP(shr, >>=)
 #undef __ACC_UPDATE_OP
-#define __ACC_ATOMIC(lv, op, name, e) __acc_atomic_update(&(lv), (e), __acc_op_##name())
+#define __ACC_ATOMIC(lv, op, name, e) ((void)__acc_atomic_fetch(&(lv), (e), __acc_op_##name(), false))
+#define __ACC_CAPTURE(v, lv, op, name, e, new) ((v) = __acc_atomic_fetch(&(lv), (e), __acc_op_##name(), new))
 static __device__ long long __acc_trips(long long lb, long long ub, long long step, int cmp) {
   if (step == 0) return 0;
   if (cmp == 1) ub += 1, cmp = 0;
