@@ -47,10 +47,11 @@
 //!   and `atomic capture` of the form `v = <that>` compare-and-swap the one
 //!   location (`__ACC_ATOMIC`, `__ACC_CAPTURE`: C's arithmetic on the value
 //!   read, 4- and 8-byte values), so updates of different locations never
-//!   wait for each other. Other atomics take one
-//!   device-wide lock (independent thread scheduling, sm_70 and later,
-//!   makes a per-thread spin lock safe), as the host build takes one
-//!   process-wide lock.
+//!   wait for each other. Other atomics take the device's one lock word
+//!   (the runtime passes it after the reduction slots, so kernels of every
+//!   module share it; independent thread scheduling, sm_70 and later, makes
+//!   a per-thread spin lock safe), as the host build takes one process-wide
+//!   lock.
 //!
 //! Kernels this emitter cannot express say why ([`Unsupported`]); the front
 //! end then launches no CUDA version of them and the runtime reports that
@@ -180,15 +181,17 @@ typedef int acc_device_t;
 static __device__ int acc_on_device(int t) {
   return t == acc_device_nvidia || t == acc_device_not_host;
 }
-__device__ unsigned int __acc_lock;
+/* The device's one lock word for atomics (every module's kernels share it: the runtime passes
+ * it after the reductions' slots, and each kernel stores it here as it starts). */
+__device__ unsigned int *__acc_lock;
 static __device__ void acc_rt_atomic_begin(void) {
-  while (atomicCAS(&__acc_lock, 0u, 1u) != 0u) {
+  while (atomicCAS(__acc_lock, 0u, 1u) != 0u) {
   }
   __threadfence();
 }
 static __device__ void acc_rt_atomic_end(void) {
   __threadfence();
-  atomicExch(&__acc_lock, 0u);
+  atomicExch(__acc_lock, 0u);
 }
 /* `atomic update` as `x op= e` and `atomic capture` as `v = <that>` (the front end writes
  * __ACC_ATOMIC(x, op=, name, e) and __ACC_CAPTURE(v, x, op=, name, e, new)): compare-and-swap
@@ -414,6 +417,12 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
         );
     }
     out.push_str("  (void)__acc_iterations;\n");
+    // Every thread stores the same address before it can reach an atomic.
+    let _ = writeln!(
+        out,
+        "  __acc_lock = (unsigned int *)__acc_red[{}];",
+        k.slot_bytes.len()
+    );
     let first_thread = "threadIdx.x == 0 && threadIdx.y == 0";
     let (first, step, guard) = match k.mode {
         Mode::Threads => (

@@ -149,7 +149,7 @@ typedef struct acc_rt_kernel {
  *   bytes: the device address of present data); for VALUE the `bytes` bytes at `host`, declared
  *   with the value's own C type of that size (e.g. `int n`, `double x`, a struct by value).
  *   (The runtime passes cuLaunchKernel a pointer to each value.)
- * - __acc_red: a device array of nreds pointers. __acc_red[j] points at reduction j's SLOTS,
+ * - __acc_red: a device array of nreds + 1 pointers. __acc_red[j] points at reduction j's SLOTS,
  *   one per block: slot b is at (char *)__acc_red[j] + b * count * esize, where count is the
  *   reduction's element count (>= 1) and esize the builtin type's size (ACC_RT_TYPE_CUSTOM:
  *   `size`). Before the launch every slot holds the private copy's initial value the CPU path
@@ -159,8 +159,10 @@ typedef struct acc_rt_kernel {
  *   writes the result back into its slot. After the kernel the runtime combines the slots as
  *   it combines chunks: original value op slot0 op slot1 ... in order, into the device copy
  *   when the variable is present, else into the host variable. With an async queue this
- *   happens in order on the queue, complete when the queue is waited for. When nreds is 0 the
- *   parameter is NULL. Slots of reduction j start 256-byte aligned.
+ *   happens in order on the queue, complete when the queue is waited for. Slots of reduction j
+ *   start 256-byte aligned. __acc_red[nreds] points at the device's lock word for `atomic`
+ *   constructs (an unsigned int, 0 when free), one for every kernel of every module, so
+ *   atomics of kernels from different files exclude each other.
  * - __acc_iterations: config->iterations (INT64_MAX: "as many gangs as you like").
  *
  * Launch shape: block = (vector_length > 0 ? vector_length : 128,

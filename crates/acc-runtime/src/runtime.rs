@@ -1449,9 +1449,12 @@ impl DeviceState {
         };
         let blocks = shape.grid as usize;
         let nred = plan.len();
-        // The reduction buffer: `nred` device pointers, then each reduction's slots (one
-        // private copy per block), each part on a 256-byte boundary.
-        let header = (nred * 8).next_multiple_of(256);
+        let lock = gpu.lock_block().unwrap_or_else(|m| fail(m));
+        // The reduction buffer: `nred` device pointers and one to the atomics' lock word,
+        // then each reduction's slots (one private copy per block), each part on a 256-byte
+        // boundary. Without reductions, the lock's own block serves (its first word points
+        // at the lock).
+        let header = ((nred + 1) * 8).next_multiple_of(256);
         let mut starts = Vec::with_capacity(nred);
         let mut total = header;
         for j in 0..nred {
@@ -1460,7 +1463,7 @@ impl DeviceState {
         }
         let mut host: Vec<u128> = Vec::new();
         let mut scratch = None;
-        let mut red_dev: u64 = 0;
+        let mut red_dev: u64 = lock as u64;
         if nred > 0 {
             host = vec![0u128; total.div_ceil(16)];
             let buf = gpu
@@ -1482,6 +1485,12 @@ impl DeviceState {
                 // SAFETY: the header has room for `nred` pointers.
                 unsafe { hb.add(j * 8).cast::<u64>().write_unaligned(p) };
             }
+            // SAFETY: the header has room for `nred + 1` pointers.
+            unsafe {
+                hb.add(nred * 8)
+                    .cast::<u64>()
+                    .write_unaligned(lock as u64 + 8)
+            };
             // SAFETY: `buf` is a live device buffer of at least `total` bytes.
             unsafe { self.device.copy_to_device(buf.0, hb, total) };
             red_dev = buf.0 as u64;

@@ -143,6 +143,9 @@ pub struct CudaDevice {
     functions: Mutex<HashMap<(usize, usize), Function>>,
     /// Device buffers for launches' reductions, reused.
     scratch: Mutex<Vec<(DevAddr, usize)>>,
+    /// The lock word every kernel's atomics share, after a pointer to it (so the block's
+    /// address is a one-entry `__acc_red` array for launches without reductions).
+    lock_word: OnceLock<Result<DevAddr, String>>,
 }
 
 // SAFETY: the raw CUDA handles (context, streams, functions) are process-wide driver objects
@@ -203,7 +206,38 @@ impl CudaDevice {
             streams: Mutex::new(HashMap::new()),
             functions: Mutex::new(HashMap::new()),
             scratch: Mutex::new(Vec::new()),
+            lock_word: OnceLock::new(),
         })
+    }
+
+    /// The device-wide lock of `atomic` constructs (`acc_rt.h`: the entry after the
+    /// reductions' in `__acc_red`): 16 bytes, a pointer to the word at +8, then the word, 0
+    /// when free. Made with the context (see [`bind`](Self::bind)), so it is there before any
+    /// memory count is taken. Returns the block's address.
+    pub fn lock_block(&self) -> Result<DevAddr, String> {
+        self.bind();
+        self.lock_word
+            .get()
+            .cloned()
+            .unwrap_or_else(|| Err("the atomics lock was not made".into()))
+    }
+
+    /// Allocates and clears the lock block; the context is current.
+    fn new_lock_block(&self) -> Result<DevAddr, String> {
+        // SAFETY: allocation has no preconditions beyond a current context.
+        let p = unsafe { cu::malloc_sync(16) }
+            .map_err(|e| format!("cuMemAlloc of the atomics lock: {}", describe(e)))?
+            as DevAddr;
+        let init: [u64; 2] = [(p + 8) as u64, 0];
+        // SAFETY: `p` is a fresh 16-byte device allocation and `init` 16 bytes of host memory
+        // that outlive the copy, which the default stream's synchronize waits for.
+        unsafe {
+            cusys::cuMemcpyHtoDAsync_v2(p as _, init.as_ptr().cast(), 16, std::ptr::null_mut())
+                .result()
+                .and_then(|()| cu::stream::synchronize(std::ptr::null_mut()))
+        }
+        .map_err(|e| format!("copying the atomics lock to the device: {}", describe(e)))?;
+        Ok(p)
     }
 
     fn label(&self) -> String {
@@ -242,10 +276,12 @@ impl CudaDevice {
                 })
         });
         match ctx {
-            // SAFETY: a retained primary context stays valid for the process.
-            Ok(c) => self.check("cuCtxSetCurrent", unsafe {
-                cu::ctx::set_current(*c as cusys::CUcontext)
-            }),
+            Ok(c) => {
+                // SAFETY: a retained primary context stays valid for the process.
+                let r = unsafe { cu::ctx::set_current(*c as cusys::CUcontext) };
+                self.check("cuCtxSetCurrent", r);
+                self.lock_word.get_or_init(|| self.new_lock_block());
+            }
             Err(msg) => fatal(&Error::new(
                 ErrorKind::Device,
                 &Site::routine("acc runtime"),
