@@ -246,6 +246,8 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 /* `atomic update` of the form `x op= e` (and `x++`, `x--`): under the process-wide lock here;
  * the CUDA module compare-and-swaps the one location instead. */
 #define __ACC_ATOMIC(lv, op, name, e) do { acc_rt_atomic_begin(); (lv) op (e); acc_rt_atomic_end(); } while (0)
+#define __ACC_ATOMIC_READ(v, x) do { acc_rt_atomic_begin(); (v) = (x); acc_rt_atomic_end(); } while (0)
+#define __ACC_ATOMIC_WRITE(x, e) do { acc_rt_atomic_begin(); (x) = (e); acc_rt_atomic_end(); } while (0)
 #define __ACC_CAPTURE(v, lv, op, name, e, new) \
   do { acc_rt_atomic_begin(); if (new) { (lv) op (e); (v) = (lv); } else { (v) = (lv); (lv) op (e); } \
        acc_rt_atomic_end(); } while (0)
@@ -2226,15 +2228,50 @@ impl<'a> Lowerer<'a> {
     /// lock. Other forms keep the lock everywhere (`false`).
     fn atomic_update(&self, c: &acc_engine::facts::Construct, edits: &mut Vec<Edit>) -> bool {
         use acc_engine::directive::{AtomicKind, DirectiveArg};
-        let capture = match c.directive.arg {
-            Some(DirectiveArg::Atomic(AtomicKind::Update, _)) | None => false,
-            Some(DirectiveArg::Atomic(AtomicKind::Capture, _)) => true,
+        let kind = match c.directive.arg {
+            Some(DirectiveArg::Atomic(k, _)) => k,
+            None => AtomicKind::Update,
             _ => return false,
         };
         let Some(body) = c.body else {
             return false;
         };
         let text = &self.src[body.range()];
+        // `v = x;` and `x = e;`: the macro around the assignment as written.
+        if matches!(kind, AtomicKind::Read | AtomicKind::Write) {
+            let Some(eq) = plain_assignment(text) else {
+                return false;
+            };
+            let t = text.trim_end();
+            if !t.ends_with(';') || t[..t.len() - 1].contains(';') {
+                return false;
+            }
+            let semi = t.len() - 1;
+            let lead = text.len() - text.trim_start().len();
+            let name = if kind == AtomicKind::Read {
+                "__ACC_ATOMIC_READ("
+            } else {
+                "__ACC_ATOMIC_WRITE("
+            };
+            for (at, len, t) in [(lead, 0, name), (eq, 1, ","), (semi, 1, ");")] {
+                edits.push(Edit {
+                    start: body.start + at,
+                    end: body.start + at + len,
+                    text: t.into(),
+                    order: 0,
+                    line_after: false,
+                });
+            }
+            edits.push(Edit {
+                start: c.pragma_span.start,
+                end: c.pragma_span.end,
+                text: String::new(),
+                order: 0,
+                line_after: false,
+            });
+            return true;
+        }
+        let capture = kind == AtomicKind::Capture;
         // `v = <update>;` for a capture: where the plain `=` is.
         let (assign, from) = if capture {
             match plain_assignment(text) {

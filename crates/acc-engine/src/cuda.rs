@@ -47,7 +47,8 @@
 //!   and `atomic capture` of the form `v = <that>` compare-and-swap the one
 //!   location (`__ACC_ATOMIC`, `__ACC_CAPTURE`: C's arithmetic on the value
 //!   read, 4- and 8-byte values), so updates of different locations never
-//!   wait for each other. Other atomics take the device's one lock word
+//!   wait for each other; `atomic read` and `write` of such values are one
+//!   access of the whole value. Other atomics take the device's one lock word
 //!   (the runtime passes it after the reduction slots, so kernels of every
 //!   module share it; independent thread scheduling, sm_70 and later, makes
 //!   a per-thread spin lock safe), as the host build takes one process-wide
@@ -240,6 +241,37 @@ __ACC_UPDATE_OP(shl, <<=)
 __ACC_UPDATE_OP(shr, >>=)
 #undef __ACC_UPDATE_OP
 #define __ACC_ATOMIC(lv, op, name, e) ((void)__acc_atomic_fetch(&(lv), (e), __acc_op_##name(), false))
+/* `atomic read` and `atomic write` of 4- and 8-byte values: one access of the whole value,
+ * which the GPU makes atomic; others take the lock. */
+template <class T> __device__ T __acc_atomic_load(T *p) {
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    typedef typename __acc_bits<sizeof(T)>::type B;
+    const B bits = *(volatile B *)p;
+    T v;
+    memcpy(&v, &bits, sizeof(T));
+    return v;
+  } else {
+    acc_rt_atomic_begin();
+    const T v = *p;
+    acc_rt_atomic_end();
+    return v;
+  }
+}
+template <class T, class V> __device__ void __acc_atomic_store(T *p, V e) {
+  const T v = e;
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    typedef typename __acc_bits<sizeof(T)>::type B;
+    B bits;
+    memcpy(&bits, &v, sizeof(T));
+    atomicExch((B *)p, bits);
+  } else {
+    acc_rt_atomic_begin();
+    *p = v;
+    acc_rt_atomic_end();
+  }
+}
+#define __ACC_ATOMIC_READ(v, x) ((v) = __acc_atomic_load(&(x)))
+#define __ACC_ATOMIC_WRITE(x, e) __acc_atomic_store(&(x), (e))
 #define __ACC_CAPTURE(v, lv, op, name, e, new) ((v) = __acc_atomic_fetch(&(lv), (e), __acc_op_##name(), new))
 static __device__ long long __acc_trips(long long lb, long long ub, long long step, int cmp) {
   if (step == 0) return 0;
