@@ -47,9 +47,25 @@ fn items_and_routines<'t>(
     (items, routines)
 }
 
+/// A file-scope variable the file's `routine` functions use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoutineGlobal {
+    pub name: String,
+    /// The line of its first use, for messages.
+    pub line: usize,
+    /// The byte ranges of its uses in routines: the host build reaches it there through
+    /// `acc_rt_global`, so that a routine in a kernel on a device with separate memory sees
+    /// the device copy, as on a GPU.
+    pub uses: Vec<std::ops::Range<usize>>,
+}
+
 /// The file-scope variables the file's `routine` functions use, in the order
-/// the file declares them (each once), with the line of a first use.
-pub fn routine_globals(src: &str) -> Vec<(String, usize)> {
+/// the file declares them (each once). A file that never says `routine` is
+/// not parsed.
+pub fn routine_globals(src: &str) -> Vec<RoutineGlobal> {
+    if !src.contains("routine") {
+        return Vec::new();
+    }
     let trees = crate::syntax::parse(src);
     let (items, routines) = items_and_routines(&trees, src);
     let globals: Vec<&str> = items
@@ -57,7 +73,7 @@ pub fn routine_globals(src: &str) -> Vec<(String, usize)> {
         .filter(|n| n.kind() == "declaration")
         .flat_map(|n| declared_names(*n, src))
         .collect();
-    let mut used: Vec<(String, usize)> = Vec::new();
+    let mut used: Vec<RoutineGlobal> = Vec::new();
     for n in &items {
         if n.kind() != "function_definition"
             || !function_name(*n, src).is_some_and(|f| routines.contains(&f))
@@ -68,38 +84,18 @@ pub fn routine_globals(src: &str) -> Vec<(String, usize)> {
         all_uses(*n, src, &globals, &mut uses);
         for u in uses {
             let name = &src[u.byte_range()];
-            if !used.iter().any(|(g, _)| g == name) {
-                used.push((name.to_string(), u.start_position().row + 1));
+            match used.iter_mut().find(|g| g.name == name) {
+                Some(g) => g.uses.push(u.byte_range()),
+                None => used.push(RoutineGlobal {
+                    name: name.to_string(),
+                    line: u.start_position().row + 1,
+                    uses: vec![u.byte_range()],
+                }),
             }
         }
     }
-    used.sort_by_key(|(g, _)| globals.iter().position(|x| x == g));
+    used.sort_by_key(|g| globals.iter().position(|x| *x == g.name));
     used
-}
-
-/// Where the file's `routine` functions use the file-scope variables
-/// `names`: the name and the byte range of each use. The host build reaches
-/// them through `acc_rt_global`, so that a routine in a kernel on a device
-/// with separate memory sees the device copy, as on a GPU.
-pub fn routine_global_uses(src: &str, names: &[String]) -> Vec<(String, std::ops::Range<usize>)> {
-    let trees = crate::syntax::parse(src);
-    let (items, routines) = items_and_routines(&trees, src);
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut out = Vec::new();
-    for n in &items {
-        if n.kind() != "function_definition"
-            || !function_name(*n, src).is_some_and(|f| routines.contains(&f))
-        {
-            continue;
-        }
-        let mut uses = Vec::new();
-        all_uses(*n, src, &names, &mut uses);
-        out.extend(
-            uses.into_iter()
-                .map(|u| (src[u.byte_range()].to_string(), u.byte_range())),
-        );
-    }
-    out
 }
 
 /// The file's macros, type declarations and `routine` functions (made
@@ -112,11 +108,17 @@ pub fn routine_global_uses(src: &str, names: &[String]) -> Vec<(String, std::ops
 /// it starts. An error (a line and why) when a routine uses a variable that
 /// `declared` (the names of `declare` directives) does not list: it has no
 /// device copy to reach.
-pub fn support(src: &str, file: &str, declared: &[String]) -> Result<String, (usize, String)> {
+pub fn support(
+    src: &str,
+    file: &str,
+    declared: &[String],
+    bound: &[RoutineGlobal],
+) -> Result<String, (usize, String)> {
     let trees = crate::syntax::parse(src);
     let (items, routines) = items_and_routines(&trees, src);
-    let bound = routine_globals(src);
-    if let Some((g, line)) = bound.iter().find(|(g, _)| !declared.contains(g)) {
+    if let Some(RoutineGlobal { name: g, line, .. }) =
+        bound.iter().find(|g| !declared.contains(&g.name))
+    {
         return Err((
             *line,
             format!(
@@ -135,7 +137,7 @@ pub fn support(src: &str, file: &str, declared: &[String]) -> Result<String, (us
         if routine && !pointers_done {
             // Before the first routine: the device pointers.
             pointers_done = true;
-            for (g, line) in &bound {
+            for RoutineGlobal { name: g, line, .. } in bound {
                 let Some(decl) = pointer_declaration(&items, src, g) else {
                     return Err((*line, format!("cannot declare a device pointer to `{g}`")));
                 };
@@ -365,7 +367,7 @@ mod tests {
     #[test]
     fn macros_types_and_routines_come_along_and_nothing_else() {
         let src = "#include <stdio.h>\n#define N 10\ntypedef struct { int a; } pair;\nstruct s { int b; };\nstatic int sq(int x);\n#pragma acc routine(sq) seq\n#pragma acc routine seq\nstatic int poly(int x) {\n#pragma acc loop seq\n  for (;;) {}\n  return sq(x) + 1;\n}\nstatic int sq(int x) { return x * x; }\nint host_only(void) { return 1; }\nint global = 3;\n";
-        let s = support(src, "t.c", &[]).unwrap();
+        let s = support(src, "t.c", &[], &routine_globals(src)).unwrap();
         assert!(s.contains("#define N 10"));
         assert!(s.contains("typedef struct { int a; } pair;"));
         assert!(s.contains("struct s { int b; };"));
@@ -395,11 +397,13 @@ mod tests {
     #[test]
     fn routines_reach_declared_globals_through_device_pointers() {
         let src = "#define N 4\ndouble g[N];\nstatic const int k = 2, *p;\nint h;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
-        assert_eq!(
-            routine_globals(src),
-            [("g".to_string(), 7), ("k".to_string(), 7)]
-        );
-        let s = support(src, "t.c", &["g".into(), "k".into()]).unwrap();
+        let bound = routine_globals(src);
+        let found: Vec<(&str, usize)> = bound.iter().map(|g| (g.name.as_str(), g.line)).collect();
+        assert_eq!(found, [("g", 7), ("k", 7)]);
+        let at = src.find("g[i]").unwrap();
+        assert_eq!(bound[0].uses.len(), 1);
+        assert_eq!(bound[0].uses[0], at..at + 1);
+        let s = support(src, "t.c", &["g".into(), "k".into()], &bound).unwrap();
         assert!(s.contains("__device__ double (*__acc_gp_g)[N];\n__device__ const int (*__acc_gp_k);\n#define g (*__acc_gp_g)\n#define k (*__acc_gp_k)\n"), "{s}");
         assert!(s.find("#define g").unwrap() < s.find("__device__ static double f").unwrap());
         assert!(s.ends_with("}\n#undef g\n#undef k\n"), "{s}");
@@ -409,7 +413,7 @@ mod tests {
     #[test]
     fn a_routine_that_uses_an_undeclared_global_has_no_cuda_form() {
         let src = "double g[4];\nint k = 2, *p;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
-        let (line, why) = support(src, "t.c", &["k".into()]).unwrap_err();
+        let (line, why) = support(src, "t.c", &["k".into()], &routine_globals(src)).unwrap_err();
         assert_eq!(line, 5);
         assert!(why.contains("`g`"), "{why}");
         assert!(why.contains("declare create(g)"), "{why}");

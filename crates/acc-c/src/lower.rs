@@ -102,10 +102,7 @@ fn lower_analysis(
         counter: 0,
         renames: Vec::new(),
         lanes: None,
-        routine_globals: crate::cuda::routine_globals(src)
-            .into_iter()
-            .map(|(g, _)| g)
-            .collect(),
+        routine_globals: Vec::new(),
         cuda_kernels: Vec::new(),
     };
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
@@ -119,15 +116,22 @@ fn lower_analysis(
         .filter(|&&v| unit.var(v).is_global)
         .map(|&v| unit.var(v).name.clone())
         .collect();
-    for (g, at) in crate::cuda::routine_global_uses(src, &declared) {
-        lw.edits.push(Edit {
-            start: at.start,
-            end: at.end,
-            text: format!("(*(__typeof__(&{g}))acc_rt_global((void *)&{g}))"),
-            order: 0,
-            line_after: false,
-        });
+    let bound = crate::cuda::routine_globals(src);
+    for g in bound.iter().filter(|g| declared.contains(&g.name)) {
+        for at in &g.uses {
+            lw.edits.push(Edit {
+                start: at.start,
+                end: at.end,
+                text: format!(
+                    "(*(__typeof__(&{g}))acc_rt_global((void *)&{g}))",
+                    g = g.name
+                ),
+                order: 0,
+                line_after: false,
+            });
+        }
     }
+    lw.routine_globals = bound.iter().map(|g| g.name.clone()).collect();
     lw.run();
     diags.extend(lw.diags);
     if diags.iter().any(|d| d.is_error()) {
@@ -138,7 +142,7 @@ fn lower_analysis(
     let cuda_c = if lw.cuda_kernels.is_empty() {
         None
     } else {
-        match crate::cuda::support(src, &opts.file_name, &declared) {
+        match crate::cuda::support(src, &opts.file_name, &declared, &bound) {
             Ok(support) => Some(crate::cuda::complex_types(
                 &acc_engine::cuda::emit_module(&support, &lw.cuda_kernels),
                 src.contains("<complex.h>"),
@@ -408,6 +412,25 @@ fn plain_assignment(text: &str) -> Option<usize> {
         }
     }
     found
+}
+
+/// Puts the statement `s` between `<name>_BEGIN` and `<name>_END`, outside every other edit
+/// at its ends.
+fn enclose(edits: &mut Vec<Edit>, s: Span, name: &str) {
+    edits.push(Edit {
+        start: s.start,
+        end: s.start,
+        text: format!("{name}_BEGIN "),
+        order: -10_000,
+        line_after: false,
+    });
+    edits.push(Edit {
+        start: s.end,
+        end: s.end,
+        text: format!(" {name}_END"),
+        order: 10_000,
+        line_after: false,
+    });
 }
 
 /// The CUDA prelude's functor of a compound assignment (`__acc_op_<name>`).
@@ -1982,20 +2005,7 @@ impl<'a> Lowerer<'a> {
         }
         self.once_per_gang(id, k, body, &mut edits);
         for &s in self.lanes.iter().flat_map(|l| &l.single) {
-            edits.push(Edit {
-                start: s.start,
-                end: s.start,
-                text: "__ACC_VSINGLE_BEGIN ".into(),
-                order: -10_000,
-                line_after: false,
-            });
-            edits.push(Edit {
-                start: s.end,
-                end: s.end,
-                text: " __ACC_VSINGLE_END".into(),
-                order: 10_000,
-                line_after: false,
-            });
+            enclose(&mut edits, s, "__ACC_VSINGLE");
         }
         edits.extend(ref_edits);
         apply_in(self.src, body, edits)
@@ -2369,20 +2379,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             if atomic_in(s) || reduction_in(s) {
-                edits.push(Edit {
-                    start: s.start,
-                    end: s.start,
-                    text: "__ACC_REDUNDANT_BEGIN ".into(),
-                    order: -10_000,
-                    line_after: false,
-                });
-                edits.push(Edit {
-                    start: s.end,
-                    end: s.end,
-                    text: " __ACC_REDUNDANT_END".into(),
-                    order: 10_000,
-                    line_after: false,
-                });
+                enclose(edits, s, "__ACC_REDUNDANT");
             }
         }
     }

@@ -627,3 +627,39 @@ fn generated_code_is_quiet_under_pedantic() {
     let err = stderr(&out);
     assert!(!err.contains("warning:"), "{err}");
 }
+
+/// The CUDA versions take the faster exact forms where they apply: lanes (a block a gang
+/// iteration) for the four lanes kernels of `lanes.c` but not the one with `continue`, and
+/// compare-and-swap atomics for every `x op= e` update and `v = x++`-style capture. Always
+/// correct fallbacks exist, so only the generated text shows which form was chosen.
+#[test]
+fn cuda_versions_use_lanes_and_lock_free_atomics_where_they_apply() {
+    if !have_cc() {
+        return;
+    }
+    let root = Path::new(CRATE).join("../../tests/conformance");
+    let dir = project("cuda-forms", &[]);
+    std::fs::create_dir_all(&dir).unwrap();
+    let build = |stem: &str| -> (String, String) {
+        let out = ok(acc(&dir)
+            .args(["cc", "-c", "--keep", "--info", "-o"])
+            .arg(format!("{stem}.o"))
+            .arg(root.join(format!("{stem}.c")))
+            .output()
+            .unwrap());
+        let cu = std::fs::read_to_string(dir.join(format!("{stem}.acc.cu"))).unwrap();
+        (stderr(&out), cu)
+    };
+    let (info, _) = build("lanes");
+    assert_eq!(
+        info.matches("CUDA: a block a gang iteration").count(),
+        4,
+        "{info}"
+    );
+    let (_, cu) = build("atomic");
+    assert_eq!(cu.matches("__ACC_ATOMIC((").count(), 17, "{cu}");
+    assert_eq!(cu.matches("__ACC_ATOMIC_READ((").count(), 1);
+    assert_eq!(cu.matches("__ACC_ATOMIC_WRITE((").count(), 1);
+    let (_, cu) = build("atomic-capture");
+    assert_eq!(cu.matches("__ACC_CAPTURE(v ").count(), 5, "{cu}");
+}
