@@ -247,6 +247,22 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 #define __ACC_VRED_END(combine, restore) }}
 #define __ACC_VSINGLE_BEGIN {
 #define __ACC_VSINGLE_END }
+/* A worker loop with vector loops inside, which the CUDA module spreads over a block's rows
+ * (threadIdx.y), and those vector loops, over a row's lanes (threadIdx.x): in order here. */
+#define __ACC_WFIRST(t) 0LL
+#define __ACC_WEND(t) (t)
+#define __ACC_WSTEP 1LL
+#define __ACC_WSYNC
+#define __ACC_WRED_BEGIN(save, fresh) {{
+#define __ACC_WRED_END(combine, restore) }}
+#define __ACC_XFIRST(t) 0LL
+#define __ACC_XEND(t) (t)
+#define __ACC_XSTEP 1LL
+#define __ACC_XSYNC
+#define __ACC_XRED_BEGIN(save, fresh) {{
+#define __ACC_XRED_END(combine, restore) }}
+#define __ACC_XSINGLE_BEGIN {
+#define __ACC_XSINGLE_END }
 /* `atomic update` of the form `x op= e` (and `x++`, `x--`): under the process-wide lock here;
  * the CUDA module compare-and-swaps the one location instead. */
 #define __ACC_ATOMIC(lv, op, name, e) do { acc_rt_atomic_begin(); (lv) op (e); acc_rt_atomic_end(); } while (0)
@@ -293,6 +309,17 @@ pub(crate) struct Edit {
     pub(crate) line_after: bool,
 }
 
+/// Over which of a CUDA block's threads a worker/vector loop is spread (see [`Lanes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SpreadLevel {
+    /// All of them (`__ACC_V*`).
+    Block,
+    /// The rows, `threadIdx.y` (`__ACC_W*`): a worker loop with vector loops inside.
+    Rows,
+    /// The lanes of a row, `threadIdx.x` (`__ACC_X*`): those vector loops.
+    RowLanes,
+}
+
 /// How a kernel's CUDA version spreads worker and vector loops over a block's threads
 /// (`CudaMode::Lanes`): the blocks share out the gang loops' iterations, and inside each, the
 /// outermost worker or vector loops are spread over the block's threads.
@@ -302,6 +329,14 @@ struct Lanes {
     /// Vector-single statements that write data other threads see (array elements, variables
     /// declared outside the gang loop, atomics): run on the block's first thread.
     single: Vec<Span>,
+    /// Worker loops among `spread` that contain vector loops: spread over the block's rows
+    /// (`threadIdx.y`) instead, with `row_spread` over each row's lanes (`CudaMode::Rows`).
+    rows: Vec<ConstructId>,
+    /// The outermost vector loops inside `rows`.
+    row_spread: Vec<ConstructId>,
+    /// Statements of a `rows` loop's body outside its vector loops that write data other
+    /// lanes see, or the worker loop's reduction variables: run on the row's first lane.
+    row_single: Vec<Span>,
 }
 
 struct Lowerer<'a> {
@@ -416,6 +451,12 @@ fn plain_assignment(text: &str) -> Option<usize> {
 
 /// Puts the statement `s` between `<name>_BEGIN` and `<name>_END`, outside every other edit
 /// at its ends.
+/// Whether `text` has `word` as a whole identifier.
+fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == word)
+}
+
 fn enclose(edits: &mut Vec<Edit>, s: Span, name: &str) {
     edits.push(Edit {
         start: s.start,
@@ -1598,7 +1639,12 @@ impl<'a> Lowerer<'a> {
                 None
             };
             let lanes = self.lanes.is_some();
-            if lanes {
+            let rows = self.lanes.as_ref().is_some_and(|l| !l.rows.is_empty());
+            if rows {
+                self.info.push(format!(
+                    "{line}: CUDA: a block a gang iteration, its worker loops over the block's rows and their vector loops over each row's lanes"
+                ));
+            } else if lanes {
                 self.info.push(format!(
                     "{line}: CUDA: a block a gang iteration, its worker/vector loops spread over the block's threads"
                 ));
@@ -1619,6 +1665,8 @@ impl<'a> Lowerer<'a> {
                         store: red_store.clone(),
                         mode: if iterations == "1" {
                             CudaMode::Single
+                        } else if rows {
+                            CudaMode::Rows
                         } else if lanes {
                             CudaMode::Lanes
                         } else if cuda_blocks || !k.gang_partitioned {
@@ -1628,7 +1676,9 @@ impl<'a> Lowerer<'a> {
                             CudaMode::Threads
                         },
                     });
-                    format!("__acc_cuda_module, \"{fname}\", {}", i32::from(lanes))
+                    // acc_rt_kernel.cuda_lanes: 2 for rows, whose launch shape must suit them.
+                    let lanes_code = if rows { 2 } else { i32::from(lanes) };
+                    format!("__acc_cuda_module, \"{fname}\", {lanes_code}")
                 }
                 Some(why) => {
                     self.info.push(format!("{line}: no CUDA version: {why}"));
@@ -1877,8 +1927,14 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             // The loop's own private copies.
+            // A variable declared inside the construct is already one copy per thread, and
+            // a chunk runs the loop's iterations in turn: a second copy would only shadow it.
             let mut open = String::new();
-            for &v in &lp.private {
+            for &v in lp
+                .private
+                .iter()
+                .filter(|&&v| !body.contains(self.unit.var(v).decl_span))
+            {
                 let name = &self.unit.var(v).name;
                 let _ = write!(open, "{}; (void){name}; ", declare_as(self.unit, v, name));
             }
@@ -1931,10 +1987,19 @@ impl<'a> Lowerer<'a> {
                 }
             }
             // Spread over a CUDA block's threads in a lanes kernel (in order here).
-            if self.lanes.as_ref().is_some_and(|l| l.spread.contains(&cid))
-                && self.spread_loop(cid, lp.depth, &mut ref_edits, &mut edits)
-            {
-                continue;
+            let level = self.lanes.as_ref().and_then(|l| {
+                if l.rows.contains(&cid) {
+                    Some(SpreadLevel::Rows)
+                } else if l.row_spread.contains(&cid) {
+                    Some(SpreadLevel::RowLanes)
+                } else {
+                    l.spread.contains(&cid).then_some(SpreadLevel::Block)
+                }
+            });
+            if let Some(level) = level {
+                if self.spread_loop(cid, lp.depth, level, &open, &mut ref_edits, &mut edits) {
+                    continue;
+                }
             }
             // Sequential within the chunk (seq, worker, vector levels).
             if cid != id {
@@ -2007,6 +2072,9 @@ impl<'a> Lowerer<'a> {
         for &s in self.lanes.iter().flat_map(|l| &l.single) {
             enclose(&mut edits, s, "__ACC_VSINGLE");
         }
+        for &s in self.lanes.iter().flat_map(|l| &l.row_single) {
+            enclose(&mut edits, s, "__ACC_XSINGLE");
+        }
         edits.extend(ref_edits);
         apply_in(self.src, body, edits)
     }
@@ -2047,6 +2115,9 @@ impl<'a> Lowerer<'a> {
         let mut lanes = Lanes {
             spread: Vec::new(),
             single: Vec::new(),
+            rows: Vec::new(),
+            row_spread: Vec::new(),
+            row_single: Vec::new(),
         };
         for g in gangs {
             if g.partition.worker || g.partition.vector {
@@ -2125,18 +2196,13 @@ impl<'a> Lowerer<'a> {
                     .map(|c| c.pragma_span)
                     .filter(|s| gbody.contains(*s) && outside(*s)),
             );
-            // A `continue` in a statement one thread runs would leave the others behind at
-            // the next barrier.
-            let has_continue = |s: Span| {
-                self.src[s.range()]
-                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .any(|w| w == "continue")
-            };
             for w in writes {
                 let s = *innermost.body_statements.iter().find(|s| s.contains(w))?;
+                // A `continue` in a statement one thread runs would leave the others behind
+                // at the next barrier.
                 if innermost.body_declarations.contains(&s)
                     || spans.iter().any(|v| s.contains(*v))
-                    || has_continue(s)
+                    || has_word(&self.src[s.range()], "continue")
                 {
                     return None;
                 }
@@ -2145,29 +2211,169 @@ impl<'a> Lowerer<'a> {
                 }
             }
             lanes.spread.extend(spread.iter().map(|l| l.construct));
+            for w in spread
+                .iter()
+                .filter(|l| l.partition.worker && !l.partition.vector)
+            {
+                if let Some((xs, single)) = self.row_plan(k, w, body) {
+                    lanes.rows.push(w.construct);
+                    lanes.row_spread.extend(xs);
+                    lanes.row_single.extend(single);
+                }
+            }
         }
         Some(lanes)
     }
 
+    /// Whether a worker loop `w` that [`Self::lanes_plan`] spreads can go over the block's
+    /// rows instead, its outermost vector loops over each row's lanes (`CudaMode::Rows`), and
+    /// which of its statements then run on a row's first lane. The rules are the lanes rules
+    /// one level down: the vector loops' reductions are on builtin scalars declared inside
+    /// the worker loop (every lane of the row gets the result); the worker-single code around
+    /// them (which every lane of the row runs) calls no function of unknown effect and writes
+    /// no variable declared in the construct outside the worker loop (a copy each thread has)
+    /// but the worker loop's reduction variables and private copies; each of its writes of
+    /// shared data, and each update of a
+    /// reduction variable (counted once a row: the other lanes keep the identity), stands in
+    /// a statement of the worker loop's body that contains no vector loop. Otherwise the
+    /// worker loop stays spread over all the block's threads, its vector loops in order.
+    fn row_plan(
+        &self,
+        k: &KernelPlan,
+        w: &LoopPlan,
+        body: Span,
+    ) -> Option<(Vec<ConstructId>, Vec<Span>)> {
+        let inside =
+            |c: ConstructId, outer: ConstructId| self.unit.ancestors(c).any(|a| a == outer);
+        let vector = |l: &LoopPlan| !l.partition.seq && l.partition.vector;
+        let wc = self.unit.construct(w.construct);
+        let wbody = wc.body?;
+        let deps = wc.loops.first()?.deps.as_ref()?;
+        let innermost = wc.loops.get(w.depth.max(1) - 1)?;
+        let xs: Vec<&LoopPlan> = k
+            .loops
+            .iter()
+            .filter(|l| vector(l) && inside(l.construct, w.construct))
+            .filter(|l| {
+                !k.loops.iter().any(|o| {
+                    vector(o)
+                        && inside(l.construct, o.construct)
+                        && inside(o.construct, w.construct)
+                })
+            })
+            .collect();
+        if xs.is_empty() {
+            return None;
+        }
+        let reduction_vars =
+            |c: &acc_engine::facts::Construct| -> Option<Vec<(ReductionOp, VarId)>> {
+                let mut out = Vec::new();
+                for (ci, clause) in c.directive.clauses.iter().enumerate() {
+                    if let ClauseArgs::Reduction { op, items, .. } = &clause.args {
+                        for ii in 0..items.len() {
+                            out.push((*op, (*c.clause_vars.get(ci)?.get(ii)?)?));
+                        }
+                    }
+                }
+                Some(out)
+            };
+        for x in &xs {
+            for (op, v) in reduction_vars(self.unit.construct(x.construct))? {
+                let var = self.unit.var(v);
+                if !wbody.contains(var.decl_span) || lane_identity(op, var.scalar?).is_none() {
+                    return None;
+                }
+            }
+        }
+        let worker_reductions: Vec<VarId> =
+            reduction_vars(wc)?.into_iter().map(|(_, v)| v).collect();
+        let spans: Vec<Span> = xs
+            .iter()
+            .map(|l| {
+                let x = self.unit.construct(l.construct);
+                Span::new(
+                    x.pragma_span.start,
+                    x.body.map_or(x.pragma_span.end, |b| b.end),
+                )
+            })
+            .collect();
+        let outside = |s: Span| !spans.iter().any(|v| v.contains(s));
+        if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
+            return None;
+        }
+        let per_thread = |v: VarId| {
+            k.private.contains(&v)
+                || k.loops.iter().any(|l| l.private.contains(&v))
+                || k.params.iter().any(|p| p.var == v && p.pass == Pass::Value)
+        };
+        // A variable declared in the construct is a copy each thread has: one lane's write
+        // would not reach the others. Variables declared outside it are shared data.
+        let mut writes = Vec::new();
+        for &(v, at) in deps.scalar_writes.iter().filter(|w| outside(w.1)) {
+            let local = body.contains(self.unit.var(v).decl_span);
+            if worker_reductions.contains(&v) || !local {
+                writes.push(at);
+            } else if !per_thread(v) {
+                return None;
+            }
+        }
+        writes.extend(
+            deps.accesses
+                .iter()
+                .filter(|a| a.write && !per_thread(a.var) && outside(a.span))
+                .map(|a| a.span),
+        );
+        writes.extend(
+            self.unit
+                .constructs
+                .iter()
+                .filter(|c| c.directive.kind == DirectiveKind::Atomic)
+                .map(|c| c.pragma_span)
+                .filter(|s| wbody.contains(*s) && outside(*s)),
+        );
+        let mut single: Vec<Span> = Vec::new();
+        for at in writes {
+            let s = *innermost.body_statements.iter().find(|s| s.contains(at))?;
+            if innermost.body_declarations.contains(&s)
+                || spans.iter().any(|v| s.contains(*v))
+                || has_word(&self.src[s.range()], "continue")
+            {
+                return None;
+            }
+            if !single.contains(&s) {
+                single.push(s);
+            }
+        }
+        Some((xs.iter().map(|l| l.construct).collect(), single))
+    }
+
     /// The edits that spread a worker/vector loop of a lanes kernel over the block's threads:
     /// its header, its reductions across the lanes, the barrier after it.
+    #[allow(clippy::too_many_arguments)]
     fn spread_loop(
         &mut self,
         cid: ConstructId,
         depth: usize,
+        level: SpreadLevel,
+        privates: &str,
         ref_edits: &mut Vec<Edit>,
         edits: &mut Vec<Edit>,
     ) -> bool {
         let c = self.unit.construct(cid);
         let Some(body) = c.body else { return false };
-        let mut open = String::new();
+        let (prefix, reduce) = match level {
+            SpreadLevel::Block => ("__ACC_V", "__acc_block_reduce"),
+            SpreadLevel::Rows => ("__ACC_W", "__acc_block_reduce"),
+            SpreadLevel::RowLanes => ("__ACC_X", "__acc_row_reduce"),
+        };
+        let mut open = privates.to_string();
         let Some((header_span, header_text, closers)) = self.gang_loop_of(
             &c.loops,
             c.directive.name_span,
             depth,
             ref_edits,
             &mut open,
-            "__ACC_V",
+            prefix,
         ) else {
             return false;
         };
@@ -2192,14 +2398,14 @@ impl<'a> Lowerer<'a> {
                 let f = acc_engine::cuda::functor(*op);
                 let _ = write!(
                     red_open,
-                    "__ACC_VRED_BEGIN({} = {name}, {} = {identity}) ",
+                    "{prefix}RED_BEGIN({} = {name}, {} = {identity}) ",
                     declare_as(self.unit, *v, &saved),
                     declare_as(self.unit, *v, name)
                 );
                 red_close.insert_str(
                     0,
                     &format!(
-                        " __ACC_VRED_END(({saved} = {f}()({saved}, __acc_block_reduce<{ty}>({name}, {f}()))), {name} = {saved})"
+                        " {prefix}RED_END(({saved} = {f}()({saved}, {reduce}<{ty}>({name}, {f}()))), {name} = {saved})"
                     ),
                 );
             }
@@ -2223,7 +2429,7 @@ impl<'a> Lowerer<'a> {
         edits.push(Edit {
             start: body.end,
             end: body.end,
-            text: format!("{closers} }} __ACC_VSYNC{red_close}"),
+            text: format!("{closers} }} {prefix}SYNC{red_close}"),
             order: -depth_of * 2,
             line_after: false,
         });

@@ -629,7 +629,8 @@ fn generated_code_is_quiet_under_pedantic() {
 }
 
 /// The CUDA versions take the faster exact forms where they apply: lanes (a block a gang
-/// iteration) for the four lanes kernels of `lanes.c` but not the one with `continue`, and
+/// iteration) for the four lanes kernels of `lanes.c` but not the one with `continue`, rows
+/// for the worker loops of `rows.c` whose vector reductions stay within a row, and
 /// compare-and-swap atomics for every `x op= e` update and `v = x++`-style capture. Always
 /// correct fallbacks exist, so only the generated text shows which form was chosen.
 #[test]
@@ -656,6 +657,23 @@ fn cuda_versions_use_lanes_and_lock_free_atomics_where_they_apply() {
         4,
         "{info}"
     );
+    // Worker loops with vector loops inside go over rows (threadIdx.y) and lanes
+    // (threadIdx.x), except where a vector loop reduces into a variable of the whole block.
+    let (info, cu) = build("rows");
+    assert_eq!(
+        info.matches("worker loops over the block's rows").count(),
+        2,
+        "{info}"
+    );
+    let uses = |word: &str| {
+        cu.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.matches(word).count())
+            .sum::<usize>()
+    };
+    assert_eq!(uses("__ACC_WRED_BEGIN(double"), 3, "{cu}");
+    assert_eq!(uses("__ACC_VRED_BEGIN(double __acc_vo_g"), 1, "{cu}");
+    assert_eq!(uses("__ACC_XSINGLE_BEGIN"), 7, "{cu}");
     let (_, cu) = build("atomic");
     assert_eq!(cu.matches("__ACC_ATOMIC((").count(), 17, "{cu}");
     assert_eq!(cu.matches("__ACC_ATOMIC_READ((").count(), 1);

@@ -17,7 +17,12 @@
 //!   `blockIdx.x`), and the outermost worker/vector loop inside is spread
 //!   over its threads (`threadIdx.y * blockDim.x + threadIdx.x`, worker and
 //!   vector lanes as one range), with its reductions combined across the
-//!   block and a barrier after it, as nvc maps them. Otherwise every thread
+//!   block and a barrier after it. A worker loop that itself contains
+//!   vector loops is spread over the block's rows instead, its vector loops
+//!   over the lanes of a row ([`Mode::Rows`]: worker → `threadIdx.y`,
+//!   vector → `threadIdx.x`, as nvc maps them), so the innermost loop,
+//!   usually the one walking memory contiguously, is the one neighbouring
+//!   threads share. Otherwise every thread
 //!   of the grid is one chunk ([`Mode::Threads`]): the gang loop's
 //!   iterations are dealt out cyclically over all `gridDim.x * blockDim.x *
 //!   blockDim.y` threads (a grid-stride loop, so any launch shape is correct
@@ -115,6 +120,20 @@ pub enum Mode {
     /// write shared data), which the block's first thread runs before a
     /// barrier. The front end chooses this mode only where that is exact.
     Lanes,
+    /// As [`Mode::Lanes`], and a worker loop that contains vector loops is
+    /// spread over the block's rows instead (`__ACC_WFIRST/__ACC_WEND/
+    /// __ACC_WSTEP` over `threadIdx.y`), with the outermost vector loops in
+    /// it over the lanes of a row (`__ACC_X*` over `threadIdx.x`): worker →
+    /// `threadIdx.y`, vector → `threadIdx.x`, as nvc maps them. A row
+    /// synchronises and reduces on its own (`__acc_row_sync`,
+    /// `__acc_row_reduce`): the whole block when `blockDim.y == 1`, else a
+    /// warp's lanes, so the runtime launches these kernels with rows that
+    /// lie within one warp (`blockDim.x` divides 32) or a single row
+    /// (`acc_rt_kernel.cuda_lanes == 2`). The worker-single code in a row
+    /// runs on every lane of it, except the statements the front end marks
+    /// (`__ACC_XSINGLE_BEGIN/END`), which the row's first lane runs before
+    /// the row's barrier.
+    Rows,
 }
 
 /// A kernel parameter.
@@ -336,12 +355,19 @@ static __device__ unsigned long long *__acc_shared_words(void) {
   __shared__ unsigned long long words[1024];
   return words;
 }
-/* A value of up to 8 bytes from the lane `delta` above, within the lanes of `mask`. */
-template <class T> __device__ T __acc_shfl_down(T v, unsigned delta, unsigned mask) {
+/* A value of up to 8 bytes from the lane `delta` above (within sections of `width` lanes), or
+ * with `delta` < 0 from the section's first lane, within the lanes of `mask`. */
+template <class T> __device__ T __acc_shfl(T v, int delta, unsigned mask, int width = 32) {
   unsigned long long bits = 0;
   memcpy(&bits, &v, sizeof(T));
-  const unsigned lo = __shfl_down_sync(mask, (unsigned)bits, delta);
-  const unsigned hi = __shfl_down_sync(mask, (unsigned)(bits >> 32), delta);
+  unsigned lo, hi;
+  if (delta < 0) {
+    lo = __shfl_sync(mask, (unsigned)bits, 0, width);
+    hi = __shfl_sync(mask, (unsigned)(bits >> 32), 0, width);
+  } else {
+    lo = __shfl_down_sync(mask, (unsigned)bits, delta, width);
+    hi = __shfl_down_sync(mask, (unsigned)(bits >> 32), delta, width);
+  }
   bits = ((unsigned long long)hi << 32) | lo;
   T r;
   memcpy(&r, &bits, sizeof(T));
@@ -359,7 +385,7 @@ template <class T, class Op> __device__ T __acc_block_reduce(T v, Op op) {
   const unsigned width = n - warp * 32 < 32 ? n - warp * 32 : 32;
   const unsigned mask = width == 32 ? 0xffffffffu : (1u << width) - 1;
   for (unsigned s = 1; s < 32; s <<= 1) {
-    const T other = __acc_shfl_down(v, s, mask);
+    const T other = __acc_shfl(v, (int)s, mask);
     if (lane % (2 * s) == 0 && lane + s < width) v = op(v, other);
   }
   if (lane == 0) buf[warp] = v;
@@ -373,6 +399,30 @@ template <class T, class Op> __device__ T __acc_block_reduce(T v, Op op) {
   T r = buf[0];
   __syncthreads();
   return r;
+}
+/* A row of a `Rows` kernel: the threads of one threadIdx.y. The runtime launches such kernels
+ * with one row (the row is the block) or with rows inside a warp (blockDim.x divides 32). */
+static __device__ unsigned __acc_row_mask(void) {
+  const unsigned n = blockDim.x;
+  return n >= 32 ? 0xffffffffu : ((1u << n) - 1) << (threadIdx.y * n % 32);
+}
+static __device__ void __acc_row_sync(void) {
+  if (blockDim.y == 1) {
+    __syncthreads();
+  } else {
+    __syncwarp(__acc_row_mask());
+  }
+}
+/* Combines one value per thread of the row, in a fixed order (a shuffle tree); every thread
+ * of the row gets the result. */
+template <class T, class Op> __device__ T __acc_row_reduce(T v, Op op) {
+  if (blockDim.y == 1) return __acc_block_reduce<T>(v, op);
+  const unsigned n = blockDim.x, x = threadIdx.x, mask = __acc_row_mask();
+  for (unsigned s = 1; s < n; s <<= 1) {
+    const T other = __acc_shfl(v, (int)s, mask, (int)n);
+    if (x % (2 * s) == 0 && x + s < n) v = op(v, other);
+  }
+  return __acc_shfl(v, -1, mask, (int)n);
 }
 "#;
 
@@ -468,7 +518,9 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
             first_thread.to_string(),
         ),
         Mode::Single => ("0LL", "1LL", format!("blockIdx.x == 0 && {first_thread}")),
-        Mode::Lanes => ("(long long)blockIdx.x", "(long long)gridDim.x", "1".to_string()),
+        Mode::Lanes | Mode::Rows => {
+            ("(long long)blockIdx.x", "(long long)gridDim.x", "1".to_string())
+        }
     };
     let _ = writeln!(
         out,
@@ -483,15 +535,17 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
     );
     let braces = ("{".to_string(), "}".to_string());
     let (begin, end) = match k.mode {
-        Mode::Threads | Mode::Lanes => leader.clone(),
+        Mode::Threads | Mode::Lanes | Mode::Rows => leader.clone(),
         Mode::Blocks | Mode::Single => braces.clone(),
     };
     let _ = writeln!(
         out,
         "#define __ACC_REDUNDANT_BEGIN {begin}\n#define __ACC_REDUNDANT_END {end}"
     );
-    // The worker/vector vocabulary: spread over the block in `Lanes`, in order elsewhere.
-    if k.mode == Mode::Lanes {
+    // The worker/vector vocabulary: spread over the block in `Lanes` and `Rows`, in order
+    // elsewhere.
+    let lanes = matches!(k.mode, Mode::Lanes | Mode::Rows);
+    if lanes {
         let _ = writeln!(
             out,
             "#define __ACC_VFIRST(t) ((long long)threadIdx.y * blockDim.x + threadIdx.x)\n\
@@ -513,12 +567,33 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
              #define __ACC_VSINGLE_BEGIN {{\n#define __ACC_VSINGLE_END }}"
         );
     }
+    if k.mode == Mode::Rows {
+        // Rows must lie within a warp unless the block is one row (see `Mode::Rows`); the
+        // runtime launches them so, and anything else would deadlock or race.
+        out.push_str(
+            "  if (blockDim.y > 1 && 32 % blockDim.x != 0) __trap();\n\
+             #define __ACC_WFIRST(t) ((long long)threadIdx.y)\n\
+             #define __ACC_WEND(t) (t)\n\
+             #define __ACC_WSTEP ((long long)blockDim.y)\n\
+             #define __ACC_WSYNC __syncthreads();\n\
+             #define __ACC_WRED_BEGIN(save, fresh) { save; { fresh;\n\
+             #define __ACC_WRED_END(combine, restore) combine; } restore; }\n\
+             #define __ACC_XFIRST(t) ((long long)threadIdx.x)\n\
+             #define __ACC_XEND(t) (t)\n\
+             #define __ACC_XSTEP ((long long)blockDim.x)\n\
+             #define __ACC_XSYNC __acc_row_sync();\n\
+             #define __ACC_XRED_BEGIN(save, fresh) { save; { fresh;\n\
+             #define __ACC_XRED_END(combine, restore) combine; } restore; }\n\
+             #define __ACC_XSINGLE_BEGIN if (threadIdx.x == 0) {\n\
+             #define __ACC_XSINGLE_END } __acc_row_sync();\n",
+        );
+    }
     out.push_str(&k.decls);
     let _ = writeln!(out, "  if ({guard}) {{");
     let _ = writeln!(out, "#line {} \"{}\"", k.line, k.file.replace('\\', "\\\\"));
     out.push_str(&k.body);
     out.push('\n');
-    if !matches!(k.mode, Mode::Threads | Mode::Lanes) {
+    if !matches!(k.mode, Mode::Threads | Mode::Lanes | Mode::Rows) {
         out.push_str(&k.store);
     }
     out.push_str(
@@ -528,7 +603,16 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
          #undef __ACC_VRED_BEGIN\n#undef __ACC_VRED_END\n\
          #undef __ACC_VSINGLE_BEGIN\n#undef __ACC_VSINGLE_END\n",
     );
-    if matches!(k.mode, Mode::Threads | Mode::Lanes) {
+    if k.mode == Mode::Rows {
+        out.push_str(
+            "#undef __ACC_WFIRST\n#undef __ACC_WEND\n#undef __ACC_WSTEP\n#undef __ACC_WSYNC\n\
+             #undef __ACC_WRED_BEGIN\n#undef __ACC_WRED_END\n\
+             #undef __ACC_XFIRST\n#undef __ACC_XEND\n#undef __ACC_XSTEP\n#undef __ACC_XSYNC\n\
+             #undef __ACC_XRED_BEGIN\n#undef __ACC_XRED_END\n\
+             #undef __ACC_XSINGLE_BEGIN\n#undef __ACC_XSINGLE_END\n",
+        );
+    }
+    if matches!(k.mode, Mode::Threads | Mode::Lanes | Mode::Rows) {
         for (j, r) in k.reductions.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -620,6 +704,30 @@ mod tests {
         let text = emit_kernel(&sample());
         assert!(text.contains("#define __ACC_VFIRST(t) 0LL"));
         assert!(text.contains("#define __ACC_VRED_BEGIN(save, fresh) {{"));
+    }
+
+    #[test]
+    fn rows_kernels_put_workers_on_threadidx_y_and_vectors_on_threadidx_x() {
+        let mut k = sample();
+        k.mode = Mode::Rows;
+        let text = emit_kernel(&k);
+        // Gangs are blocks, as in lanes mode; the flat spread stays for other loops.
+        assert!(text.contains("#define __ACC_FIRST(t) (long long)blockIdx.x"));
+        assert!(text.contains(
+            "#define __ACC_VFIRST(t) ((long long)threadIdx.y * blockDim.x + threadIdx.x)"
+        ));
+        assert!(text.contains("#define __ACC_WFIRST(t) ((long long)threadIdx.y)"));
+        assert!(text.contains("#define __ACC_WSTEP ((long long)blockDim.y)"));
+        assert!(text.contains("#define __ACC_XFIRST(t) ((long long)threadIdx.x)"));
+        assert!(text.contains("#define __ACC_XSTEP ((long long)blockDim.x)"));
+        assert!(text.contains("#define __ACC_XSYNC __acc_row_sync();"));
+        assert!(text.contains("#define __ACC_XSINGLE_BEGIN if (threadIdx.x == 0) {"));
+        // A shape whose rows straddle warps is refused before anything runs.
+        assert!(text.contains("if (blockDim.y > 1 && 32 % blockDim.x != 0) __trap();"));
+        assert!(text.contains("#undef __ACC_XSINGLE_END"));
+        assert!(text.contains("__acc_block_reduce<double>(sum, __acc_add())"));
+        // Other modes leave the row vocabulary to the front end's in-order definitions.
+        assert!(!emit_kernel(&sample()).contains("__ACC_XFIRST"));
     }
 
     #[test]

@@ -130,7 +130,9 @@ typedef struct acc_rt_kernel {
   const char *cuda_source; /* the kernel for the nvidia device: CUDA C (see below), or NULL */
   const char *cuda_entry;  /* the extern "C" __global__ function in cuda_source to launch */
   int cuda_lanes;          /* 1: one gang iteration per block (its worker and vector loops are
-                              spread over the block's threads): see "Launch shape" below */
+                              spread over the block's threads); 2: as 1, worker loops over
+                              threadIdx.y and their vector loops over threadIdx.x: see "Launch
+                              shape" below */
 } acc_rt_kernel;
 
 /* ---- kernels on the nvidia device ----------------------------------------------------------
@@ -172,6 +174,9 @@ typedef struct acc_rt_kernel {
  *         : iterations == INT64_MAX ? 4 * the device's multiprocessors
  *         : min(ceil(iterations / (x * y)), 32 * multiprocessors)), at least 1, on x only;
  * with cuda_lanes, a block runs one iteration at a time: min(iterations, 32 * multiprocessors).
+ * With cuda_lanes == 2 the block defaults to (32, 128 / x) and, with y > 1, x is a power of two
+ * of at most 32 (the largest not above vector_length), so that each row of threads lies within
+ * one warp and synchronises without the rest of the block.
  * Kernels must be correct for every shape (grid-stride loops over the iterations); the shape
  * only affects speed. A launch with 0 iterations launches nothing. */
 

@@ -539,7 +539,7 @@ pub unsafe extern "C" fn acc_rt_launch(
                 source: utf8(source, "source")?,
                 entry: utf8(entry, "entry name")?,
                 key: (k.cuda_source as usize, k.cuda_entry as usize),
-                lanes: k.cuda_lanes != 0,
+                lanes: crate::device::cuda::Lanes::from_code(k.cuda_lanes),
             };
             // SAFETY: generated code's CUDA kernel follows the parameter convention of
             // acc_rt.h, and its value arguments and reduction variables are valid as the

@@ -1544,9 +1544,9 @@ pub struct CudaKernel<'a> {
     /// Identifies the descriptor for the loaded-kernel cache: generated code passes string
     /// literals, so their addresses do.
     pub key: (usize, usize),
-    /// One gang iteration per block (its worker and vector loops spread over the block's
-    /// threads), which the launch shape must know.
-    pub lanes: bool,
+    /// How a gang iteration is shared among a block's threads, which the launch shape must
+    /// know.
+    pub lanes: crate::device::cuda::Lanes,
 }
 
 /// A launch's arguments as a kernel receives them: argument `i`'s value starts at word

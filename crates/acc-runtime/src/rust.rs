@@ -1220,7 +1220,7 @@ pub fn launch_cuda(
         source,
         entry,
         key: (source.as_ptr() as usize, entry.as_ptr() as usize),
-        lanes: false,
+        lanes: crate::device::cuda::Lanes::None,
     };
     let geom = runtime::Geometry {
         iterations: n.max(0),

@@ -84,10 +84,34 @@ pub struct Shape {
     pub block: (u32, u32),
 }
 
+/// How a kernel shares a gang iteration among a block's threads (`acc_rt_kernel.cuda_lanes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lanes {
+    /// Every thread is a chunk of the gang loop (0).
+    None,
+    /// One gang iteration a block (1).
+    Block,
+    /// One gang iteration a block, worker loops over its rows and their vector loops over
+    /// each row's lanes (2): a row must lie within one warp unless the block is one row.
+    Rows,
+}
+
+impl Lanes {
+    pub fn from_code(code: i32) -> Lanes {
+        match code {
+            0 => Lanes::None,
+            2 => Lanes::Rows,
+            _ => Lanes::Block,
+        }
+    }
+}
+
 /// The launch shape `acc_rt.h` specifies: block = (vector_length or 128, num_workers or 1)
 /// clamped to `max_threads`; grid = num_gangs, else 4 × SMs for "as many as you like"
 /// (`iterations == i64::MAX`), else enough blocks for one iteration a thread (`lanes`: a
-/// block), at most 32 × SMs; at least 1.
+/// block), at most 32 × SMs; at least 1. Rows kernels default to 32 × 4 (a warp a worker) and
+/// with more than one row keep `x` a power of two up to 32, so that a row is part of a warp
+/// (`vector_length` is a hint OpenACC lets the implementation adjust).
 pub fn launch_shape(
     iterations: i64,
     num_gangs: i32,
@@ -95,28 +119,40 @@ pub fn launch_shape(
     vector_length: i32,
     sm_count: u32,
     max_threads: u32,
-    lanes: bool,
+    lanes: Lanes,
 ) -> Shape {
     let max_threads = max_threads.max(1);
-    let bx = if vector_length > 0 {
+    let rows = lanes == Lanes::Rows;
+    let mut bx = if vector_length > 0 {
         vector_length as u32
+    } else if rows {
+        32
     } else {
         128
     }
     .min(max_threads);
     let by = if num_workers > 0 {
         num_workers as u32
+    } else if rows && bx <= 32 {
+        128 / bx.max(1)
     } else {
         1
+    };
+    if rows && by > 1 && 32 % bx != 0 {
+        bx = 1 << bx.min(32).ilog2();
     }
-    .clamp(1, max_threads / bx);
+    let by = by.clamp(1, max_threads / bx);
     let sms = sm_count.max(1) as u64;
     let grid = if num_gangs > 0 {
         num_gangs as u64
     } else if iterations == i64::MAX {
         4 * sms
     } else {
-        let threads = if lanes { 1 } else { (bx * by) as u64 };
+        let threads = if lanes == Lanes::None {
+            (bx * by) as u64
+        } else {
+            1
+        };
         (iterations.max(0) as u64).div_ceil(threads).min(32 * sms)
     };
     Shape {
@@ -414,7 +450,7 @@ impl CudaDevice {
         num_gangs: i32,
         num_workers: i32,
         vector_length: i32,
-        lanes: bool,
+        lanes: Lanes,
     ) -> Shape {
         launch_shape(
             iterations,
@@ -634,42 +670,69 @@ mod tests {
     fn launch_shape_follows_the_header() {
         // Defaults: 128 threads, enough blocks for one iteration each, capped at 32 x SMs.
         assert_eq!(
-            launch_shape(1000, 0, 0, 0, 132, 1024, false),
+            launch_shape(1000, 0, 0, 0, 132, 1024, Lanes::None),
             Shape {
                 grid: 8,
                 block: (128, 1)
             }
         );
         assert_eq!(
-            launch_shape(1 << 40, 0, 0, 0, 132, 1024, false).grid,
+            launch_shape(1 << 40, 0, 0, 0, 132, 1024, Lanes::None).grid,
             32 * 132
         );
         assert_eq!(
-            launch_shape(i64::MAX, 0, 0, 0, 132, 1024, false).grid,
+            launch_shape(i64::MAX, 0, 0, 0, 132, 1024, Lanes::None).grid,
             4 * 132
         );
-        assert_eq!(launch_shape(0, 0, 0, 0, 132, 1024, false).grid, 1);
+        assert_eq!(launch_shape(0, 0, 0, 0, 132, 1024, Lanes::None).grid, 1);
         // One iteration a block.
-        assert_eq!(launch_shape(64, 0, 0, 0, 132, 1024, true).grid, 64);
+        assert_eq!(launch_shape(64, 0, 0, 0, 132, 1024, Lanes::Block).grid, 64);
         assert_eq!(
-            launch_shape(1 << 20, 0, 0, 0, 132, 1024, true).grid,
+            launch_shape(1 << 20, 0, 0, 0, 132, 1024, Lanes::Block).grid,
             32 * 132
         );
         // Hints: gangs, workers and vector length; x * y clamped to the maximum.
         assert_eq!(
-            launch_shape(10, 7, 4, 32, 132, 1024, false),
+            launch_shape(10, 7, 4, 32, 132, 1024, Lanes::None),
             Shape {
                 grid: 7,
                 block: (32, 4)
             }
         );
         assert_eq!(
-            launch_shape(10, 1, 64, 256, 132, 1024, false).block,
+            launch_shape(10, 1, 64, 256, 132, 1024, Lanes::None).block,
             (256, 4)
         );
         assert_eq!(
-            launch_shape(10, 1, 1, 4096, 132, 1024, false).block,
+            launch_shape(10, 1, 1, 4096, 132, 1024, Lanes::None).block,
             (1024, 1)
+        );
+        // Rows: a warp a worker by default; more than one row keeps each within a warp.
+        assert_eq!(
+            launch_shape(64, 0, 0, 0, 132, 1024, Lanes::Rows).block,
+            (32, 4)
+        );
+        assert_eq!(launch_shape(64, 0, 0, 0, 132, 1024, Lanes::Rows).grid, 64);
+        assert_eq!(
+            launch_shape(64, 0, 0, 8, 132, 1024, Lanes::Rows).block,
+            (8, 16)
+        );
+        assert_eq!(
+            launch_shape(64, 0, 4, 128, 132, 1024, Lanes::Rows).block,
+            (32, 4)
+        );
+        assert_eq!(
+            launch_shape(64, 0, 3, 24, 132, 1024, Lanes::Rows).block,
+            (16, 3)
+        );
+        // One row may be as wide as the block.
+        assert_eq!(
+            launch_shape(64, 0, 0, 256, 132, 1024, Lanes::Rows).block,
+            (256, 1)
+        );
+        assert_eq!(
+            launch_shape(64, 0, 1, 96, 132, 1024, Lanes::Rows).block,
+            (96, 1)
         );
     }
 
