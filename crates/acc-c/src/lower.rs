@@ -263,14 +263,19 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 #define __ACC_XRED_END(combine, restore) }}
 #define __ACC_XSINGLE_BEGIN {
 #define __ACC_XSINGLE_END }
-/* `atomic update` of the form `x op= e` (and `x++`, `x--`): under the process-wide lock here;
- * the CUDA module compare-and-swaps the one location instead. */
+/* Atomics read as one access of one location (`x op= e`, `x = e op x` as the _R forms, their
+ * captures, reads and writes): under the process-wide lock here; the CUDA module
+ * compare-and-swaps the one location, or reads or writes it whole, instead. */
 #define __ACC_ATOMIC(lv, op, name, e) do { acc_rt_atomic_begin(); (lv) op (e); acc_rt_atomic_end(); } while (0)
+#define __ACC_ATOMIC_R(lv, op, name, e) do { acc_rt_atomic_begin(); (lv) = (e) op (lv); acc_rt_atomic_end(); } while (0)
 #define __ACC_ATOMIC_READ(v, x) do { acc_rt_atomic_begin(); (v) = (x); acc_rt_atomic_end(); } while (0)
 #define __ACC_ATOMIC_WRITE(x, e) do { acc_rt_atomic_begin(); (x) = (e); acc_rt_atomic_end(); } while (0)
 #define __ACC_CAPTURE(v, lv, op, name, e, new) \
   do { acc_rt_atomic_begin(); if (new) { (lv) op (e); (v) = (lv); } else { (v) = (lv); (lv) op (e); } \
        acc_rt_atomic_end(); } while (0)
+#define __ACC_CAPTURE_R(v, lv, op, name, e, new) \
+  do { acc_rt_atomic_begin(); if (new) { (lv) = (e) op (lv); (v) = (lv); } \
+       else { (v) = (lv); (lv) = (e) op (lv); } acc_rt_atomic_end(); } while (0)
 "#;
 
 /// A kernel argument: kind, address expression, byte count, text literal.
@@ -424,33 +429,6 @@ fn lane_identity(op: ReductionOp, t: ScalarType) -> Option<&'static str> {
     })
 }
 
-/// Where the one top-level plain `=` of a statement is (not part of `==`, `<=`, `+=`, ...).
-fn plain_assignment(text: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let mut depth = 0i32;
-    let mut found = None;
-    for i in 0..b.len() {
-        match b[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b'=' if depth == 0 => {
-                let before = i.checked_sub(1).map(|j| b[j]);
-                let compound = before.is_some_and(|c| b"=!<>+-*/%&|^".contains(&c));
-                if compound || b.get(i + 1) == Some(&b'=') {
-                    continue;
-                }
-                if found.replace(i).is_some() {
-                    return None;
-                }
-            }
-            _ => {}
-        }
-    }
-    found
-}
-
-/// Puts the statement `s` between `<name>_BEGIN` and `<name>_END`, outside every other edit
-/// at its ends.
 /// Whether `text` has `word` as a whole identifier.
 fn has_word(text: &str, word: &str) -> bool {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -472,108 +450,6 @@ fn enclose(edits: &mut Vec<Edit>, s: Span, name: &str) {
         order: 10_000,
         line_after: false,
     });
-}
-
-/// The CUDA prelude's functor of a compound assignment (`__acc_op_<name>`).
-fn update_op_name(op: &str) -> &'static str {
-    match op {
-        "+=" => "add",
-        "-=" => "sub",
-        "*=" => "mul",
-        "/=" => "div",
-        "&=" => "band",
-        "|=" => "bor",
-        "^=" => "bxor",
-        "<<=" => "shl",
-        _ => "shr",
-    }
-}
-
-/// The shapes of `atomic update` statement that `__ACC_ATOMIC` takes (byte ranges in the
-/// statement's text).
-#[derive(Debug, PartialEq, Eq)]
-enum UpdateForm {
-    /// `lhs op= e;`
-    Compound {
-        lhs: std::ops::Range<usize>,
-        op: std::ops::Range<usize>,
-        semi: std::ops::Range<usize>,
-    },
-    /// `lhs++;`, `++lhs;`, `lhs--;`, `--lhs;`
-    Step {
-        op: std::ops::Range<usize>,
-        lhs: std::ops::Range<usize>,
-        semi: std::ops::Range<usize>,
-    },
-}
-
-/// Reads an expression statement as an [`UpdateForm`]: its one top-level operator (outside
-/// brackets), with no top-level comma (a macro argument could not hold it).
-fn update_form(text: &str) -> Option<UpdateForm> {
-    let t = text.trim_end();
-    let semi_at = t
-        .len()
-        .checked_sub(1)
-        .filter(|&i| t.as_bytes()[i] == b';')?;
-    let body = &t[..semi_at];
-    let lead = body.len() - body.trim_start().len();
-    let b = body.as_bytes();
-    let mut depth = 0i32;
-    let mut ops = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b'"' | b'\'' => return None,
-            b',' if depth == 0 => return None,
-            _ if depth == 0 => {
-                let found = [
-                    "<<=", ">>=", "+=", "-=", "*=", "/=", "&=", "|=", "^=", "++", "--",
-                ]
-                .into_iter()
-                .find(|op| b[i..].starts_with(op.as_bytes()));
-                if let Some(op) = found {
-                    ops.push((i, op));
-                    i += op.len();
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let semi = semi_at..semi_at + 1;
-    match ops.as_slice() {
-        [(at, op)] if op.ends_with('=') => {
-            let lhs_end = body[..*at].trim_end().len();
-            (lhs_end > lead && !body[at + op.len()..].trim().is_empty()).then(|| {
-                UpdateForm::Compound {
-                    lhs: lead..lhs_end,
-                    op: *at..at + op.len(),
-                    semi,
-                }
-            })
-        }
-        [(at, op)] => {
-            let (lhs, ok) = if *at == lead {
-                let rest = &body[at + op.len()..];
-                let start = at + op.len() + (rest.len() - rest.trim_start().len());
-                (start..body.trim_end().len(), true)
-            } else {
-                (
-                    lead..body[..*at].trim_end().len(),
-                    body[at + op.len()..].trim().is_empty(),
-                )
-            };
-            (ok && lhs.start < lhs.end).then(|| UpdateForm::Step {
-                op: *at..at + op.len(),
-                lhs,
-                semi,
-            })
-        }
-        _ => None,
-    }
 }
 
 fn red_op(op: ReductionOp) -> &'static str {
@@ -1887,7 +1763,9 @@ impl<'a> Lowerer<'a> {
             let is_loop = kind.is_loop();
             if cid != id {
                 match kind {
-                    DirectiveKind::Atomic if self.atomic_update(nested, &mut edits) => continue,
+                    DirectiveKind::Atomic if self.atomic_update(nested, &ref_edits, &mut edits) => {
+                        continue
+                    }
                     DirectiveKind::Atomic => {
                         edits.push(Edit {
                             start: nested.pragma_span.start,
@@ -2436,117 +2314,87 @@ impl<'a> Lowerer<'a> {
         true
     }
 
-    /// An `atomic update` whose statement is `x op= e;`, `x++;`, `++x;`, `x--;` or `--x;`
-    /// (with `op` one of `+ - * / & | ^ << >>`), written as `__ACC_ATOMIC(x, op=, name, e);`,
-    /// and an `atomic capture` `v = <one of those>;` as `__ACC_CAPTURE(v, x, op=, name, e,
-    /// new)`: the host build takes its lock, the CUDA module updates the one location with
-    /// compare-and-swap (C's own arithmetic on the value it read), not under a device-wide
-    /// lock. Other forms keep the lock everywhere (`false`).
-    fn atomic_update(&self, c: &acc_engine::facts::Construct, edits: &mut Vec<Edit>) -> bool {
+    /// An atomic construct whose statement [`crate::atomic`] reads as one access of one
+    /// location, written as one macro call: `__ACC_ATOMIC_READ(v, x)`, `__ACC_ATOMIC_WRITE(x,
+    /// e)`, `__ACC_ATOMIC(x, op=, name, e)` (`x = e op x` as `__ACC_ATOMIC_R(x, op, rname, e)`)
+    /// and for a capture `__ACC_CAPTURE(v, x, op=, name, e, new)` (`__ACC_CAPTURE_R`; an
+    /// exchange is `op` `=`). The host build takes its lock around them; the CUDA module
+    /// updates the one location with compare-and-swap (C's own arithmetic on the value it
+    /// read) or reads or writes it whole, not under a device-wide lock. Other statements
+    /// keep the lock everywhere (`false`).
+    fn atomic_update(
+        &self,
+        c: &acc_engine::facts::Construct,
+        ref_edits: &[Edit],
+        edits: &mut Vec<Edit>,
+    ) -> bool {
+        use crate::atomic::{read_access, AtomicAccess, AtomicKindOf, UpdateOp};
         use acc_engine::directive::{AtomicKind, DirectiveArg};
         let kind = match c.directive.arg {
-            Some(DirectiveArg::Atomic(k, _)) => k,
-            None => AtomicKind::Update,
+            Some(DirectiveArg::Atomic(AtomicKind::Read, _)) => AtomicKindOf::Read,
+            Some(DirectiveArg::Atomic(AtomicKind::Write, _)) => AtomicKindOf::Write,
+            Some(DirectiveArg::Atomic(AtomicKind::Capture, _)) => AtomicKindOf::Capture,
+            Some(DirectiveArg::Atomic(AtomicKind::Update, _)) | None => AtomicKindOf::Update,
             _ => return false,
         };
         let Some(body) = c.body else {
             return false;
         };
         let text = &self.src[body.range()];
-        // `v = x;` and `x = e;`: the macro around the assignment as written.
-        if matches!(kind, AtomicKind::Read | AtomicKind::Write) {
-            let Some(eq) = plain_assignment(text) else {
-                return false;
-            };
-            let t = text.trim_end();
-            if !t.ends_with(';') || t[..t.len() - 1].contains(';') {
-                return false;
-            }
-            let semi = t.len() - 1;
-            let lead = text.len() - text.trim_start().len();
-            let name = if kind == AtomicKind::Read {
-                "__ACC_ATOMIC_READ("
-            } else {
-                "__ACC_ATOMIC_WRITE("
-            };
-            for (at, len, t) in [(lead, 0, name), (eq, 1, ","), (semi, 1, ");")] {
-                edits.push(Edit {
-                    start: body.start + at,
-                    end: body.start + at + len,
-                    text: t.into(),
-                    order: 0,
-                    line_after: false,
-                });
-            }
-            edits.push(Edit {
-                start: c.pragma_span.start,
-                end: c.pragma_span.end,
-                text: String::new(),
-                order: 0,
-                line_after: false,
-            });
-            return true;
-        }
-        let capture = kind == AtomicKind::Capture;
-        // `v = <update>;` for a capture: where the plain `=` is.
-        let (assign, from) = if capture {
-            match plain_assignment(text) {
-                Some(eq) => (Some(eq), eq + 1),
-                None => return false,
-            }
-        } else {
-            (None, 0)
-        };
-        let Some(form) = update_form(&text[from..]) else {
+        let Some(access) = read_access(kind, text) else {
             return false;
         };
-        let at = |r: std::ops::Range<usize>| {
-            Span::new(body.start + from + r.start, body.start + from + r.end)
+        // A piece of the statement as the kernel spells it (mapped variables renamed).
+        let piece = |r: std::ops::Range<usize>| {
+            let span = Span::new(body.start + r.start, body.start + r.end);
+            let inner: Vec<Edit> = ref_edits
+                .iter()
+                .filter(|e| span.start <= e.start && e.end <= span.end)
+                .cloned()
+                .collect();
+            format!("({})", apply_in(self.src, span, inner))
         };
-        let mut push = |s: Span, t: String| {
-            edits.push(Edit {
-                start: s.start,
-                end: s.end,
-                text: t,
-                order: 0,
-                line_after: false,
-            })
-        };
-        push(c.pragma_span, String::new());
-        // The macro and its opening: `__ACC_ATOMIC(x` or `__ACC_CAPTURE(v, x`.
-        let lhs_start = match &form {
-            UpdateForm::Compound { lhs, .. } | UpdateForm::Step { lhs, .. } => lhs.start,
-        };
-        match assign {
-            Some(eq) => {
-                let lead = text.len() - text.trim_start().len();
-                let v = Span::new(body.start + lead, body.start + lead);
-                push(v, "__ACC_CAPTURE(".into());
-                push(Span::new(body.start + eq, body.start + eq + 1), ",".into());
+        let call = match access {
+            AtomicAccess::Read { v, x } => {
+                format!("__ACC_ATOMIC_READ({}, {});", piece(v), piece(x))
             }
-            None => push(at(lhs_start..lhs_start), "__ACC_ATOMIC(".into()),
-        }
-        // The rest: `, op=, name, e` and, for a capture, whether `v` takes the new value.
-        match form {
-            UpdateForm::Compound { op, semi, .. } => {
-                let o = &text[from..][op.clone()];
-                push(at(op), format!(", {o}, {}, ", update_op_name(o)));
-                let close = if capture { ", 1);" } else { ");" };
-                push(at(semi), close.into());
+            AtomicAccess::Write { x, e } => {
+                format!("__ACC_ATOMIC_WRITE({}, {});", piece(x), piece(e))
             }
-            UpdateForm::Step { op, lhs, semi } => {
-                let o = if &text[from..][op.clone()] == "++" {
-                    "+="
-                } else {
-                    "-="
+            AtomicAccess::Update { x, op, e, capture } => {
+                let e = e.map_or_else(|| "1".to_string(), &piece);
+                let name = op.functor_name();
+                let (suffix, op) = match op {
+                    UpdateOp::Forward(b) => ("", format!("{b}=")),
+                    UpdateOp::Reversed(b) => ("_R", b.to_string()),
+                    UpdateOp::Set => ("", "=".to_string()),
                 };
-                // `++x` yields the new value, `x++` the old.
-                let post = if op.start < lhs.start { ", 1" } else { ", 0" };
-                push(at(op), String::new());
-                let post = if capture { post } else { "" };
-                push(at(semi), format!(", {o}, {}, 1{post});", update_op_name(o)));
+                let x = piece(x);
+                match capture {
+                    None => format!("__ACC_ATOMIC{suffix}({x}, {op}, {name}, {e});"),
+                    Some((v, fresh)) => format!(
+                        "__ACC_CAPTURE{suffix}({}, {x}, {op}, {name}, {e}, {});",
+                        piece(v),
+                        i32::from(fresh)
+                    ),
+                }
             }
-        }
+        };
+        edits.push(Edit {
+            start: c.pragma_span.start,
+            end: c.pragma_span.end,
+            text: String::new(),
+            order: 0,
+            line_after: false,
+        });
+        // The whole statement: before the renames inside it, which are skipped.
+        edits.push(Edit {
+            start: body.start,
+            end: body.end,
+            text: call,
+            order: -1,
+            line_after: false,
+        });
         true
     }
 
@@ -2925,69 +2773,4 @@ fn apply_in(src: &str, span: Span, mut edits: Vec<Edit>) -> String {
     }
     out.push_str(&src[pos..span.end]);
     out
-}
-
-#[cfg(test)]
-mod update_form_tests {
-    use super::{plain_assignment, update_form, UpdateForm};
-
-    #[test]
-    fn a_captures_assignment_is_its_one_plain_equals() {
-        assert_eq!(plain_assignment("v = x[0]++;"), Some(2));
-        assert_eq!(plain_assignment("v = x += 3;"), Some(2));
-        assert_eq!(plain_assignment("v = a[i == 1 ? 0 : 1]--;"), Some(2));
-        assert_eq!(plain_assignment("v = x = x - 2;"), None);
-        assert_eq!(plain_assignment("x <<= 2;"), None);
-        assert_eq!(plain_assignment("{ v = x; x++; }"), None);
-    }
-
-    #[test]
-    fn compound_and_step_forms_are_read_and_others_are_not() {
-        assert_eq!(
-            update_form("hist[i % 4] += f(a, b);"),
-            Some(UpdateForm::Compound {
-                lhs: 0..11,
-                op: 12..14,
-                semi: 22..23
-            })
-        );
-        assert_eq!(
-            update_form("  x <<= 2;\n"),
-            Some(UpdateForm::Compound {
-                lhs: 2..3,
-                op: 4..7,
-                semi: 9..10
-            })
-        );
-        assert_eq!(
-            update_form("x++;"),
-            Some(UpdateForm::Step {
-                op: 1..3,
-                lhs: 0..1,
-                semi: 3..4
-            })
-        );
-        assert_eq!(
-            update_form("--a[i];"),
-            Some(UpdateForm::Step {
-                op: 0..2,
-                lhs: 2..6,
-                semi: 6..7
-            })
-        );
-        assert_eq!(update_form("x = x + 1;"), None);
-        assert_eq!(update_form("x += y++;"), None);
-        assert_eq!(update_form("x, y += 1;"), None);
-        assert_eq!(update_form("x += 1"), None);
-        // Bytes of a multi-byte character are never read as operators.
-        assert_eq!(
-            update_form("x += é;"),
-            Some(UpdateForm::Compound {
-                lhs: 0..1,
-                op: 2..4,
-                semi: 7..8
-            })
-        );
-        assert_eq!(update_form("s[0] += \"a\"[0];"), None);
-    }
 }

@@ -48,16 +48,19 @@
 //!   no `_Complex`), `double _Complex` reductions one chunk per block (16
 //!   bytes do not fit a shuffle); `long double` has no CUDA form
 //!   (CUDA's `long double` is `double`, so device copies would not match).
-//! - **Atomics.** `atomic update` of the form `x op= e` (and `x++`, `x--`)
-//!   and `atomic capture` of the form `v = <that>` compare-and-swap the one
-//!   location (`__ACC_ATOMIC`, `__ACC_CAPTURE`: C's arithmetic on the value
-//!   read, 4- and 8-byte values), so updates of different locations never
-//!   wait for each other; `atomic read` and `write` of such values are one
-//!   access of the whole value. Other atomics take the device's one lock word
-//!   (the runtime passes it after the reduction slots, so kernels of every
-//!   module share it; independent thread scheduling, sm_70 and later, makes
-//!   a per-thread spin lock safe), as the host build takes one process-wide
-//!   lock.
+//! - **Atomics.** Every form of `atomic update` and `atomic capture` that
+//!   OpenACC lists (`x op= e`, `x++`, `x = x op e`, `x = e op x`, and
+//!   `v = <that>` or a `{v = x; ...}` block, an exchange among them) is a
+//!   compare-and-swap loop on the one location (`__ACC_ATOMIC`,
+//!   `__ACC_CAPTURE` and their `_R` forms for `x = e op x`: C's arithmetic
+//!   on the value read, 4- and 8-byte values), so updates of different
+//!   locations never wait for each other; `atomic read` and `write` of such
+//!   values are one access of the whole value. Values of other sizes, and
+//!   statements the front end does not read as one of those forms, take the
+//!   device's one lock word (the runtime passes it after the reduction
+//!   slots, so kernels of every module share it; independent thread
+//!   scheduling, sm_70 and later, makes a per-thread spin lock safe), as the
+//!   host build takes one process-wide lock.
 //!
 //! Kernels this emitter cannot express say why ([`Unsupported`]); the front
 //! end then launches no CUDA version of them and the runtime reports that
@@ -213,8 +216,9 @@ static __device__ void acc_rt_atomic_end(void) {
   __threadfence();
   atomicExch(__acc_lock, 0u);
 }
-/* `atomic update` as `x op= e` and `atomic capture` as `v = <that>` (the front end writes
- * __ACC_ATOMIC(x, op=, name, e) and __ACC_CAPTURE(v, x, op=, name, e, new)): compare-and-swap
+/* `atomic update` and `atomic capture` in every form the front end reads as one location
+ * (it writes __ACC_ATOMIC(x, op=, name, e), __ACC_CAPTURE(v, x, op=, name, e, new) and their
+ * _R forms for `x = e op x`; an exchange has `op` `=`): compare-and-swap
  * on the one location, with C's arithmetic (f) on the value read, instead of the device-wide
  * lock; values that are not 4 or 8 bytes take the lock. The capture is the old value or, with
  * `fresh`, the new one. */
@@ -258,7 +262,18 @@ __ACC_UPDATE_OP(bor, |=)
 __ACC_UPDATE_OP(bxor, ^=)
 __ACC_UPDATE_OP(shl, <<=)
 __ACC_UPDATE_OP(shr, >>=)
+__ACC_UPDATE_OP(set, =)
 #undef __ACC_UPDATE_OP
+/* `x = e op x` for the operators that do not commute. */
+#define __ACC_REVERSED_OP(name, op) \
+  struct __acc_op_##name { \
+    template <class T, class V> __device__ T operator()(T c, V e) const { return e op c; } \
+  };
+__ACC_REVERSED_OP(rsub, -)
+__ACC_REVERSED_OP(rdiv, /)
+__ACC_REVERSED_OP(rshl, <<)
+__ACC_REVERSED_OP(rshr, >>)
+#undef __ACC_REVERSED_OP
 #define __ACC_ATOMIC(lv, op, name, e) ((void)__acc_atomic_fetch(&(lv), (e), __acc_op_##name(), false))
 /* `atomic read` and `atomic write` of 4- and 8-byte values: one access of the whole value,
  * which the GPU makes atomic; others take the lock. */
@@ -292,6 +307,8 @@ template <class T, class V> __device__ void __acc_atomic_store(T *p, V e) {
 #define __ACC_ATOMIC_READ(v, x) ((v) = __acc_atomic_load(&(x)))
 #define __ACC_ATOMIC_WRITE(x, e) __acc_atomic_store(&(x), (e))
 #define __ACC_CAPTURE(v, lv, op, name, e, new) ((v) = __acc_atomic_fetch(&(lv), (e), __acc_op_##name(), new))
+#define __ACC_ATOMIC_R(lv, op, name, e) __ACC_ATOMIC(lv, op, name, e)
+#define __ACC_CAPTURE_R(v, lv, op, name, e, new) __ACC_CAPTURE(v, lv, op, name, e, new)
 static __device__ long long __acc_trips(long long lb, long long ub, long long step, int cmp) {
   if (step == 0) return 0;
   if (cmp == 1) ub += 1, cmp = 0;
