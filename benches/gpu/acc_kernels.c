@@ -1,6 +1,6 @@
 /* The OpenACC side of scripts/gpu-check: stream triad, Jacobi 2-D sweep, dot product and an
  * empty launch, with the data resident on the device (one data region around the repetitions),
- * so the times are the kernels' own. Prints `name best_seconds check` lines, like
+ * so the times are the kernels' own; and the transfer time of `update device/self`. Prints `name best_seconds check` lines, like
  * gpu_baseline (the hand-written CUDA side) prints for the same loops. */
 #include <openacc.h>
 #include <stdio.h>
@@ -33,6 +33,25 @@ int main(void) {
     }
   }
   printf("triad %.9f %.6g\n", best, a[n - 1]);
+
+  /* Transfers of the program's (pageable) memory: update device and update self of n doubles,
+   * which the runtime stages through pinned buffers unless ACC_CUDA_STAGING=off. */
+  double h2d = 1e30, d2h = 1e30;
+  #pragma acc data create(b[0:n])
+  {
+    for (int r = 0; r < 5; r++) {
+      double t = now();
+      #pragma acc update device(b[0:n])
+      t = now() - t;
+      if (t < h2d) h2d = t;
+      t = now();
+      #pragma acc update self(b[0:n])
+      t = now() - t;
+      if (t < d2h) d2h = t;
+    }
+  }
+  printf("h2d %.9f %.6g\n", h2d, b[n - 1]);
+  printf("d2h %.9f %.6g\n", d2h, b[n - 1]);
 
   double sum = 0;
   best = 1e30;

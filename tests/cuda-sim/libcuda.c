@@ -9,7 +9,11 @@
  *   (fixed seed) and switched at barriers and warp collectives, so shared memory and
  *   __syncthreads behave as on a GPU and a missing barrier shows. Blocks run on up to
  *   ACC_SIM_THREADS OS threads.
- * - Work is synchronous: a launch or copy is complete when the call returns. A fault or trap
+ * - Work is synchronous (a launch or copy is complete when the call returns), except copies
+ *   between device memory and pinned host memory (cuMemAllocHost), which, as on a GPU, happen
+ *   later: when the stream reaches a synchronization (cuStreamSynchronize, a cuEventSynchronize
+ *   of an event recorded after them) or its next operation of another kind. A program that
+ *   touches a pinned buffer before the copy is known complete sees the wrong data. A fault or trap
  *   is reported as a GPU reports it: the launch call succeeds, the stream's synchronization
  *   fails, and the error sticks to the context (every later call returns it). */
 #define _GNU_SOURCE
@@ -40,6 +44,7 @@ typedef struct sim_ctx *CUcontext;
 typedef struct sim_stream *CUstream;
 typedef struct sim_module *CUmodule;
 typedef struct sim_function *CUfunction;
+typedef struct sim_event *CUevent;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -113,14 +118,33 @@ static void read_config(void) {
 #define STREAM_MAGIC 0x5354524du
 #define MODULE_MAGIC 0x4d4f4455u
 #define FUNC_MAGIC 0x46554e43u
+#define EVENT_MAGIC 0x45564e54u
 
 struct sim_ctx {
   unsigned magic;
   int retained;
 };
+/* A copy between device memory and pinned host memory, not yet done. */
+struct pending_copy {
+  int to_device;
+  void *host;
+  CUdeviceptr dev;
+  size_t n;
+  unsigned long long seq;
+};
 struct sim_stream {
   unsigned magic;
   struct sim_stream *next;
+  /* Deferred copies in stream order (protected by `mu`); `seq` numbers every copy queued. */
+  pthread_mutex_t mu;
+  struct pending_copy *pending;
+  size_t npending, cap_pending;
+  unsigned long long seq;
+};
+struct sim_event {
+  unsigned magic;
+  struct sim_stream *stream; /* NULL: recorded on the null stream, or never */
+  unsigned long long seq;    /* the copies queued before the record */
 };
 struct sim_module {
   unsigned magic;
@@ -146,6 +170,12 @@ static int g_initialized;
 static struct sim_ctx g_ctx = {CTX_MAGIC, 0};
 static struct sim_stream *g_streams;
 static struct alloc *g_allocs; /* sorted by start */
+/* Pinned host allocations (cuMemAllocHost): start and size. */
+static struct {
+  char *start;
+  size_t size;
+} *g_pinned;
+static size_t g_npinned, g_cap_pinned;
 static size_t g_nallocs, g_cap_allocs, g_used;
 static int g_sticky; /* the context's sticky error, 0 when none */
 static size_t g_page;
@@ -176,6 +206,57 @@ static CUresult stream_check(CUstream s) {
   while (p && p != s) p = p->next;
   pthread_mutex_unlock(&g_lock);
   return p && p->magic == STREAM_MAGIC ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+/* Whether [p, p + n) lies in pinned host memory. */
+static int pinned(const void *p, size_t n) {
+  int found = 0;
+  pthread_mutex_lock(&g_lock);
+  for (size_t i = 0; i < g_npinned && !found; i++)
+    found = (const char *)p >= g_pinned[i].start &&
+            (const char *)p + n <= g_pinned[i].start + g_pinned[i].size;
+  pthread_mutex_unlock(&g_lock);
+  return found;
+}
+
+/* Does the deferred copies of `s` numbered below `upto` (all: ~0ull), in order. */
+static void flush_stream(CUstream s, unsigned long long upto) {
+  if (!s) return;
+  pthread_mutex_lock(&s->mu);
+  size_t done = 0;
+  while (done < s->npending && s->pending[done].seq < upto) {
+    struct pending_copy *c = &s->pending[done++];
+    if (c->to_device)
+      memcpy((void *)(uintptr_t)c->dev, c->host, c->n);
+    else
+      memcpy(c->host, (const void *)(uintptr_t)c->dev, c->n);
+  }
+  memmove(s->pending, s->pending + done, (s->npending - done) * sizeof *s->pending);
+  s->npending -= done;
+  pthread_mutex_unlock(&s->mu);
+}
+
+static void flush_all_streams(void) {
+  pthread_mutex_lock(&g_lock);
+  for (struct sim_stream *p = g_streams; p; p = p->next) flush_stream(p, ~0ull);
+  pthread_mutex_unlock(&g_lock);
+}
+
+/* Queues a copy on `s` when it involves pinned host memory (0: do it now, after the stream's
+ * earlier deferred copies). */
+static int defer_copy(CUstream s, int to_device, void *host, CUdeviceptr dev, size_t n) {
+  if (!s || !pinned(host, n)) {
+    flush_stream(s, ~0ull);
+    return 0;
+  }
+  pthread_mutex_lock(&s->mu);
+  if (s->npending == s->cap_pending) {
+    s->cap_pending = s->cap_pending ? 2 * s->cap_pending : 16;
+    s->pending = realloc(s->pending, s->cap_pending * sizeof *s->pending);
+  }
+  s->pending[s->npending++] = (struct pending_copy){to_device, host, dev, n, s->seq++};
+  pthread_mutex_unlock(&s->mu);
+  return 1;
 }
 
 /* The allocation holding [p, p + n), or -1. Called with g_lock held. */
@@ -420,6 +501,7 @@ API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CU
     bad_range("cuMemcpyHtoDAsync", dst, n);
     return CUDA_ERROR_INVALID_VALUE;
   }
+  if (defer_copy(s, 1, (void *)src, dst, n)) return CUDA_SUCCESS;
   memcpy((void *)(uintptr_t)dst, src, n);
   return CUDA_SUCCESS;
 }
@@ -433,6 +515,7 @@ API CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream
     bad_range("cuMemcpyDtoHAsync", src, n);
     return CUDA_ERROR_INVALID_VALUE;
   }
+  if (defer_copy(s, 0, dst, src, n)) return CUDA_SUCCESS;
   memcpy(dst, (const void *)(uintptr_t)src, n);
   return CUDA_SUCCESS;
 }
@@ -451,6 +534,7 @@ API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CU
     fprintf(stderr, "acc-sim: cuMemcpyDtoDAsync: the ranges overlap (undefined in CUDA)\n");
     return CUDA_ERROR_INVALID_VALUE;
   }
+  flush_stream(s, ~0ull);
   memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
   return CUDA_SUCCESS;
 }
@@ -464,6 +548,7 @@ API CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstrea
     bad_range("cuMemsetD8Async", dst, n);
     return CUDA_ERROR_INVALID_VALUE;
   }
+  flush_stream(s, ~0ull);
   memset((void *)(uintptr_t)dst, v, n);
   return CUDA_SUCCESS;
 }
@@ -476,6 +561,7 @@ API CUresult cuStreamCreate(CUstream *s, unsigned int flags) {
   struct sim_stream *p = calloc(1, sizeof *p);
   if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
   p->magic = STREAM_MAGIC;
+  pthread_mutex_init(&p->mu, NULL);
   pthread_mutex_lock(&g_lock);
   p->next = g_streams;
   g_streams = p;
@@ -496,14 +582,106 @@ API CUresult cuStreamDestroy_v2(CUstream s) {
   }
   *pp = s->next;
   pthread_mutex_unlock(&g_lock);
+  /* Work queued on a destroyed stream still completes. */
+  flush_stream(s, ~0ull);
   s->magic = 0;
+  free(s->pending);
   free(s);
   return CUDA_SUCCESS;
 }
 
 API CUresult cuStreamSynchronize(CUstream s) {
   CHECK_CTX();
-  return stream_check(s);
+  CUresult r = stream_check(s);
+  if (r) return r;
+  if (s)
+    flush_stream(s, ~0ull);
+  else
+    flush_all_streams(); /* the legacy null stream waits for every blocking stream */
+  return CUDA_SUCCESS;
+}
+
+/* ---- events ------------------------------------------------------------------------------------ */
+
+API CUresult cuEventCreate(CUevent *e, unsigned int flags) {
+  CHECK_CTX();
+  if (!e || flags > 0xf) return CUDA_ERROR_INVALID_VALUE;
+  struct sim_event *p = calloc(1, sizeof *p);
+  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+  p->magic = EVENT_MAGIC;
+  *e = p;
+  return CUDA_SUCCESS;
+}
+
+API CUresult cuEventRecord(CUevent e, CUstream s) {
+  CHECK_CTX();
+  if (!e || e->magic != EVENT_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  CUresult r = stream_check(s);
+  if (r) return r;
+  e->stream = s;
+  if (s) {
+    pthread_mutex_lock(&s->mu);
+    e->seq = s->seq;
+    pthread_mutex_unlock(&s->mu);
+  }
+  return CUDA_SUCCESS;
+}
+
+API CUresult cuEventSynchronize(CUevent e) {
+  CHECK_CTX();
+  if (!e || e->magic != EVENT_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  if (e->stream) {
+    CUresult r = stream_check(e->stream);
+    if (r) return r;
+    flush_stream(e->stream, e->seq);
+  }
+  return CUDA_SUCCESS;
+}
+
+API CUresult cuEventDestroy_v2(CUevent e) {
+  CHECK_CTX();
+  if (!e || e->magic != EVENT_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  e->magic = 0;
+  free(e);
+  return CUDA_SUCCESS;
+}
+
+/* ---- pinned host memory ------------------------------------------------------------------------ */
+
+API CUresult cuMemAllocHost_v2(void **pp, size_t bytes) {
+  CHECK_CTX();
+  if (!pp || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  char *p = malloc(bytes);
+  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+  memset(p, 0xa5, bytes);
+  pthread_mutex_lock(&g_lock);
+  if (g_npinned == g_cap_pinned) {
+    g_cap_pinned = g_cap_pinned ? 2 * g_cap_pinned : 16;
+    g_pinned = realloc(g_pinned, g_cap_pinned * sizeof *g_pinned);
+  }
+  g_pinned[g_npinned].start = p;
+  g_pinned[g_npinned].size = bytes;
+  g_npinned++;
+  pthread_mutex_unlock(&g_lock);
+  *pp = p;
+  return CUDA_SUCCESS;
+}
+
+API CUresult cuMemFreeHost(void *p) {
+  CHECK_CTX();
+  /* As the driver does, wait for the work that may still use it. */
+  flush_all_streams();
+  pthread_mutex_lock(&g_lock);
+  size_t i = 0;
+  while (i < g_npinned && g_pinned[i].start != p) i++;
+  if (i == g_npinned) {
+    pthread_mutex_unlock(&g_lock);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  g_pinned[i] = g_pinned[--g_npinned];
+  pthread_mutex_unlock(&g_lock);
+  free(p);
+  return CUDA_SUCCESS;
 }
 
 /* ---- modules ----------------------------------------------------------------------------------- */
@@ -607,6 +785,19 @@ API CUresult cuFuncGetAttribute(int *v, int attr, CUfunction f) {
     if (attr < 0 || attr > 20) return CUDA_ERROR_INVALID_VALUE;
     *v = 0;
   }
+  return CUDA_SUCCESS;
+}
+
+/* As a GPU of compute capability 8.0 and later with few registers a thread: 2048 resident
+ * threads and at most 32 blocks a multiprocessor. */
+API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block_size,
+                                                         size_t shared_bytes) {
+  CHECK_CTX();
+  if (!n || block_size <= 0 || block_size > 1024) return CUDA_ERROR_INVALID_VALUE;
+  if (!f || f->magic != FUNC_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  if (shared_bytes) return CUDA_ERROR_NOT_SUPPORTED;
+  int blocks = 2048 / block_size;
+  *n = blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;
   return CUDA_SUCCESS;
 }
 
@@ -1034,6 +1225,7 @@ API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsi
   }
   unsigned long long blocks = (unsigned long long)gx * gy * gz;
   if (blocks > 0xffffffffull) return CUDA_ERROR_NOT_SUPPORTED;
+  flush_stream(s, ~0ull);
   struct launch L = {
       .fn = f,
       .params = params,

@@ -104,3 +104,59 @@ fn every_program_gives_the_right_answers_on_the_simulated_gpu() {
         passed.len()
     );
 }
+
+/// Copies between the device and the program's memory through the runtime's pinned staging
+/// buffers, forced for every copy and in odd chunks of 1000 bytes (`ACC_CUDA_STAGING`,
+/// `ACC_CUDA_STAGING_CHUNK`): the simulator does copies from and to pinned memory only when
+/// the stream synchronizes or an event recorded after them is waited for, so a buffer the
+/// runtime refilled or read too early gives wrong answers here.
+#[test]
+fn copies_through_pinned_staging_give_the_right_answers() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let lib = runtime_lib();
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-staging");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let cache = sim::fresh_cache("staging");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance");
+    let mut failures = Vec::new();
+    for stem in [
+        "data-large",
+        "data-clauses",
+        "update",
+        "enter-exit-data",
+        "async-queues",
+        "api-data",
+        "reduction-array",
+    ] {
+        let exe = out_dir.join(stem);
+        let build = Command::new(env!("CARGO_BIN_EXE_acc"))
+            .args(["cc", "-O1", "-o"])
+            .arg(&exe)
+            .arg(root.join(format!("{stem}.c")))
+            .arg("-lm")
+            .env("ACC_RUNTIME_LIB", &lib)
+            .output()
+            .unwrap();
+        assert!(
+            build.status.success(),
+            "{stem}: {}",
+            String::from_utf8_lossy(&build.stderr)
+        );
+        let mut cmd = Command::new(&exe);
+        cmd.env("ACC_DEVICE_TYPE", "nvidia")
+            .env("ACC_CUDA_STAGING", "1")
+            .env("ACC_CUDA_STAGING_CHUNK", "1000")
+            .env_remove("ACC_DEVICE_NUM");
+        let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+        if !run.status.success() {
+            failures.push(format!("{stem}:\n{}", sim::printed(&run)));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -172,8 +172,10 @@ typedef struct acc_rt_kernel {
  *         (and <= the kernel's own limit, cuFuncGetAttribute(MAX_THREADS_PER_BLOCK));
  * grid = (num_gangs > 0 ? num_gangs
  *         : iterations == INT64_MAX ? 4 * the device's multiprocessors
- *         : min(ceil(iterations / (x * y)), 32 * multiprocessors)), at least 1, on x only;
- * with cuda_lanes, a block runs one iteration at a time: min(iterations, 32 * multiprocessors).
+ *         : min(ceil(iterations / (x * y)), W)), at least 1, on x only, where W is one full
+ *         wave: the blocks of x * y threads the device keeps resident at once
+ *         (cuOccupancyMaxActiveBlocksPerMultiprocessor for the kernel) times its multiprocessors;
+ * with cuda_lanes, a block runs one iteration at a time: min(iterations, W).
  * With cuda_lanes == 2 the block defaults to (32, 128 / x) and, with y > 1, x is a power of two
  * of at most 32 (the largest not above vector_length), so that each row of threads lies within
  * one warp and synchronises without the rest of the block.

@@ -6,7 +6,12 @@
 //!   the runtime keeps for messages. The device's primary context is retained on first use.
 //! - **Memory**: `cuMemAlloc`/`cuMemFree`, with a map of live allocations for `check_range`;
 //!   copies and fills are issued on the stream of the calling queue (see below) and waited
-//!   for before they return.
+//!   for before they return. Large copies between the device and the program's (pageable)
+//!   memory go through two pinned staging buffers in turn ([`Staging`]), so the CPU's copy
+//!   into one overlaps the DMA of the other: the DMA engine reads and writes pinned memory at
+//!   full speed, where a pageable copy is staged by the driver chunk by chunk without that
+//!   overlap. `ACC_CUDA_STAGING` sets the smallest copy staged (a byte count such as `16M`;
+//!   `off` never stages), `ACC_CUDA_STAGING_CHUNK` the buffers' size.
 //! - **Streams**: each async queue has its own CUDA stream (non-blocking, created on first use
 //!   or set by `acc_set_cuda_stream`); synchronous operations use one more stream. The
 //!   runtime's deferred queues run a queue's operations on its worker thread, which
@@ -30,6 +35,50 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// The stream key of synchronous operations (queue keys are >= -1).
 const SYNC_KEY: i32 = i32::MIN;
+
+/// The smallest copy staged through pinned buffers by default: four chunks, so that the
+/// pipeline has room to overlap (below that, one pageable copy costs less than the staging).
+const STAGING_MIN: usize = 16 << 20;
+/// The size of each of the two staging buffers by default.
+const STAGING_CHUNK: usize = 4 << 20;
+
+/// `ACC_CUDA_STAGING` and `ACC_CUDA_STAGING_CHUNK`: the smallest copy staged (`None`: never)
+/// and the chunk size.
+fn staging_config() -> (Option<usize>, usize) {
+    static CONFIG: OnceLock<(Option<usize>, usize)> = OnceLock::new();
+    *CONFIG.get_or_init(|| {
+        let read = |name: &str, dflt: usize| match std::env::var(name) {
+            Err(_) => Some(dflt),
+            Ok(v) if v.trim() == "off" => None,
+            Ok(v) => super::env_bytes(name).or_else(|| {
+                crate::error::warn_once(
+                    &Site::routine("acc runtime"),
+                    &format!("{name}={v} is not a byte count (such as 16M) or `off`: ignored"),
+                );
+                Some(dflt)
+            }),
+        };
+        let min = read("ACC_CUDA_STAGING", STAGING_MIN).filter(|&m| m > 0);
+        let chunk = read("ACC_CUDA_STAGING_CHUNK", STAGING_CHUNK)
+            .filter(|&c| c > 0)
+            .unwrap_or(STAGING_CHUNK);
+        (min, chunk)
+    })
+}
+
+/// Two pinned host buffers of one chunk each, and an event for each that completes when the
+/// DMA last issued on it has.
+pub struct Staging {
+    bufs: [(usize, usize); 2],
+    chunk: usize,
+}
+
+/// The chunks of a `bytes`-byte copy: (offset, length).
+fn chunks(bytes: usize, chunk: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..bytes)
+        .step_by(chunk.max(1))
+        .map(move |at| (at, chunk.min(bytes - at)))
+}
 
 /// `CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)`.
 pub fn describe(e: DriverError) -> String {
@@ -84,6 +133,17 @@ pub struct Shape {
     pub block: (u32, u32),
 }
 
+/// What a launch asks for: its iterations (`i64::MAX`: as many gangs as you like), the
+/// clauses' `num_gangs`/`num_workers`/`vector_length` (0: unspecified), and the kernel's mode.
+#[derive(Clone, Copy, Debug)]
+pub struct Hints {
+    pub iterations: i64,
+    pub num_gangs: i32,
+    pub num_workers: i32,
+    pub vector_length: i32,
+    pub lanes: Lanes,
+}
+
 /// How a kernel shares a gang iteration among a block's threads (`acc_rt_kernel.cuda_lanes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lanes {
@@ -109,18 +169,24 @@ impl Lanes {
 /// The launch shape `acc_rt.h` specifies: block = (vector_length or 128, num_workers or 1)
 /// clamped to `max_threads`; grid = num_gangs, else 4 × SMs for "as many as you like"
 /// (`iterations == i64::MAX`), else enough blocks for one iteration a thread (`lanes`: a
-/// block), at most 32 × SMs; at least 1. Rows kernels default to 32 × 4 (a warp a worker) and
+/// block), at most one full wave: the blocks of that size resident at once on every SM
+/// (`resident(threads)`, the device's occupancy for the kernel; grid-stride loops cover the
+/// rest); at least 1. Rows kernels default to 32 × 4 (a warp a worker) and
 /// with more than one row keep `x` a power of two up to 32, so that a row is part of a warp
 /// (`vector_length` is a hint OpenACC lets the implementation adjust).
 pub fn launch_shape(
-    iterations: i64,
-    num_gangs: i32,
-    num_workers: i32,
-    vector_length: i32,
+    hints: Hints,
     sm_count: u32,
     max_threads: u32,
-    lanes: Lanes,
+    resident: &dyn Fn(u32) -> u32,
 ) -> Shape {
+    let Hints {
+        iterations,
+        num_gangs,
+        num_workers,
+        vector_length,
+        lanes,
+    } = hints;
     let max_threads = max_threads.max(1);
     let rows = lanes == Lanes::Rows;
     let mut bx = if vector_length > 0 {
@@ -153,7 +219,8 @@ pub fn launch_shape(
         } else {
             1
         };
-        (iterations.max(0) as u64).div_ceil(threads).min(32 * sms)
+        let wave = sms * u64::from(resident(bx * by).max(1));
+        (iterations.max(0) as u64).div_ceil(threads).min(wave)
     };
     Shape {
         grid: grid.clamp(1, i32::MAX as u64) as u32,
@@ -179,6 +246,8 @@ pub struct CudaDevice {
     functions: Mutex<HashMap<(usize, usize), Function>>,
     /// Device buffers for launches' reductions, reused.
     scratch: Mutex<Vec<(DevAddr, usize)>>,
+    /// Pinned staging buffers not in use (one pair per copy under way).
+    staging: Mutex<Vec<Staging>>,
     /// The lock word every kernel's atomics share, after a pointer to it (so the block's
     /// address is a one-entry `__acc_red` array for launches without reductions).
     lock_word: OnceLock<Result<DevAddr, String>>,
@@ -242,6 +311,7 @@ impl CudaDevice {
             streams: Mutex::new(HashMap::new()),
             functions: Mutex::new(HashMap::new()),
             scratch: Mutex::new(Vec::new()),
+            staging: Mutex::new(Vec::new()),
             lock_word: OnceLock::new(),
         })
     }
@@ -452,14 +522,36 @@ impl CudaDevice {
         vector_length: i32,
         lanes: Lanes,
     ) -> Shape {
-        launch_shape(
+        let resident = |threads: u32| {
+            let mut blocks = 0;
+            // SAFETY: `f` is a loaded function of this device's context, current here.
+            let r = unsafe {
+                cusys::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                    &mut blocks,
+                    f.handle as cusys::CUfunction,
+                    threads as i32,
+                    0,
+                )
+            };
+            match r.result() {
+                Ok(()) if blocks > 0 => blocks as u32,
+                // A GPU of compute capability 8.0 or later holds 2048 threads an SM.
+                _ => (2048 / threads.max(1)).clamp(1, 32),
+            }
+        };
+        self.bind();
+        let hints = Hints {
             iterations,
             num_gangs,
             num_workers,
             vector_length,
+            lanes,
+        };
+        launch_shape(
+            hints,
             self.sm_count,
             self.max_threads.min(f.max_threads).min(1024),
-            lanes,
+            &resident,
         )
     }
 
@@ -513,6 +605,134 @@ impl CudaDevice {
 
     pub fn put_scratch(&self, buf: (DevAddr, usize)) {
         lock(&self.scratch).push(buf);
+    }
+
+    /// A pair of staging buffers for a copy of `bytes` bytes, or `None` when the copy is
+    /// better made directly (small, staging off) or pinned memory cannot be had (the copy is
+    /// then direct too: slower, never wrong). The context is current.
+    fn take_staging(&self, bytes: usize) -> Option<Staging> {
+        let (min, chunk) = staging_config();
+        if bytes < min? {
+            return None;
+        }
+        if let Some(st) = lock(&self.staging).pop() {
+            return Some(st);
+        }
+        let mut bufs = [(0usize, 0usize); 2];
+        for b in &mut bufs {
+            let mut p: *mut c_void = std::ptr::null_mut();
+            let mut e: cusys::CUevent = std::ptr::null_mut();
+            // SAFETY: out-pointers valid for writing; a current context.
+            let ok = unsafe {
+                cusys::cuMemAllocHost_v2(&mut p, chunk).result().is_ok()
+                    && cusys::cuEventCreate(
+                        &mut e,
+                        cusys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32,
+                    )
+                    .result()
+                    .is_ok()
+            };
+            *b = (p as usize, e as usize);
+            if !ok {
+                crate::error::verbose(&format!(
+                    "no pinned staging buffers of {chunk} bytes on {}: large copies go direct",
+                    self.label()
+                ));
+                Self::free_staging(Staging { bufs, chunk });
+                return None;
+            }
+        }
+        Some(Staging { bufs, chunk })
+    }
+
+    fn free_staging(st: Staging) {
+        for (p, e) in st.bufs {
+            // SAFETY: made by `take_staging` and no longer in use (the copies that used them
+            // were waited for).
+            unsafe {
+                if p != 0 {
+                    let _ = cusys::cuMemFreeHost(p as *mut c_void);
+                }
+                if e != 0 {
+                    let _ = cusys::cuEventDestroy_v2(e as cusys::CUevent);
+                }
+            }
+        }
+    }
+
+    /// Waits for the DMA last issued on staging buffer `b`.
+    fn wait_buffer(&self, b: (usize, usize)) {
+        // SAFETY: a live event of this context.
+        let r = unsafe { cusys::cuEventSynchronize(b.1 as cusys::CUevent) }.result();
+        self.check("cuEventSynchronize", r);
+    }
+
+    /// Host to device through `st`: the CPU fills one buffer while the DMA engine empties the
+    /// other.
+    ///
+    /// # Safety
+    /// As [`Device::copy_to_device`].
+    unsafe fn staged_to_device(
+        &self,
+        st: &Staging,
+        dev: DevAddr,
+        host: *const u8,
+        bytes: usize,
+        s: cusys::CUstream,
+    ) {
+        for (i, (at, len)) in chunks(bytes, st.chunk).enumerate() {
+            let b = st.bufs[i % 2];
+            if i >= 2 {
+                self.wait_buffer(b);
+            }
+            // SAFETY: `host + at .. + len` is in the caller's range; the buffer holds a chunk
+            // and no DMA reads it any more (waited for above, or never used).
+            unsafe {
+                std::ptr::copy_nonoverlapping(host.add(at), b.0 as *mut u8, len);
+                let r = cusys::cuMemcpyHtoDAsync_v2((dev + at) as _, b.0 as *const c_void, len, s)
+                    .result()
+                    .and_then(|()| cusys::cuEventRecord(b.1 as cusys::CUevent, s).result());
+                self.check("cuMemcpyHtoD", r);
+            }
+        }
+    }
+
+    /// Device to host through `st`: the DMA engine fills one buffer while the CPU empties the
+    /// other.
+    ///
+    /// # Safety
+    /// As [`Device::copy_to_host`].
+    unsafe fn staged_to_host(
+        &self,
+        st: &Staging,
+        host: *mut u8,
+        dev: DevAddr,
+        bytes: usize,
+        s: cusys::CUstream,
+    ) {
+        let parts: Vec<(usize, usize)> = chunks(bytes, st.chunk).collect();
+        let issue = |i: usize| {
+            let ((at, len), b) = (parts[i], st.bufs[i % 2]);
+            // SAFETY: `dev + at .. + len` is in the caller's range; the buffer is free (its
+            // previous chunk was copied out before this is issued).
+            let r = unsafe {
+                cusys::cuMemcpyDtoHAsync_v2(b.0 as *mut c_void, (dev + at) as _, len, s)
+                    .result()
+                    .and_then(|()| cusys::cuEventRecord(b.1 as cusys::CUevent, s).result())
+            };
+            self.check("cuMemcpyDtoH", r);
+        };
+        issue(0);
+        for (i, &(at, len)) in parts.iter().enumerate() {
+            if i + 1 < parts.len() {
+                issue(i + 1);
+            }
+            let b = st.bufs[i % 2];
+            self.wait_buffer(b);
+            // SAFETY: the chunk has arrived in the buffer (waited for above); `host + at ..
+            // + len` is in the caller's range.
+            unsafe { std::ptr::copy_nonoverlapping(b.0 as *const u8, host.add(at), len) };
+        }
     }
 
     fn alloc_error(&self, e: DriverError, bytes: usize) -> DeviceError {
@@ -585,6 +805,13 @@ impl Device for CudaDevice {
             return;
         }
         let s = self.stream();
+        if let Some(st) = self.take_staging(bytes) {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.staged_to_device(&st, dev, host, bytes, s) };
+            self.sync(s, "cuMemcpyHtoD");
+            lock(&self.staging).push(st);
+            return;
+        }
         // SAFETY: the caller guarantees both ranges; the copy is waited for below, so `host`
         // need only live for this call.
         let r = unsafe { cusys::cuMemcpyHtoDAsync_v2(dev as _, host.cast(), bytes, s) }.result();
@@ -597,6 +824,13 @@ impl Device for CudaDevice {
             return;
         }
         let s = self.stream();
+        if let Some(st) = self.take_staging(bytes) {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.staged_to_host(&st, host, dev, bytes, s) };
+            self.sync(s, "cuMemcpyDtoH");
+            lock(&self.staging).push(st);
+            return;
+        }
         // SAFETY: as in `copy_to_device`.
         let r = unsafe { cusys::cuMemcpyDtoHAsync_v2(host.cast(), dev as _, bytes, s) }.result();
         self.check("cuMemcpyDtoH", r);
@@ -666,74 +900,82 @@ impl Device for CudaDevice {
 mod tests {
     use super::*;
 
+    fn hints(iterations: i64, gangs: i32, workers: i32, vector: i32, lanes: Lanes) -> Hints {
+        Hints {
+            iterations,
+            num_gangs: gangs,
+            num_workers: workers,
+            vector_length: vector,
+            lanes,
+        }
+    }
+
+    /// The shape on a GPU of 132 SMs for a kernel with few registers (sm_80+ occupancy).
+    fn shape(iterations: i64, gangs: i32, workers: i32, vector: i32, lanes: Lanes) -> Shape {
+        let resident = |threads: u32| (2048 / threads).clamp(1, 32);
+        launch_shape(
+            hints(iterations, gangs, workers, vector, lanes),
+            132,
+            1024,
+            &resident,
+        )
+    }
+
     #[test]
     fn launch_shape_follows_the_header() {
-        // Defaults: 128 threads, enough blocks for one iteration each, capped at 32 x SMs.
+        // Defaults: 128 threads, enough blocks for one iteration each, capped at one wave
+        // (16 blocks of 128 threads on each of 132 SMs).
         assert_eq!(
-            launch_shape(1000, 0, 0, 0, 132, 1024, Lanes::None),
+            shape(1000, 0, 0, 0, Lanes::None),
             Shape {
                 grid: 8,
                 block: (128, 1)
             }
         );
+        assert_eq!(shape(1 << 40, 0, 0, 0, Lanes::None).grid, 16 * 132);
+        let low_occupancy = |_| 3;
         assert_eq!(
-            launch_shape(1 << 40, 0, 0, 0, 132, 1024, Lanes::None).grid,
-            32 * 132
+            launch_shape(
+                hints(1 << 40, 0, 0, 0, Lanes::None),
+                132,
+                1024,
+                &low_occupancy
+            )
+            .grid,
+            3 * 132
         );
-        assert_eq!(
-            launch_shape(i64::MAX, 0, 0, 0, 132, 1024, Lanes::None).grid,
-            4 * 132
-        );
-        assert_eq!(launch_shape(0, 0, 0, 0, 132, 1024, Lanes::None).grid, 1);
+        assert_eq!(shape(i64::MAX, 0, 0, 0, Lanes::None).grid, 4 * 132);
+        assert_eq!(shape(0, 0, 0, 0, Lanes::None).grid, 1);
         // One iteration a block.
-        assert_eq!(launch_shape(64, 0, 0, 0, 132, 1024, Lanes::Block).grid, 64);
-        assert_eq!(
-            launch_shape(1 << 20, 0, 0, 0, 132, 1024, Lanes::Block).grid,
-            32 * 132
-        );
+        assert_eq!(shape(64, 0, 0, 0, Lanes::Block).grid, 64);
+        assert_eq!(shape(1 << 20, 0, 0, 0, Lanes::Block).grid, 16 * 132);
         // Hints: gangs, workers and vector length; x * y clamped to the maximum.
         assert_eq!(
-            launch_shape(10, 7, 4, 32, 132, 1024, Lanes::None),
+            shape(10, 7, 4, 32, Lanes::None),
             Shape {
                 grid: 7,
                 block: (32, 4)
             }
         );
-        assert_eq!(
-            launch_shape(10, 1, 64, 256, 132, 1024, Lanes::None).block,
-            (256, 4)
-        );
-        assert_eq!(
-            launch_shape(10, 1, 1, 4096, 132, 1024, Lanes::None).block,
-            (1024, 1)
-        );
+        assert_eq!(shape(10, 1, 64, 256, Lanes::None).block, (256, 4));
+        assert_eq!(shape(10, 1, 1, 4096, Lanes::None).block, (1024, 1));
         // Rows: a warp a worker by default; more than one row keeps each within a warp.
-        assert_eq!(
-            launch_shape(64, 0, 0, 0, 132, 1024, Lanes::Rows).block,
-            (32, 4)
-        );
-        assert_eq!(launch_shape(64, 0, 0, 0, 132, 1024, Lanes::Rows).grid, 64);
-        assert_eq!(
-            launch_shape(64, 0, 0, 8, 132, 1024, Lanes::Rows).block,
-            (8, 16)
-        );
-        assert_eq!(
-            launch_shape(64, 0, 4, 128, 132, 1024, Lanes::Rows).block,
-            (32, 4)
-        );
-        assert_eq!(
-            launch_shape(64, 0, 3, 24, 132, 1024, Lanes::Rows).block,
-            (16, 3)
-        );
+        assert_eq!(shape(64, 0, 0, 0, Lanes::Rows).block, (32, 4));
+        assert_eq!(shape(64, 0, 0, 0, Lanes::Rows).grid, 64);
+        assert_eq!(shape(64, 0, 0, 8, Lanes::Rows).block, (8, 16));
+        assert_eq!(shape(64, 0, 4, 128, Lanes::Rows).block, (32, 4));
+        assert_eq!(shape(64, 0, 3, 24, Lanes::Rows).block, (16, 3));
         // One row may be as wide as the block.
-        assert_eq!(
-            launch_shape(64, 0, 0, 256, 132, 1024, Lanes::Rows).block,
-            (256, 1)
-        );
-        assert_eq!(
-            launch_shape(64, 0, 1, 96, 132, 1024, Lanes::Rows).block,
-            (96, 1)
-        );
+        assert_eq!(shape(64, 0, 0, 256, Lanes::Rows).block, (256, 1));
+        assert_eq!(shape(64, 0, 1, 96, Lanes::Rows).block, (96, 1));
+    }
+
+    #[test]
+    fn staged_copies_cover_the_range_in_chunks() {
+        let parts: Vec<_> = chunks(10, 4).collect();
+        assert_eq!(parts, [(0, 4), (4, 4), (8, 2)]);
+        assert_eq!(chunks(8, 4).collect::<Vec<_>>(), [(0, 4), (4, 4)]);
+        assert_eq!(chunks(0, 4).count(), 0);
     }
 
     #[test]
