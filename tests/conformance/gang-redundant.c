@@ -46,6 +46,42 @@ int main(void) {
       break;
     }
 
+  /* Gang-redundant code in a sequential loop that also holds a gang loop: still once per
+   * gang, and a capture gives each gang its own ticket. */
+  int rounds = 0, ticket = 0, seen[3 * 4] = {0}, b[N];
+  #pragma acc parallel num_gangs(4) copy(rounds, ticket, seen) copyout(b)
+  {
+    for (int it = 0; it < 3; it++) {
+      int v;
+      #pragma acc atomic capture
+      v = ticket++;
+      seen[v % 12] += 1;
+      #pragma acc loop gang
+      for (int i = 0; i < N; i++) b[i] = i + it;
+      if (it == 1) {
+        #pragma acc atomic update
+        rounds += 1;
+      }
+    }
+  }
+  if (rounds != gangs || ticket != 3 * gangs) {
+    printf("gang-redundant: nested in a loop: rounds %d ticket %d, want %d and %d\n", rounds,
+           ticket, gangs, 3 * gangs);
+    ok = 0;
+  }
+  for (int t = 0; t < 3 * gangs; t++)
+    if (seen[t] != 1) {
+      printf("gang-redundant: ticket %d taken %d times\n", t, seen[t]);
+      ok = 0;
+      break;
+    }
+  for (int i = 0; i < N; i++)
+    if (b[i] != i + 2) {
+      printf("gang-redundant: b[%d] = %d, want %d\n", i, b[i], i + 2);
+      ok = 0;
+      break;
+    }
+
   /* Each gang adds its own contribution to its private copy. */
   int s = 100;
   #pragma acc parallel num_gangs(3) reduction(+:s)

@@ -1509,7 +1509,15 @@ impl<'a> Lowerer<'a> {
             let vl = level_arg(ClauseKind::Vector).unwrap_or_else(|| vl.clone());
             // Lanes where it is exact (and the kernel would spread threads over the gang loop).
             let threads_mode = iterations != "1" && !cuda_blocks && k.gang_partitioned;
-            self.lanes = if threads_mode && no_cuda.is_none() {
+            // Once-per-gang effects the region's threads cannot leave to one of them: then a
+            // CUDA block is one thread, so that every thread is a gang.
+            let thread_gangs = threads_mode && self.once_per_gang_beside_gang_loops(id, k, *span);
+            if thread_gangs && no_cuda.is_none() {
+                self.info.push(format!(
+                    "{line}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
+                ));
+            }
+            self.lanes = if threads_mode && !thread_gangs && no_cuda.is_none() {
                 self.lanes_plan(id, k, *span)
             } else {
                 None
@@ -1553,7 +1561,13 @@ impl<'a> Lowerer<'a> {
                         },
                     });
                     // acc_rt_kernel.cuda_lanes: 2 for rows, whose launch shape must suit them.
-                    let lanes_code = if rows { 2 } else { i32::from(lanes) };
+                    let lanes_code = if thread_gangs {
+                        3
+                    } else if rows {
+                        2
+                    } else {
+                        i32::from(lanes)
+                    };
                     format!("__acc_cuda_module, \"{fname}\", {lanes_code}")
                 }
                 Some(why) => {
@@ -2436,6 +2450,46 @@ impl<'a> Lowerer<'a> {
                 enclose(edits, s, "__ACC_REDUNDANT");
             }
         }
+    }
+
+    /// Whether gang-redundant code that must run once per gang (an atomic, a use of a
+    /// reduction variable) stands in a statement of the region that also holds a gang loop —
+    /// say a sequential loop around one. [`Self::once_per_gang`] can give only whole
+    /// statements without gang loops to a block's first thread (the barrier after them needs
+    /// every thread), so such a kernel's CUDA blocks are one thread each: every thread a gang.
+    fn once_per_gang_beside_gang_loops(&self, id: ConstructId, k: &KernelPlan, body: Span) -> bool {
+        let c = self.unit.construct(id);
+        if k.kind != EffKind::Parallel || !k.gang_partitioned || c.body != Some(body) {
+            return false;
+        }
+        let gang_loops: Vec<Span> = k
+            .loops
+            .iter()
+            .filter(|l| l.partition.gang.is_some())
+            .map(|l| {
+                let x = self.unit.construct(l.construct);
+                Span::new(
+                    x.pragma_span.start,
+                    x.body.map_or(x.pragma_span.end, |b| b.end),
+                )
+            })
+            .collect();
+        let in_gang_loop = |s: Span| gang_loops.iter().any(|g| g.contains(s));
+        c.statements
+            .iter()
+            .filter(|&&s| gang_loops.iter().any(|g| s.contains(*g)))
+            .any(|&s| {
+                let atomic = self.unit.constructs.iter().any(|x| {
+                    x.directive.kind == DirectiveKind::Atomic
+                        && s.contains(x.pragma_span)
+                        && !in_gang_loop(x.pragma_span)
+                });
+                let reduction =
+                    self.unit.refs_in(s).iter().any(|r| {
+                        k.reductions.iter().any(|g| g.var == r.var) && !in_gang_loop(r.span)
+                    });
+                atomic || reduction
+            })
     }
 
     /// A gang loop's new header: its iterations (the `collapse`d nest's)

@@ -30,7 +30,10 @@
 //!   vector loops inside a gang iteration run in order on that thread, as
 //!   they do inside a host chunk — always exact. Gang-redundant statements
 //!   that must run once per gang (`__ACC_REDUNDANT_BEGIN/END`) run on each
-//!   block's first thread. A `parallel` with `num_gangs(n)` and no gang
+//!   block's first thread; where such code shares a statement with a gang
+//!   loop (a sequential loop around both), the front end has the runtime
+//!   launch blocks of one thread instead (`cuda_lanes == 3`), so every
+//!   thread is a gang. A `parallel` with `num_gangs(n)` and no gang
 //!   loop runs its region once per block ([`Mode::Blocks`]); other code that
 //!   is not inside a gang loop runs on one thread ([`Mode::Single`]). The
 //!   body is the same text on every device: the host defines the same

@@ -131,8 +131,8 @@ typedef struct acc_rt_kernel {
   const char *cuda_entry;  /* the extern "C" __global__ function in cuda_source to launch */
   int cuda_lanes;          /* 1: one gang iteration per block (its worker and vector loops are
                               spread over the block's threads); 2: as 1, worker loops over
-                              threadIdx.y and their vector loops over threadIdx.x: see "Launch
-                              shape" below */
+                              threadIdx.y and their vector loops over threadIdx.x; 3: blocks of
+                              one thread (every thread a gang): see "Launch shape" below */
 } acc_rt_kernel;
 
 /* ---- kernels on the nvidia device ----------------------------------------------------------
@@ -178,9 +178,10 @@ typedef struct acc_rt_kernel {
  * with cuda_lanes, a block runs one iteration at a time: min(iterations, W).
  * With cuda_lanes == 2 the block defaults to (32, 128 / x) and, with y > 1, x is a power of two
  * of at most 32 (the largest not above vector_length), so that each row of threads lies within
- * one warp and synchronises without the rest of the block.
- * Kernels must be correct for every shape (grid-stride loops over the iterations); the shape
- * only affects speed. A launch with 0 iterations launches nothing. */
+ * one warp and synchronises without the rest of the block. With cuda_lanes == 3 the block is
+ * (1, 1, 1), each thread a gang (num_workers and vector_length are not used).
+ * Other kernels must be correct for every shape (grid-stride loops over the iterations); the
+ * shape only affects speed. A launch with 0 iterations launches nothing. */
 
 typedef struct acc_rt_config {
   int64_t iterations;

@@ -154,6 +154,10 @@ pub enum Lanes {
     /// One gang iteration a block, worker loops over its rows and their vector loops over
     /// each row's lanes (2): a row must lie within one warp unless the block is one row.
     Rows,
+    /// Every thread a chunk, and a block one thread, so that every thread is a gang (3):
+    /// for gang-redundant code that must run once per gang where one thread of a larger
+    /// block could not run it alone.
+    ThreadGangs,
 }
 
 impl Lanes {
@@ -161,6 +165,7 @@ impl Lanes {
         match code {
             0 => Lanes::None,
             2 => Lanes::Rows,
+            3 => Lanes::ThreadGangs,
             _ => Lanes::Block,
         }
     }
@@ -207,14 +212,18 @@ pub fn launch_shape(
     if rows && by > 1 && 32 % bx != 0 {
         bx = 1 << bx.min(32).ilog2();
     }
-    let by = by.clamp(1, max_threads / bx);
+    let (bx, by) = if lanes == Lanes::ThreadGangs {
+        (1, 1)
+    } else {
+        (bx, by.clamp(1, max_threads / bx))
+    };
     let sms = sm_count.max(1) as u64;
     let grid = if num_gangs > 0 {
         num_gangs as u64
     } else if iterations == i64::MAX {
         4 * sms
     } else {
-        let threads = if lanes == Lanes::None {
+        let threads = if matches!(lanes, Lanes::None | Lanes::ThreadGangs) {
             (bx * by) as u64
         } else {
             1
@@ -965,6 +974,15 @@ mod tests {
         assert_eq!(shape(64, 0, 0, 8, Lanes::Rows).block, (8, 16));
         assert_eq!(shape(64, 0, 4, 128, Lanes::Rows).block, (32, 4));
         assert_eq!(shape(64, 0, 3, 24, Lanes::Rows).block, (16, 3));
+        // One thread a gang: blocks of one thread, as many as the gangs.
+        assert_eq!(
+            shape(64, 4, 8, 128, Lanes::ThreadGangs),
+            Shape {
+                grid: 4,
+                block: (1, 1)
+            }
+        );
+        assert_eq!(shape(1 << 20, 0, 0, 0, Lanes::ThreadGangs).grid, 32 * 132);
         // One row may be as wide as the block.
         assert_eq!(shape(64, 0, 0, 256, Lanes::Rows).block, (256, 1));
         assert_eq!(shape(64, 0, 1, 96, Lanes::Rows).block, (96, 1));
