@@ -157,6 +157,19 @@ pub fn support(
         };
         if let Some(text) = keep {
             let line = n.start_position().row + 1;
+            if let Some((r, _)) = long_double_constants(&text)
+                .into_iter()
+                .find(|(_, exact)| routine && exact.is_none())
+            {
+                return Err((
+                    line,
+                    format!(
+                        "the `long double` constant `{}` is not exactly a `double`, which the \
+                         GPU's `long double` constants are made from",
+                        &text[r]
+                    ),
+                ));
+            }
             // The macros only around routines: elsewhere the names may mean something else
             // (a member, a parameter of a macro).
             if routine {
@@ -211,11 +224,25 @@ fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {
     None
 }
 
-/// The module with C's complex types written as the prelude's C++ ones: `float _Complex` (and
-/// `_Complex float`, `float complex`, ...) as `__acc_cfloat`, likewise for `double`, and, in a
-/// file that includes `<complex.h>`, its `I` as `__acc_I`. NVRTC, a C++ compiler, has no
-/// `_Complex`; the prelude's types have C's layout, so device copies are the host's bytes.
-pub fn complex_types(module: &str, complex_h: bool) -> String {
+/// The module with C's types that CUDA lacks written as the prelude's C++ ones: `float
+/// _Complex` (and `_Complex float`, `float complex`, ...) as `__acc_cfloat`, likewise for
+/// `double`, and, in a file that includes `<complex.h>`, its `I` as `__acc_I`; `long double`
+/// as `__acc_f80`, and its constants that are exactly a `double` (`0.125L`) as
+/// `__acc_f80(0.125)` (see [`long_double_constants`]). NVRTC, a C++ compiler, has no `_Complex`
+/// and its `long double` is a `double`; the prelude's types have the host's layout, so device
+/// copies are the host's bytes.
+pub fn cxx_types(module: &str, complex_h: bool) -> String {
+    let mut rewritten = String::with_capacity(module.len());
+    let mut at = 0;
+    for (range, exact) in long_double_constants(module) {
+        if let Some(value) = exact {
+            rewritten.push_str(&module[at..range.start]);
+            rewritten.push_str(&format!("__acc_f80({value})"));
+            at = range.end;
+        }
+    }
+    rewritten.push_str(&module[at..]);
+    let module = rewritten.as_str();
     // Tokens: identifiers (and numbers), runs of whitespace, single other characters.
     let mut tokens: Vec<&str> = Vec::new();
     let b = module.as_bytes();
@@ -237,6 +264,8 @@ pub fn complex_types(module: &str, complex_h: bool) -> String {
         tokens.push(&module[start..i]);
     }
     let complex = |t: &str| t == "_Complex" || (complex_h && t == "complex");
+    let long_double =
+        |a: &str, b: &str| (a == "long" && b == "double") || (a == "double" && b == "long");
     let real = |t: &str| match t {
         "float" => Some("__acc_cfloat"),
         "double" => Some("__acc_cdouble"),
@@ -250,6 +279,11 @@ pub fn complex_types(module: &str, complex_h: bool) -> String {
             .get(k + 1)
             .is_some_and(|s| s.trim().is_empty() && !s.is_empty());
         if spaced {
+            if long_double(t, next) {
+                out.push_str("__acc_f80");
+                k += 3;
+                continue;
+            }
             if let (Some(c), true) = (real(t), complex(next)) {
                 out.push_str(c);
                 k += 3;
@@ -269,6 +303,103 @@ pub fn complex_types(module: &str, complex_h: bool) -> String {
         k += 1;
     }
     out
+}
+
+/// The floating constants with an `L` suffix (`long double`) in C text, outside comments,
+/// strings and character constants: where each is, and its value as a `double` constant when
+/// it is exactly one (`0.125L`: `0.125`), else `None` (`0.1L`, whose `long double` value has
+/// more bits than a `double`; hexadecimal constants are not read).
+pub fn long_double_constants(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |j| i + 2 + j + 2);
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            c if (c.is_ascii_digit()
+                || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+                && (i == 0 || !word(b[i - 1])) =>
+            {
+                // A preprocessing number: digits, letters, `.`, and a sign after an exponent.
+                let start = i;
+                while i < b.len()
+                    && (word(b[i])
+                        || b[i] == b'.'
+                        || ((b[i] == b'+' || b[i] == b'-')
+                            && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
+                {
+                    i += 1;
+                }
+                let n = &text[start..i];
+                let hex = n.starts_with("0x") || n.starts_with("0X");
+                let floating = n.contains('.')
+                    || (!hex && n.contains(['e', 'E']))
+                    || (hex && n.contains(['p', 'P']));
+                if floating && n.ends_with(['l', 'L']) {
+                    let value = &n[..n.len() - 1];
+                    let exact = (!hex && exactly_a_double(value)).then(|| value.to_string());
+                    out.push((start..i, exact));
+                }
+                continue;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// Whether the decimal floating constant `n` (no suffix) is exactly a `double`: `D * 10^E`
+/// with the odd part of its value below 2^53 (and, for `E < 0`, `D` a multiple of `5^-E`).
+/// Constants too long for this to tell are not.
+fn exactly_a_double(n: &str) -> bool {
+    let (mantissa, exp) = match n.find(['e', 'E']) {
+        Some(at) => (&n[..at], n[at + 1..].parse::<i32>().ok()),
+        None => (n, Some(0)),
+    };
+    let Some(mut exp) = exp else { return false };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    exp -= frac.len() as i32;
+    let digits = digits.trim_start_matches('0');
+    let trimmed = digits.trim_end_matches('0');
+    exp += (digits.len() - trimmed.len()) as i32;
+    if trimmed.is_empty() {
+        return true; // zero
+    }
+    let Ok(mut d) = trimmed.parse::<u128>() else {
+        return false;
+    };
+    if exp >= 0 {
+        for _ in 0..exp {
+            let Some(v) = d.checked_mul(10) else {
+                return false;
+            };
+            d = v;
+        }
+    } else {
+        for _ in 0..-exp {
+            if d % 5 != 0 {
+                return false;
+            }
+            d /= 5;
+        }
+    }
+    (d >> d.trailing_zeros()) < 1 << 53
 }
 
 /// The names a file-scope declaration declares as objects (not functions).
@@ -381,15 +512,44 @@ mod tests {
     }
 
     #[test]
+    fn long_double_becomes_the_preludes_with_its_exact_constants() {
+        let m = "long double x = 0.125L + 1e3L * 2.5e-1l - 0.1L; double long y = 10L + 3.L; /* 0.5L */ \"1.5L\"; a1.5L;";
+        assert_eq!(
+            cxx_types(m, false),
+            "__acc_f80 x = __acc_f80(0.125) + __acc_f80(1e3) * __acc_f80(2.5e-1) - 0.1L; __acc_f80 y = 10L + __acc_f80(3.); /* 0.5L */ \"1.5L\"; a1.5L;"
+        );
+        let inexact: Vec<&str> = long_double_constants(m)
+            .into_iter()
+            .filter(|(_, exact)| exact.is_none())
+            .map(|(r, _)| &m[r])
+            .collect();
+        assert_eq!(inexact, ["0.1L"]);
+        for (n, exact) in [
+            ("0.5", true),
+            ("0.1", false),
+            ("1e-3", false),
+            ("9007199254740992", true),
+            ("9007199254740993", false),
+            ("4.5e15", true),
+            ("1e22", true),
+            ("1e23", false),
+            ("0.000", true),
+            ("1.1102230246251565404236316680908203125e-16", true),
+        ] {
+            assert_eq!(exactly_a_double(n), exact, "{n}");
+        }
+    }
+
+    #[test]
     fn complex_types_become_the_preludes() {
         let m = "float _Complex a; _Complex double b; double  complex c = 1.0 + 2.0 * I;\nint I_x; float real; complex_float d;";
         assert_eq!(
-            complex_types(m, true),
+            cxx_types(m, true),
             "__acc_cfloat a; __acc_cdouble b; __acc_cdouble c = 1.0 + 2.0 * __acc_I;\nint I_x; float real; complex_float d;"
         );
         // Without <complex.h>, `complex` and `I` are the program's own names.
         assert_eq!(
-            complex_types("double complex; int I;", false),
+            cxx_types("double complex; int I;", false),
             "double complex; int I;"
         );
     }

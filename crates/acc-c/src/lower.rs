@@ -143,7 +143,7 @@ fn lower_analysis(
         None
     } else {
         match crate::cuda::support(src, &opts.file_name, &declared, &bound) {
-            Ok(support) => Some(crate::cuda::complex_types(
+            Ok(support) => Some(crate::cuda::cxx_types(
                 &acc_engine::cuda::emit_module(&support, &lw.cuda_kernels),
                 src.contains("<complex.h>"),
             )),
@@ -1159,22 +1159,20 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        for v in k
-            .params
-            .iter()
-            .map(|p| p.var)
-            .chain(k.private.iter().copied())
+        // The GPU's long double is the prelude's, whose constants come from `double` ones.
+        let construct_text = &self.src[body.range()];
+        if let Some((r, _)) = crate::cuda::long_double_constants(construct_text)
+            .into_iter()
+            .find(|(_, exact)| exact.is_none())
         {
-            let decl = &self.unit.var(v).decl_text;
-            if decl.contains("long double") {
-                no_cuda.get_or_insert_with(|| {
-                    format!(
-                        "`{}` is a `long double`, which CUDA does not have (its `long double` \
-                         is a `double`, so the device copy would not match the host's)",
-                        self.unit.var(v).name
-                    )
-                });
-            }
+            no_cuda.get_or_insert_with(|| {
+                format!(
+                    "the `long double` constant `{}` is not exactly a `double`, which the GPU's \
+                     `long double` constants are made from (write it as a quotient, e.g. \
+                     `1.0L / 10`)",
+                    &construct_text[r]
+                )
+            });
         }
         for &v in &k.private {
             let name = &self.unit.var(v).name;

@@ -213,7 +213,8 @@ pub fn compile(
     let cname = CString::new(name.replace('\0', " ")).unwrap_or_default();
     let prog = nvrtc::create_program(&src, Some(&cname))
         .map_err(|e| fail(format!("nvrtcCreateProgram failed: {e:?}")))?;
-    let mut opts = vec![target.arch_option()];
+    // `unsigned __int128` carries the prelude's `long double` arithmetic.
+    let mut opts = vec![target.arch_option(), "--device-int128".to_string()];
     opts.extend(options.iter().cloned());
     let opts: Vec<String> = opts.into_iter().map(|o| o.replace('\0', " ")).collect();
     // SAFETY: `prog` is a live program; the options are NUL-free strings.
