@@ -429,6 +429,28 @@ fn lane_identity(op: ReductionOp, t: ScalarType) -> Option<&'static str> {
     })
 }
 
+/// Each item of a construct's `reduction` clauses: operator and variable; `None` when the
+/// front end could not resolve one.
+fn reduction_items(c: &acc_engine::facts::Construct) -> Option<Vec<(ReductionOp, VarId)>> {
+    let mut out = Vec::new();
+    for (ci, clause) in c.directive.clauses.iter().enumerate() {
+        if let ClauseArgs::Reduction { op, items, .. } = &clause.args {
+            for ii in 0..items.len() {
+                out.push((*op, (*c.clause_vars.get(ci)?.get(ii)?)?));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Whether each CUDA thread has its own copy of `v` in kernel `k`: a private or
+/// firstprivate variable, or a value argument.
+fn per_thread(k: &KernelPlan, v: VarId) -> bool {
+    k.private.contains(&v)
+        || k.loops.iter().any(|l| l.private.contains(&v))
+        || k.params.iter().any(|p| p.var == v && p.pass == Pass::Value)
+}
+
 /// Whether `text` has `word` as a whole identifier.
 fn has_word(text: &str, word: &str) -> bool {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -1978,13 +2000,6 @@ impl<'a> Lowerer<'a> {
     /// statement then runs on one thread). Anything else keeps the threads mode, which is
     /// always exact.
     fn lanes_plan(&self, id: ConstructId, k: &KernelPlan, body: Span) -> Option<Lanes> {
-        let stmt_of = |c: ConstructId| {
-            let x = self.unit.construct(c);
-            Span::new(
-                x.pragma_span.start,
-                x.body.map_or(x.pragma_span.end, |b| b.end),
-            )
-        };
         let inside =
             |c: ConstructId, outer: ConstructId| self.unit.ancestors(c).any(|a| a == outer);
         let in_body = |c: ConstructId| c == id || body.contains(self.unit.construct(c).pragma_span);
@@ -2018,41 +2033,16 @@ impl<'a> Lowerer<'a> {
             let innermost = gc.loops.get(g.depth.max(1) - 1)?;
             let gbody = gc.body?;
             // The outermost worker/vector loops inside this gang loop.
-            let spread: Vec<&LoopPlan> = k
-                .loops
-                .iter()
-                .filter(|l| {
-                    threads(l) && l.partition.gang.is_none() && inside(l.construct, g.construct)
-                })
-                .filter(|l| {
-                    !k.loops.iter().any(|o| {
-                        threads(o)
-                            && inside(l.construct, o.construct)
-                            && inside(o.construct, g.construct)
-                    })
-                })
-                .collect();
-            if spread.is_empty() {
+            let spread =
+                self.outermost_inside(k, g.construct, |l| threads(l) && l.partition.gang.is_none());
+            // Reductions across the lanes: builtin scalars private to the gang iteration.
+            if spread.is_empty() || !self.lane_reductions(&spread, gbody) {
                 return None;
             }
-            for l in &spread {
-                // Reductions across the lanes: builtin scalars private to the gang iteration.
-                let lc = self.unit.construct(l.construct);
-                for (ci, clause) in lc.directive.clauses.iter().enumerate() {
-                    let ClauseArgs::Reduction { op, items, .. } = &clause.args else {
-                        continue;
-                    };
-                    for ii in 0..items.len() {
-                        let v = (*lc.clause_vars.get(ci)?.get(ii)?)?;
-                        let var = self.unit.var(v);
-                        let declared_here = gbody.contains(var.decl_span);
-                        if !declared_here || lane_identity(*op, var.scalar?).is_none() {
-                            return None;
-                        }
-                    }
-                }
-            }
-            let spans: Vec<Span> = spread.iter().map(|l| stmt_of(l.construct)).collect();
+            let spans: Vec<Span> = spread
+                .iter()
+                .map(|l| self.statement_of(l.construct))
+                .collect();
             let outside = |s: Span| !spans.iter().any(|v| v.contains(s));
             if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
                 return None;
@@ -2060,42 +2050,21 @@ impl<'a> Lowerer<'a> {
             // Each thread has its own copy of a private or firstprivate variable: every thread
             // must write it. Shared data (and gang reductions, counted once a gang) gets one
             // writer.
-            let per_thread = |v: VarId| {
-                k.private.contains(&v)
-                    || k.loops.iter().any(|l| l.private.contains(&v))
-                    || k.params.iter().any(|p| p.var == v && p.pass == Pass::Value)
-            };
             let mut writes: Vec<Span> = deps
                 .accesses
                 .iter()
-                .filter(|a| a.write && !per_thread(a.var))
+                .filter(|a| a.write && !per_thread(k, a.var))
                 .map(|a| a.span)
                 .chain(
                     deps.scalar_writes
                         .iter()
-                        .filter(|w| !per_thread(w.0))
+                        .filter(|w| !per_thread(k, w.0))
                         .map(|w| w.1),
                 )
                 .filter(|s| outside(*s))
                 .collect();
-            writes.extend(
-                self.unit
-                    .constructs
-                    .iter()
-                    .filter(|c| c.directive.kind == DirectiveKind::Atomic)
-                    .map(|c| c.pragma_span)
-                    .filter(|s| gbody.contains(*s) && outside(*s)),
-            );
-            for w in writes {
-                let s = *innermost.body_statements.iter().find(|s| s.contains(w))?;
-                // A `continue` in a statement one thread runs would leave the others behind
-                // at the next barrier.
-                if innermost.body_declarations.contains(&s)
-                    || spans.iter().any(|v| s.contains(*v))
-                    || has_word(&self.src[s.range()], "continue")
-                {
-                    return None;
-                }
+            writes.extend(self.atomics_in(gbody).filter(|s| outside(*s)));
+            for s in self.single_statements(innermost, &spans, writes)? {
                 if !lanes.single.contains(&s) {
                     lanes.single.push(s);
                 }
@@ -2133,69 +2102,22 @@ impl<'a> Lowerer<'a> {
         w: &LoopPlan,
         body: Span,
     ) -> Option<(Vec<ConstructId>, Vec<Span>)> {
-        let inside =
-            |c: ConstructId, outer: ConstructId| self.unit.ancestors(c).any(|a| a == outer);
         let vector = |l: &LoopPlan| !l.partition.seq && l.partition.vector;
         let wc = self.unit.construct(w.construct);
         let wbody = wc.body?;
         let deps = wc.loops.first()?.deps.as_ref()?;
         let innermost = wc.loops.get(w.depth.max(1) - 1)?;
-        let xs: Vec<&LoopPlan> = k
-            .loops
-            .iter()
-            .filter(|l| vector(l) && inside(l.construct, w.construct))
-            .filter(|l| {
-                !k.loops.iter().any(|o| {
-                    vector(o)
-                        && inside(l.construct, o.construct)
-                        && inside(o.construct, w.construct)
-                })
-            })
-            .collect();
-        if xs.is_empty() {
+        let xs = self.outermost_inside(k, w.construct, vector);
+        if xs.is_empty() || !self.lane_reductions(&xs, wbody) {
             return None;
         }
-        let reduction_vars =
-            |c: &acc_engine::facts::Construct| -> Option<Vec<(ReductionOp, VarId)>> {
-                let mut out = Vec::new();
-                for (ci, clause) in c.directive.clauses.iter().enumerate() {
-                    if let ClauseArgs::Reduction { op, items, .. } = &clause.args {
-                        for ii in 0..items.len() {
-                            out.push((*op, (*c.clause_vars.get(ci)?.get(ii)?)?));
-                        }
-                    }
-                }
-                Some(out)
-            };
-        for x in &xs {
-            for (op, v) in reduction_vars(self.unit.construct(x.construct))? {
-                let var = self.unit.var(v);
-                if !wbody.contains(var.decl_span) || lane_identity(op, var.scalar?).is_none() {
-                    return None;
-                }
-            }
-        }
         let worker_reductions: Vec<VarId> =
-            reduction_vars(wc)?.into_iter().map(|(_, v)| v).collect();
-        let spans: Vec<Span> = xs
-            .iter()
-            .map(|l| {
-                let x = self.unit.construct(l.construct);
-                Span::new(
-                    x.pragma_span.start,
-                    x.body.map_or(x.pragma_span.end, |b| b.end),
-                )
-            })
-            .collect();
+            reduction_items(wc)?.into_iter().map(|(_, v)| v).collect();
+        let spans: Vec<Span> = xs.iter().map(|l| self.statement_of(l.construct)).collect();
         let outside = |s: Span| !spans.iter().any(|v| v.contains(s));
         if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
             return None;
         }
-        let per_thread = |v: VarId| {
-            k.private.contains(&v)
-                || k.loops.iter().any(|l| l.private.contains(&v))
-                || k.params.iter().any(|p| p.var == v && p.pass == Pass::Value)
-        };
         // A variable declared in the construct is a copy each thread has: one lane's write
         // would not reach the others. Variables declared outside it are shared data.
         let mut writes = Vec::new();
@@ -2203,29 +2125,92 @@ impl<'a> Lowerer<'a> {
             let local = body.contains(self.unit.var(v).decl_span);
             if worker_reductions.contains(&v) || !local {
                 writes.push(at);
-            } else if !per_thread(v) {
+            } else if !per_thread(k, v) {
                 return None;
             }
         }
         writes.extend(
             deps.accesses
                 .iter()
-                .filter(|a| a.write && !per_thread(a.var) && outside(a.span))
+                .filter(|a| a.write && !per_thread(k, a.var) && outside(a.span))
                 .map(|a| a.span),
         );
-        writes.extend(
-            self.unit
-                .constructs
-                .iter()
-                .filter(|c| c.directive.kind == DirectiveKind::Atomic)
-                .map(|c| c.pragma_span)
-                .filter(|s| wbody.contains(*s) && outside(*s)),
-        );
+        writes.extend(self.atomics_in(wbody).filter(|s| outside(*s)));
+        let single = self.single_statements(innermost, &spans, writes)?;
+        Some((xs.iter().map(|l| l.construct).collect(), single))
+    }
+
+    /// A construct's statement: its directive through the end of its body.
+    fn statement_of(&self, c: ConstructId) -> Span {
+        let x = self.unit.construct(c);
+        Span::new(
+            x.pragma_span.start,
+            x.body.map_or(x.pragma_span.end, |b| b.end),
+        )
+    }
+
+    /// The loops of `k` inside `outer` that `pick` takes and that are inside no other loop it
+    /// takes there.
+    fn outermost_inside<'k>(
+        &self,
+        k: &'k KernelPlan,
+        outer: ConstructId,
+        pick: impl Fn(&LoopPlan) -> bool,
+    ) -> Vec<&'k LoopPlan> {
+        let inside =
+            |c: ConstructId, outer: ConstructId| self.unit.ancestors(c).any(|a| a == outer);
+        k.loops
+            .iter()
+            .filter(|l| pick(l) && inside(l.construct, outer))
+            .filter(|l| {
+                !k.loops.iter().any(|o| {
+                    pick(o) && inside(l.construct, o.construct) && inside(o.construct, outer)
+                })
+            })
+            .collect()
+    }
+
+    /// Whether the reductions of `loops` can be combined across a block's (or a row's)
+    /// threads: builtin scalars with an identity there, declared inside `scope` (so that each
+    /// iteration of the loop around has its own).
+    fn lane_reductions(&self, loops: &[&LoopPlan], scope: Span) -> bool {
+        loops.iter().all(|l| {
+            reduction_items(self.unit.construct(l.construct)).is_some_and(|items| {
+                items.iter().all(|&(op, v)| {
+                    let var = self.unit.var(v);
+                    scope.contains(var.decl_span)
+                        && var.scalar.is_some_and(|t| lane_identity(op, t).is_some())
+                })
+            })
+        })
+    }
+
+    /// The directives of the `atomic` constructs in `span`.
+    fn atomics_in(&self, span: Span) -> impl Iterator<Item = Span> + '_ {
+        self.unit
+            .constructs
+            .iter()
+            .filter(|c| c.directive.kind == DirectiveKind::Atomic)
+            .map(|c| c.pragma_span)
+            .filter(move |s| span.contains(*s))
+    }
+
+    /// The statements of a loop body (`innermost`'s) that hold `writes`, which one thread
+    /// then runs while the others wait at a barrier; `None` when one cannot: a declaration
+    /// (its names must stay in scope), a statement holding a spread loop (`spread`: every
+    /// thread must run it), or one with a `continue` (it would leave the others behind at the
+    /// next barrier).
+    fn single_statements(
+        &self,
+        innermost: &acc_engine::facts::LoopFacts,
+        spread: &[Span],
+        writes: Vec<Span>,
+    ) -> Option<Vec<Span>> {
         let mut single: Vec<Span> = Vec::new();
         for at in writes {
             let s = *innermost.body_statements.iter().find(|s| s.contains(at))?;
             if innermost.body_declarations.contains(&s)
-                || spans.iter().any(|v| s.contains(*v))
+                || spread.iter().any(|v| s.contains(*v))
                 || has_word(&self.src[s.range()], "continue")
             {
                 return None;
@@ -2234,7 +2219,7 @@ impl<'a> Lowerer<'a> {
                 single.push(s);
             }
         }
-        Some((xs.iter().map(|l| l.construct).collect(), single))
+        Some(single)
     }
 
     /// The edits that spread a worker/vector loop of a lanes kernel over the block's threads:
