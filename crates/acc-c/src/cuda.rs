@@ -157,19 +157,6 @@ pub fn support(
         };
         if let Some(text) = keep {
             let line = n.start_position().row + 1;
-            if let Some((r, _)) = long_double_constants(&text)
-                .into_iter()
-                .find(|(_, exact)| routine && exact.is_none())
-            {
-                return Err((
-                    line,
-                    format!(
-                        "the `long double` constant `{}` is not exactly a `double`, which the \
-                         GPU's `long double` constants are made from",
-                        &text[r]
-                    ),
-                ));
-            }
             // The macros only around routines: elsewhere the names may mean something else
             // (a member, a parameter of a macro).
             if routine {
@@ -227,19 +214,16 @@ fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {
 /// The module with C's types that CUDA lacks written as the prelude's C++ ones: `float
 /// _Complex` (and `_Complex float`, `float complex`, ...) as `__acc_cfloat`, likewise for
 /// `double`, and, in a file that includes `<complex.h>`, its `I` as `__acc_I`; `long double`
-/// as `__acc_f80`, and its constants that are exactly a `double` (`0.125L`) as
-/// `__acc_f80(0.125)` (see [`long_double_constants`]). NVRTC, a C++ compiler, has no `_Complex`
-/// and its `long double` is a `double`; the prelude's types have the host's layout, so device
-/// copies are the host's bytes.
+/// as `__acc_f80`, and its constants as `__acc_f80` values (see [`long_double_constants`]).
+/// NVRTC, a C++ compiler, has no `_Complex` and its `long double` is a `double`; the prelude's
+/// types have the host's layout, so device copies are the host's bytes.
 pub fn cxx_types(module: &str, complex_h: bool) -> String {
     let mut rewritten = String::with_capacity(module.len());
     let mut at = 0;
-    for (range, exact) in long_double_constants(module) {
-        if let Some(value) = exact {
-            rewritten.push_str(&module[at..range.start]);
-            rewritten.push_str(&format!("__acc_f80({value})"));
-            at = range.end;
-        }
+    for (range, value) in long_double_constants(module) {
+        rewritten.push_str(&module[at..range.start]);
+        rewritten.push_str(&value);
+        at = range.end;
     }
     rewritten.push_str(&module[at..]);
     let module = rewritten.as_str();
@@ -306,10 +290,11 @@ pub fn cxx_types(module: &str, complex_h: bool) -> String {
 }
 
 /// The floating constants with an `L` suffix (`long double`) in C text, outside comments,
-/// strings and character constants: where each is, and its value as a `double` constant when
-/// it is exactly one (`0.125L`: `0.125`), else `None` (`0.1L`, whose `long double` value has
-/// more bits than a `double`; hexadecimal constants are not read).
-pub fn long_double_constants(text: &str) -> Vec<(std::ops::Range<usize>, Option<String>)> {
+/// strings and character constants: where each is, and the prelude's `__acc_f80` value the
+/// host compiler would make of it: `__acc_f80(0.125)` for one that is exactly a `double`,
+/// else its bits (`0.1L`: `__acc_f80::bits(0xcccccccccccccccdull, 0x3ffb)`), computed by
+/// [`crate::f80`].
+pub fn long_double_constants(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -352,8 +337,11 @@ pub fn long_double_constants(text: &str) -> Vec<(std::ops::Range<usize>, Option<
                     || (hex && n.contains(['p', 'P']));
                 if floating && n.ends_with(['l', 'L']) {
                     let value = &n[..n.len() - 1];
-                    let exact = (!hex && exactly_a_double(value)).then(|| value.to_string());
-                    out.push((start..i, exact));
+                    if !hex && exactly_a_double(value) {
+                        out.push((start..i, format!("__acc_f80({value})")));
+                    } else if let Some((m, se)) = crate::f80::constant_bits(value) {
+                        out.push((start..i, format!("__acc_f80::bits({m:#x}ull, {se:#x})")));
+                    }
                 }
                 continue;
             }
@@ -516,14 +504,8 @@ mod tests {
         let m = "long double x = 0.125L + 1e3L * 2.5e-1l - 0.1L; double long y = 10L + 3.L; /* 0.5L */ \"1.5L\"; a1.5L;";
         assert_eq!(
             cxx_types(m, false),
-            "__acc_f80 x = __acc_f80(0.125) + __acc_f80(1e3) * __acc_f80(2.5e-1) - 0.1L; __acc_f80 y = 10L + __acc_f80(3.); /* 0.5L */ \"1.5L\"; a1.5L;"
+            "__acc_f80 x = __acc_f80(0.125) + __acc_f80(1e3) * __acc_f80(2.5e-1) - __acc_f80::bits(0xcccccccccccccccdull, 0x3ffb); __acc_f80 y = 10L + __acc_f80(3.); /* 0.5L */ \"1.5L\"; a1.5L;"
         );
-        let inexact: Vec<&str> = long_double_constants(m)
-            .into_iter()
-            .filter(|(_, exact)| exact.is_none())
-            .map(|(r, _)| &m[r])
-            .collect();
-        assert_eq!(inexact, ["0.1L"]);
         for (n, exact) in [
             ("0.5", true),
             ("0.1", false),

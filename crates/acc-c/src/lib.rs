@@ -11,6 +11,7 @@ mod atomic;
 pub mod consts;
 pub mod cuda;
 pub mod deps;
+mod f80;
 pub mod loops;
 pub mod lower;
 pub mod preprocess;

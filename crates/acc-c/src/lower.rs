@@ -1084,13 +1084,11 @@ impl<'a> Lowerer<'a> {
         // Host side: data, arguments, reductions, launch.
         let (data_array, data_count) = self.data_array_compact(&k.data, &format!("__acc_d{n}"));
         let mut args = Vec::new();
-        // The CUDA version's parameters, one per argument; and why there is
-        // no CUDA version, when there is none.
+        // The CUDA version's parameters, one per argument.
         let mut cuda_params = Vec::new();
         let mut cuda_reds = Vec::new();
         let mut cuda_slot_bytes = Vec::new();
         let mut cuda_blocks = false;
-        let mut no_cuda: Option<String> = None;
         let mut offsets: Vec<String> = Vec::new();
         let mut decls = String::new();
         for (i, p) in k.params.iter().enumerate() {
@@ -1180,21 +1178,6 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             }
-        }
-        // The GPU's long double is the prelude's, whose constants come from `double` ones.
-        let construct_text = &self.src[body.range()];
-        if let Some((r, _)) = crate::cuda::long_double_constants(construct_text)
-            .into_iter()
-            .find(|(_, exact)| exact.is_none())
-        {
-            no_cuda.get_or_insert_with(|| {
-                format!(
-                    "the `long double` constant `{}` is not exactly a `double`, which the GPU's \
-                     `long double` constants are made from (write it as a quotient, e.g. \
-                     `1.0L / 10`)",
-                    &construct_text[r]
-                )
-            });
         }
         for &v in &k.private {
             let name = &self.unit.var(v).name;
@@ -1532,12 +1515,12 @@ impl<'a> Lowerer<'a> {
             // Once-per-gang effects the region's threads cannot leave to one of them: then a
             // CUDA block is one thread, so that every thread is a gang.
             let thread_gangs = threads_mode && self.once_per_gang_beside_gang_loops(id, k, *span);
-            if thread_gangs && no_cuda.is_none() {
+            if thread_gangs {
                 self.info.push(format!(
                     "{line}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
                 ));
             }
-            self.lanes = if threads_mode && !thread_gangs && no_cuda.is_none() {
+            self.lanes = if threads_mode && !thread_gangs {
                 self.lanes_plan(id, k, *span)
             } else {
                 None
@@ -1555,45 +1538,39 @@ impl<'a> Lowerer<'a> {
             }
             let kernel_body = self.kernel_body(id, k, *span);
             self.lanes = None;
-            let cuda = match &no_cuda {
-                None => {
-                    self.cuda_kernels.push(CudaKernel {
-                        entry: fname.clone(),
-                        file: self.file.trim_matches('"').to_string(),
-                        line: self.line(*span),
-                        params: cuda_params.clone(),
-                        slot_bytes: cuda_slot_bytes.clone(),
-                        reductions: cuda_reds.clone(),
-                        decls: format!("{decls}{bind_globals}"),
-                        body: kernel_body.clone(),
-                        store: red_store.clone(),
-                        mode: if iterations == "1" {
-                            CudaMode::Single
-                        } else if rows {
-                            CudaMode::Rows
-                        } else if lanes {
-                            CudaMode::Lanes
-                        } else if cuda_blocks || !k.gang_partitioned {
-                            // Redundant gangs: each block's first thread runs the region.
-                            CudaMode::Blocks
-                        } else {
-                            CudaMode::Threads
-                        },
-                    });
-                    // acc_rt_kernel.cuda_lanes: 2 for rows, whose launch shape must suit them.
-                    let lanes_code = if thread_gangs {
-                        3
+            let cuda = {
+                self.cuda_kernels.push(CudaKernel {
+                    entry: fname.clone(),
+                    file: self.file.trim_matches('"').to_string(),
+                    line: self.line(*span),
+                    params: cuda_params.clone(),
+                    slot_bytes: cuda_slot_bytes.clone(),
+                    reductions: cuda_reds.clone(),
+                    decls: format!("{decls}{bind_globals}"),
+                    body: kernel_body.clone(),
+                    store: red_store.clone(),
+                    mode: if iterations == "1" {
+                        CudaMode::Single
                     } else if rows {
-                        2
+                        CudaMode::Rows
+                    } else if lanes {
+                        CudaMode::Lanes
+                    } else if cuda_blocks || !k.gang_partitioned {
+                        // Redundant gangs: each block's first thread runs the region.
+                        CudaMode::Blocks
                     } else {
-                        i32::from(lanes)
-                    };
-                    format!("__acc_cuda_module, \"{fname}\", {lanes_code}")
-                }
-                Some(why) => {
-                    self.info.push(format!("{line}: no CUDA version: {why}"));
-                    "0, 0, 0".to_string()
-                }
+                        CudaMode::Threads
+                    },
+                });
+                // acc_rt_kernel.cuda_lanes: 2 for rows, whose launch shape must suit them.
+                let lanes_code = if thread_gangs {
+                    3
+                } else if rows {
+                    2
+                } else {
+                    i32::from(lanes)
+                };
+                format!("__acc_cuda_module, \"{fname}\", {lanes_code}")
             };
             let _ = write!(
                 launches,

@@ -63,7 +63,8 @@ fn every_program_gives_the_right_answers_on_the_simulated_gpu() {
         } else if expect_refusal
             && run.status.code() == Some(1)
             && printed.contains(
-                "was compiled without a CUDA version, so it cannot run on device nvidia 0",
+                "was compiled without a CUDA version, so it cannot run on device nvidia 0 \
+                 (`acc cc --info` says why",
             )
         {
             refused.push(stem);

@@ -68,9 +68,10 @@
 //!   scheduling, sm_70 and later, makes a per-thread spin lock safe), as the
 //!   host build takes one process-wide lock.
 //!
-//! Kernels this emitter cannot express say why ([`Unsupported`]); the front
-//! end then launches no CUDA version of them and the runtime reports that
-//! when such a kernel meets a GPU.
+//! Every kernel C's front end lowers has a CUDA form. A file whose support
+//! code has none (a routine reading a file-scope variable that no `declare`
+//! gives a device copy) gets no module: acc-c says why (`acc cc --info`) and
+//! the runtime refuses its kernels on a GPU with that pointer.
 
 use crate::directive::ReductionOp;
 use std::fmt::Write;
@@ -165,10 +166,6 @@ pub struct CudaReduction {
     /// The private copy's name in the body.
     pub var: String,
 }
-
-/// Why a construct has no CUDA version.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported(pub String);
 
 /// Declarations every module starts with: the C types and macros kernels
 /// use that NVRTC (which has no system headers) lacks, and the partitioning

@@ -510,7 +510,8 @@ pub unsafe extern "C" fn acc_rt_launch(
                     &site,
                     format!(
                         "kernel '{name}' was compiled without a CUDA version, so it cannot run \
-                         on device {}; rebuild with acc cc (or run with ACC_DEVICE_TYPE=host)",
+                         on device {} (`acc cc --info` says why; a compiler other than acc cc \
+                         makes none); run it with ACC_DEVICE_TYPE=host",
                         d.label
                     ),
                 ));
