@@ -451,7 +451,7 @@ template <class T, class Op> __device__ T __acc_row_reduce(T v, Op op) {
 /// parses all of it for every module.
 pub const PRELUDE_F80: &str = r#"/* C's long-double type on x86-64 (the x87 80-bit extended format, stored in 16 bytes), which
  * CUDA lacks: acc-c writes a kernel's long doubles as this type. Its bytes are the host's (device
- * copies match), and +, -, *, / and the conversions round as the x87 does with its default
+ * copies match), and +, -, *, /, sqrtl and the conversions round as the x87 does with its default
  * control word (to nearest, ties to even, 64-bit significand, gradual underflow), so results
  * are the host's bit for bit. */
 typedef unsigned __int128 __acc_u128;
@@ -770,6 +770,31 @@ struct alignas(16) __acc_f80 {
     }
     return round(neg, e, m, rest);
   }
+  /* The square root, correctly rounded as the x87's fsqrt: the integer root of the significand
+   * widened to 127 or 128 bits (an even power of two apart), its remainder deciding the
+   * rounding (a root is never exactly halfway). */
+  static __device__ __acc_f80 sqrt(const __acc_f80 &a) {
+    const __acc_f80_parts x = a.parts();
+    if (x.cls == __acc_f80_parts::nan) return propagate(a, a);
+    if (x.cls == __acc_f80_parts::zero) return a;
+    if (x.neg) return indefinite();
+    if (x.cls == __acc_f80_parts::inf) return a;
+    const int k = (x.e - 63) % 2 == 0 ? 63 : 64;
+    __acc_u128 op = (__acc_u128)x.m << k, root = 0, one = (__acc_u128)1 << 126;
+    while (one > op) one >>= 2;
+    while (one != 0) {
+      if (op >= root + one) {
+        op -= root + one;
+        root = (root >> 1) + one;
+      } else {
+        root >>= 1;
+      }
+      one >>= 2;
+    }
+    const unsigned long long r = (unsigned long long)root;
+    const unsigned long long rest = op > root ? 0x8000000000000001ull : op != 0 ? 1ull : 0ull;
+    return round(false, (x.e - k) / 2, r, rest);
+  }
   /* -1, 0, 1, or 2 when unordered. */
   static __device__ int compare(const __acc_f80 &a, const __acc_f80 &b) {
     const __acc_f80_parts x = a.parts(), y = b.parts();
@@ -832,6 +857,7 @@ __ACC_F80_CMP(<=, c == -1 || c == 0)
 __ACC_F80_CMP(>, c == 1)
 __ACC_F80_CMP(>=, c == 1 || c == 0)
 #undef __ACC_F80_CMP
+static __device__ __acc_f80 sqrtl(__acc_f80 x) { return __acc_f80::sqrt(x); }
 static __device__ __acc_f80 fabsl(__acc_f80 x) { return __acc_f80::bits(x.m, (unsigned short)(x.se & 0x7fff)); }
 static __device__ __acc_f80 fmaxl(__acc_f80 a, __acc_f80 b) { return a != a ? b : b != b ? a : a < b ? b : a; }
 static __device__ __acc_f80 fminl(__acc_f80 a, __acc_f80 b) { return a != a ? b : b != b ? a : b < a ? b : a; }
