@@ -453,7 +453,9 @@ pub const PRELUDE_F80: &str = r#"/* C's long-double type on x86-64 (the x87 80-b
  * CUDA lacks: acc-c writes a kernel's long doubles as this type. Its bytes are the host's (device
  * copies match), and +, -, *, /, sqrtl and the conversions round as the x87 does with its default
  * control word (to nearest, ties to even, 64-bit significand, gradual underflow), so results
- * are the host's bit for bit. */
+ * are the host's bit for bit. C's usual conversions are overloads here; one thing C++ refuses
+ * is a conditional expression whose other branch has another type (`c ? x : 0`, with both
+ * conversions possible): the module then fails to compile, naming the line. */
 typedef unsigned __int128 __acc_u128;
 static __device__ int __acc_clz64(unsigned long long v) {
   int n = 0;
@@ -857,6 +859,17 @@ __ACC_F80_CMP(<=, c == -1 || c == 0)
 __ACC_F80_CMP(>, c == 1)
 __ACC_F80_CMP(>=, c == 1 || c == 0)
 #undef __ACC_F80_CMP
+/* `a op= b` with an arithmetic `a` and a long double `b`: C computes in long double and
+ * converts back (C++ would find the built-in operators ambiguous here). */
+#define __ACC_F80_ASSIGN(op, f)                                                                 \
+  template <class T> __device__ T &operator op(T &a, const __acc_f80 &b) {                    \
+    return a = (T)(f);                                                                         \
+  }
+__ACC_F80_ASSIGN(+=, __acc_f80::add(__acc_f80(a), b, false))
+__ACC_F80_ASSIGN(-=, __acc_f80::add(__acc_f80(a), b, true))
+__ACC_F80_ASSIGN(*=, __acc_f80::mul(__acc_f80(a), b))
+__ACC_F80_ASSIGN(/=, __acc_f80::div(__acc_f80(a), b))
+#undef __ACC_F80_ASSIGN
 static __device__ __acc_f80 sqrtl(__acc_f80 x) { return __acc_f80::sqrt(x); }
 static __device__ __acc_f80 fabsl(__acc_f80 x) { return __acc_f80::bits(x.m, (unsigned short)(x.se & 0x7fff)); }
 static __device__ __acc_f80 fmaxl(__acc_f80 a, __acc_f80 b) { return a != a ? b : b != b ? a : a < b ? b : a; }

@@ -46,12 +46,14 @@ static long double mixed() {
   __acc_f80 z = x + 1 - 0.5 * y / 2.0f + (x < 3 ? x : y);
   z += 1; z *= 2; z -= y; z /= 4; z++; --z;
   double d = z; int i = z; long long ll = -z; unsigned u = z;
+  double dd = 1.5; dd += z; dd *= z; int ii = 7; ii -= z; ii /= z;
   bool b = (bool)z && !(z == 0) && z != 1 && 1 < z && z >= 2 && (double)z > 0;
-  return native(z) + d + i + ll + u + b;
+  return native(z) + d + i + ll + u + b + dd + ii;
 }
 int main() {
   if (mixed() != (long double)0) { long double w = 2.5L + 1 - 0.5L * 4 / 2.0L + 2.5L; w += 1; w *= 2; w -= 4; w /= 4; 
-    long double want = w + (double)w + (int)w + (long long)-w + (unsigned)w + 1; if (mixed() != want) { printf("mixed %Lg %Lg\n", mixed(), want); return 1; } }
+    double wd = 1.5; wd += w; wd *= w; int wi = 7; wi -= w; wi /= w;
+    long double want = w + (double)w + (int)w + (long long)-w + (unsigned)w + 1 + wd + wi; if (mixed() != want) { printf("mixed %Lg %Lg\n", mixed(), want); return 1; } }
   long fails = 0, n = 2000000;
   for (long i = 0; i < n && fails < 20; i++) {
     long double a = random_value(), b = random_value();
