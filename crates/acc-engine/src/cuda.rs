@@ -333,7 +333,7 @@ struct __acc_or { template <class T> __device__ T operator()(T a, T b) const { r
  * imaginary part) and arithmetic, the <complex.h> functions kernels use, and I. */
 template <class T> struct __acc_complex {
   T re, im;
-  __device__ __acc_complex() = default;
+  __acc_complex() = default;
   __device__ constexpr __acc_complex(T r, T i = 0) : re(r), im(i) {}
   template <class U> __device__ constexpr __acc_complex(const __acc_complex<U> &o) : re(o.re), im(o.im) {}
   __device__ __acc_complex &operator+=(const __acc_complex &o) { re += o.re; im += o.im; return *this; }
@@ -829,14 +829,27 @@ struct alignas(16) __acc_f80 {
   __device__ __acc_f80 operator--(int) { const __acc_f80 old = *this; *this -= __acc_f80(1); return old; }
 };
 /* The operators, with the other operand of any arithmetic type (an exact match, so that they
- * win over the built-in operators through a conversion). */
+ * win over the built-in operators through a conversion); only arithmetic types, so that other
+ * classes' operators (the complex types') never meet them. */
+template <class T> struct __acc_f80_arith { enum { value = 0 }; };
+#define __ACC_F80_ARITH(T) \
+  template <> struct __acc_f80_arith<T> { enum { value = 1 }; };
+__ACC_F80_ARITH(bool) __ACC_F80_ARITH(char) __ACC_F80_ARITH(signed char)
+__ACC_F80_ARITH(unsigned char) __ACC_F80_ARITH(short) __ACC_F80_ARITH(unsigned short)
+__ACC_F80_ARITH(int) __ACC_F80_ARITH(unsigned) __ACC_F80_ARITH(long) __ACC_F80_ARITH(unsigned long)
+__ACC_F80_ARITH(long long) __ACC_F80_ARITH(unsigned long long) __ACC_F80_ARITH(float)
+__ACC_F80_ARITH(double)
+#undef __ACC_F80_ARITH
+template <bool B, class R> struct __acc_f80_if {};
+template <class R> struct __acc_f80_if<true, R> { typedef R type; };
+#define __ACC_F80_IF(T, R) typename __acc_f80_if<__acc_f80_arith<T>::value, R>::type
 #define __ACC_F80_OP(op, f)                                                                      \
   static __device__ __acc_f80 operator op(const __acc_f80 &a, const __acc_f80 &b) { return f; } \
-  template <class T> __device__ __acc_f80 operator op(const __acc_f80 &a, T t) {              \
+  template <class T> __device__ __ACC_F80_IF(T, __acc_f80) operator op(const __acc_f80 &a, T t) { \
     const __acc_f80 b(t);                                                                       \
     return f;                                                                                   \
   }                                                                                             \
-  template <class T> __device__ __acc_f80 operator op(T t, const __acc_f80 &b) {              \
+  template <class T> __device__ __ACC_F80_IF(T, __acc_f80) operator op(T t, const __acc_f80 &b) { \
     const __acc_f80 a(t);                                                                       \
     return f;                                                                                   \
   }
@@ -850,8 +863,12 @@ __ACC_F80_OP(/, __acc_f80::div(a, b))
     const int c = __acc_f80::compare(a, b);                                                   \
     return test;                                                                              \
   }                                                                                           \
-  template <class T> __device__ bool operator op(const __acc_f80 &a, T t) { return a op __acc_f80(t); } \
-  template <class T> __device__ bool operator op(T t, const __acc_f80 &b) { return __acc_f80(t) op b; }
+  template <class T> __device__ __ACC_F80_IF(T, bool) operator op(const __acc_f80 &a, T t) {    \
+    return a op __acc_f80(t);                                                                   \
+  }                                                                                             \
+  template <class T> __device__ __ACC_F80_IF(T, bool) operator op(T t, const __acc_f80 &b) {    \
+    return __acc_f80(t) op b;                                                                   \
+  }
 __ACC_F80_CMP(==, c == 0)
 __ACC_F80_CMP(!=, c != 0)
 __ACC_F80_CMP(<, c == -1)
@@ -862,7 +879,7 @@ __ACC_F80_CMP(>=, c == 1 || c == 0)
 /* `a op= b` with an arithmetic `a` and a long double `b`: C computes in long double and
  * converts back (C++ would find the built-in operators ambiguous here). */
 #define __ACC_F80_ASSIGN(op, f)                                                                 \
-  template <class T> __device__ T &operator op(T &a, const __acc_f80 &b) {                    \
+  template <class T> __device__ __ACC_F80_IF(T, T &) operator op(T &a, const __acc_f80 &b) {  \
     return a = (T)(f);                                                                         \
   }
 __ACC_F80_ASSIGN(+=, __acc_f80::add(__acc_f80(a), b, false))
@@ -870,6 +887,7 @@ __ACC_F80_ASSIGN(-=, __acc_f80::add(__acc_f80(a), b, true))
 __ACC_F80_ASSIGN(*=, __acc_f80::mul(__acc_f80(a), b))
 __ACC_F80_ASSIGN(/=, __acc_f80::div(__acc_f80(a), b))
 #undef __ACC_F80_ASSIGN
+#undef __ACC_F80_IF
 static __device__ __acc_f80 sqrtl(__acc_f80 x) { return __acc_f80::sqrt(x); }
 static __device__ __acc_f80 fabsl(__acc_f80 x) { return __acc_f80::bits(x.m, (unsigned short)(x.se & 0x7fff)); }
 static __device__ __acc_f80 fmaxl(__acc_f80 a, __acc_f80 b) { return a != a ? b : b != b ? a : a < b ? b : a; }
