@@ -457,6 +457,8 @@ fn has_word(text: &str, word: &str) -> bool {
         .any(|w| w == word)
 }
 
+/// Puts the statement `s` between `<name>_BEGIN` and `<name>_END`, outside every other edit
+/// at its ends.
 fn enclose(edits: &mut Vec<Edit>, s: Span, name: &str) {
     edits.push(Edit {
         start: s.start,
@@ -1538,40 +1540,39 @@ impl<'a> Lowerer<'a> {
             }
             let kernel_body = self.kernel_body(id, k, *span);
             self.lanes = None;
-            let cuda = {
-                self.cuda_kernels.push(CudaKernel {
-                    entry: fname.clone(),
-                    file: self.file.trim_matches('"').to_string(),
-                    line: self.line(*span),
-                    params: cuda_params.clone(),
-                    slot_bytes: cuda_slot_bytes.clone(),
-                    reductions: cuda_reds.clone(),
-                    decls: format!("{decls}{bind_globals}"),
-                    body: kernel_body.clone(),
-                    store: red_store.clone(),
-                    mode: if iterations == "1" {
-                        CudaMode::Single
-                    } else if rows {
-                        CudaMode::Rows
-                    } else if lanes {
-                        CudaMode::Lanes
-                    } else if cuda_blocks || !k.gang_partitioned {
-                        // Redundant gangs: each block's first thread runs the region.
-                        CudaMode::Blocks
-                    } else {
-                        CudaMode::Threads
-                    },
-                });
-                // acc_rt_kernel.cuda_lanes: 2 for rows, whose launch shape must suit them.
-                let lanes_code = if thread_gangs {
-                    3
+            self.cuda_kernels.push(CudaKernel {
+                entry: fname.clone(),
+                file: self.file.trim_matches('"').to_string(),
+                line: self.line(*span),
+                params: cuda_params.clone(),
+                slot_bytes: cuda_slot_bytes.clone(),
+                reductions: cuda_reds.clone(),
+                decls: format!("{decls}{bind_globals}"),
+                body: kernel_body.clone(),
+                store: red_store.clone(),
+                mode: if iterations == "1" {
+                    CudaMode::Single
                 } else if rows {
-                    2
+                    CudaMode::Rows
+                } else if lanes {
+                    CudaMode::Lanes
+                } else if cuda_blocks || !k.gang_partitioned {
+                    // Redundant gangs: each block's first thread runs the region.
+                    CudaMode::Blocks
                 } else {
-                    i32::from(lanes)
-                };
-                format!("__acc_cuda_module, \"{fname}\", {lanes_code}")
+                    CudaMode::Threads
+                },
+            });
+            // acc_rt_kernel.cuda_lanes: 1 lanes, 2 rows, 3 one thread a gang (the launch shape
+            // must suit them).
+            let lanes_code = if thread_gangs {
+                3
+            } else if rows {
+                2
+            } else {
+                i32::from(lanes)
             };
+            let cuda = format!("__acc_cuda_module, \"{fname}\", {lanes_code}");
             let _ = write!(
                 launches,
                 "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, {cuda}}}; \
