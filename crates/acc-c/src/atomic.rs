@@ -589,6 +589,42 @@ mod tests {
         assert_eq!(f("{ v = x; x = e }"), None);
     }
 
+    proptest::proptest! {
+        /// Any text, of statement-like pieces or not, is read or refused, never a panic, and
+        /// every range given back is a piece of the text.
+        #[test]
+        fn any_text_is_read_or_refused(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just("x".to_string()),
+                    proptest::strategy::Just("v".to_string()),
+                    proptest::string::string_regex("[-+*/%&|^<>=!~?:;,.(){}\\[\\] ]{1,3}").unwrap(),
+                    proptest::string::string_regex("[a-z0-9_é\"']{1,4}").unwrap(),
+                ],
+                0..16,
+            )
+        ) {
+            let text: String = pieces.concat();
+            for kind in [Read, Write, Update, Capture] {
+                if let Some(access) = read_access(kind, &text) {
+                    let ranges = match access {
+                        AtomicAccess::Read { v, x } => vec![v, x],
+                        AtomicAccess::Write { x, e } => vec![x, e],
+                        AtomicAccess::Update { x, e, capture, .. } => {
+                            let mut r = vec![x];
+                            r.extend(e);
+                            r.extend(capture.map(|c| c.0));
+                            r
+                        }
+                    };
+                    for r in ranges {
+                        proptest::prop_assert!(text.get(r.clone()).is_some_and(|p| !p.trim().is_empty()));
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn read_and_write_forms() {
         assert_eq!(show(Read, "v = a[i].f;").unwrap(), "read v <- a[i].f");

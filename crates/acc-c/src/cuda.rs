@@ -522,6 +522,20 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any text: the constants found are pieces of it that end in `L` or `l`, and the
+        /// rewriting never panics.
+        #[test]
+        fn long_double_constants_are_found_in_any_text(text in "[0-9a-fA-FxXpPeElL.+\\-/*\"' é_]{0,40}") {
+            for (r, value) in long_double_constants(&text) {
+                let piece = text.get(r).unwrap_or("");
+                proptest::prop_assert!(piece.ends_with(['l', 'L']), "{piece}");
+                proptest::prop_assert!(value.starts_with("__acc_f80"));
+            }
+            let _ = cxx_types(&text, true);
+        }
+    }
+
     #[test]
     fn complex_types_become_the_preludes() {
         let m = "float _Complex a; _Complex double b; double  complex c = 1.0 + 2.0 * I;\nint I_x; float real; complex_float d;";
