@@ -82,6 +82,20 @@ int main(void) {
       break;
     }
 
+  /* The same with the region's statement the loop itself (no braces). */
+  int rounds2 = 0;
+  #pragma acc parallel num_gangs(4) copy(rounds2) copyout(b)
+  for (int it = 0; it < 3; it++) {
+    #pragma acc atomic update
+    rounds2 += 1;
+    #pragma acc loop gang
+    for (int i = 0; i < N; i++) b[i] = i + it;
+  }
+  if (rounds2 != 3 * gangs) {
+    printf("gang-redundant: a loop as the region: %d rounds, want %d\n", rounds2, 3 * gangs);
+    ok = 0;
+  }
+
   /* Each gang adds its own contribution to its private copy. */
   int s = 100;
   #pragma acc parallel num_gangs(3) reduction(+:s)

@@ -451,6 +451,15 @@ fn per_thread(k: &KernelPlan, v: VarId) -> bool {
         || k.params.iter().any(|p| p.var == v && p.pass == Pass::Value)
 }
 
+/// The top-level statements of a compute region: those of its block, or its one statement
+/// when that is not a block (a loop directly under `parallel`).
+fn region_statements(c: &acc_engine::facts::Construct) -> Vec<Span> {
+    match c.body {
+        Some(b) if c.statements.is_empty() => vec![b],
+        _ => c.statements.clone(),
+    }
+}
+
 /// Whether `text` has `word` as a whole identifier.
 fn has_word(text: &str, word: &str) -> bool {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -2403,7 +2412,7 @@ impl<'a> Lowerer<'a> {
                 .iter()
                 .any(|r| k.reductions.iter().any(|g| g.var == r.var))
         };
-        for &s in &c.statements {
+        for s in region_statements(c) {
             if c.declarations.contains(&s) || gang_loop_in(s) {
                 continue;
             }
@@ -2436,10 +2445,10 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         let in_gang_loop = |s: Span| gang_loops.iter().any(|g| g.contains(s));
-        c.statements
-            .iter()
-            .filter(|&&s| gang_loops.iter().any(|g| s.contains(*g)))
-            .any(|&s| {
+        region_statements(c)
+            .into_iter()
+            .filter(|&s| gang_loops.iter().any(|g| s.contains(*g)))
+            .any(|s| {
                 let atomic = self.unit.constructs.iter().any(|x| {
                     x.directive.kind == DirectiveKind::Atomic
                         && s.contains(x.pragma_span)

@@ -674,9 +674,10 @@ fn cuda_versions_use_lanes_and_lock_free_atomics_where_they_apply() {
     assert_eq!(uses("__ACC_WRED_BEGIN(double"), 3, "{cu}");
     assert_eq!(uses("__ACC_VRED_BEGIN(double __acc_vo_g"), 1, "{cu}");
     assert_eq!(uses("__ACC_XSINGLE_BEGIN"), 7, "{cu}");
-    // Once-per-gang code beside a gang loop: blocks of one thread, for that kernel only.
+    // Once-per-gang code beside a gang loop (in a block, or a loop as the whole region):
+    // blocks of one thread, for those two kernels only.
     let (info, _) = build("gang-redundant");
-    assert_eq!(info.matches("CUDA: one thread a gang").count(), 1, "{info}");
+    assert_eq!(info.matches("CUDA: one thread a gang").count(), 2, "{info}");
     // Every atomic of the two atomic programs is one location the module compare-and-swaps
     // (or reads or writes whole): the device-wide lock is left to the prelude's fallback for
     // values of other sizes.
