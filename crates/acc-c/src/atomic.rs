@@ -5,9 +5,13 @@
 //! Every form OpenACC 3.3 lists (§2.12) is read: `atomic read` `v = x;`, `atomic write`
 //! `x = e;`, `atomic update` `x++; x--; ++x; --x; x binop= e; x = x binop e; x = e binop x;`,
 //! and `atomic capture` as `v = <update>;` or a block `{v = x; <update>}`, `{<update> v = x;}`
-//! or `{v = x; x = e;}`. Text this module does not read with certainty (comments, strings,
-//! preprocessor lines, or an `e` whose operators would bind differently once `x binop e` is
-//! taken apart) is `None`, and the construct keeps the lock, which is always correct.
+//! or `{v = x; x = e;}`. Text this module does not read with certainty (a `//` comment or a
+//! preprocessor line inside the statement, a macro standing for the whole statement, or an
+//! `e` whose operators would bind differently once `x binop e` is taken apart, which OpenACC
+//! does not allow anyway) is `None`, and the construct keeps the device-wide lock. The lock
+//! does not exclude another construct's compare-and-swap on the same location, so a program
+//! that updates one location through a macro here and a plain statement there is not atomic
+//! on the GPU (the host takes its lock for every form).
 //!
 //! Pure text: no tree-sitter, no knowledge of types; the statement text is all it sees.
 
@@ -117,7 +121,8 @@ impl Op {
 /// The top-level operators of `text[range]`; `None` for text not read with certainty.
 fn operators(text: &str, range: Range<usize>) -> Option<Vec<Op>> {
     let s = &text[range.clone()];
-    if s.contains("/*") || s.contains("//") || s.contains('#') {
+    // A `//` comment would swallow the rest of the macro call the pieces go into.
+    if s.contains("//") || s.contains('#') {
         return None;
     }
     let b = s.as_bytes();
@@ -130,7 +135,19 @@ fn operators(text: &str, range: Range<usize>) -> Option<Vec<Op>> {
     while i < b.len() {
         let c = b[i];
         match c {
-            b'"' | b'\'' => return None,
+            b'"' | b'\'' => {
+                // A character or string constant: an operand.
+                i = literal_end(b, i)?;
+                if depth == 0 {
+                    operand_end = true;
+                }
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                // A comment: white space.
+                i = s[i + 2..].find("*/").map(|j| i + 2 + j + 2)?;
+                continue;
+            }
             b'(' | b'[' | b'{' => {
                 depth += 1;
                 operand_end = false;
@@ -191,6 +208,17 @@ fn operators(text: &str, range: Range<usize>) -> Option<Vec<Op>> {
         i += 1;
     }
     (depth == 0).then_some(ops)
+}
+
+/// The end of the character or string constant that starts at `b[i]` (after its closing
+/// quote); `None` when it does not end.
+fn literal_end(b: &[u8], mut i: usize) -> Option<usize> {
+    let quote = b[i];
+    i += 1;
+    while i < b.len() && b[i] != quote {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    (i < b.len()).then_some(i + 1)
 }
 
 /// `range` without leading and trailing white space.
@@ -366,14 +394,24 @@ fn statements(text: &str) -> Option<Vec<Range<usize>>> {
     } else {
         all
     };
-    // Split at the top-level `;` (operators() has checked for comments and strings).
+    // Split at the top-level `;`, outside constants and comments (operators() has checked
+    // that they end).
     operators(text, inner.clone())?;
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = inner.start;
-    for i in inner.clone() {
+    let mut i = inner.start;
+    while i < inner.end {
         match b[i] {
+            b'"' | b'\'' => {
+                i = literal_end(b, i)?;
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map(|j| i + 2 + j + 2)?;
+                continue;
+            }
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
             b';' if depth == 0 => {
@@ -382,6 +420,7 @@ fn statements(text: &str) -> Option<Vec<Range<usize>>> {
             }
             _ => {}
         }
+        i += 1;
     }
     // Every statement ends with `;`.
     if !trim(text, start..inner.end).is_empty() || out.iter().any(|r| r.is_empty()) {
@@ -545,8 +584,22 @@ mod tests {
         assert_eq!(f("x, y += 1;"), None);
         assert_eq!(f("x += 1"), None);
         assert_eq!(f("x += 1; y++;"), None);
-        assert_eq!(f("x += 1 /* one */;"), None);
-        assert_eq!(f("s[0] += \"a\"[0];"), None);
+        assert_eq!(f("x += 1 // one\n;"), None);
+        // Constants and comments are operands and white space.
+        assert_eq!(
+            f("x += 1 /* one; */;").unwrap(),
+            "x Forward(\"+\") 1 /* one; */"
+        );
+        assert_eq!(
+            f("s[0] += \"a;\"[0];").unwrap(),
+            "s[0] Forward(\"+\") \"a;\"[0]"
+        );
+        assert_eq!(
+            f("hist[c - 'a']++;").unwrap(),
+            "hist[c - 'a'] Forward(\"+\") 1"
+        );
+        assert_eq!(f("x = x + '\\'';").unwrap(), "x Forward(\"+\") '\\''");
+        assert_eq!(f("x += \"a;"), None);
         // Bytes of a multi-byte character are never read as operators.
         assert_eq!(f("x += é;").unwrap(), "x Forward(\"+\") é");
     }

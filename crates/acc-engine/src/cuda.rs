@@ -62,8 +62,9 @@
 //!   on the value read, 4- and 8-byte values), so updates of different
 //!   locations never wait for each other; `atomic read` and `write` of such
 //!   values are one access of the whole value. Values of other sizes, and
-//!   statements the front end does not read as one of those forms, take the
-//!   device's one lock word (the runtime passes it after the reduction
+//!   statements the front end does not read as one of those forms (a macro
+//!   standing for the statement: the lock does not exclude compare-and-swap
+//!   updates of the same location elsewhere), take the device's one lock word (the runtime passes it after the reduction
 //!   slots, so kernels of every module share it; independent thread
 //!   scheduling, sm_70 and later, makes a per-thread spin lock safe), as the
 //!   host build takes one process-wide lock.
