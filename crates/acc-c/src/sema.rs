@@ -335,10 +335,23 @@ impl<'s> Walker<'s> {
         match body {
             None => {
                 let name_span = self.unit.construct(id).directive.name_span;
-                self.diags.push(Diagnostic::error(
+                let mut d = Diagnostic::error(
                     name_span,
                     format!("`acc {}` must be followed by a statement", kind.name()),
-                ));
+                );
+                // `#else` / `#pragma acc ...` / `#endif` / `for (...)`: the compiler sees the
+                // loop after preprocessing; acc reads the source as written.
+                if node
+                    .parent()
+                    .is_some_and(|p| p.kind().starts_with("preproc_"))
+                {
+                    d = d.with_note(
+                        "the directive ends a `#if` branch: acc reads the source before \
+                         preprocessing, so the statement must be in the same branch (move the \
+                         `#endif` after the statement, repeating it in each branch)",
+                    );
+                }
+                self.diags.push(d);
             }
             Some(body) => {
                 self.unit.constructs[id.0 as usize].body = Some(body);
