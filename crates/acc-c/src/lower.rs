@@ -452,9 +452,11 @@ fn per_thread(k: &KernelPlan, v: VarId) -> bool {
 }
 
 /// The top-level statements of a compute region: those of its block, or its one statement
-/// when that is not a block (a loop directly under `parallel`).
+/// when that is not a block (a loop directly under `parallel`); none for a combined construct
+/// (`parallel loop`), whose statement is its own loop.
 fn region_statements(c: &acc_engine::facts::Construct) -> Vec<Span> {
     match c.body {
+        _ if c.directive.kind.is_combined() => Vec::new(),
         Some(b) if c.statements.is_empty() => vec![b],
         _ => c.statements.clone(),
     }

@@ -674,6 +674,14 @@ fn cuda_versions_use_lanes_and_lock_free_atomics_where_they_apply() {
     assert_eq!(uses("__ACC_WRED_BEGIN(double"), 3, "{cu}");
     assert_eq!(uses("__ACC_VRED_BEGIN(double __acc_vo_g"), 1, "{cu}");
     assert_eq!(uses("__ACC_XSINGLE_BEGIN"), 7, "{cu}");
+    // A combined construct's loop is its whole region: nothing of it is gang-redundant code
+    // for one thread of a block (its reductions are the loop's).
+    let (_, cu) = build("combined");
+    assert!(
+        !cu.lines()
+            .any(|l| !l.starts_with('#') && l.contains("__ACC_REDUNDANT_BEGIN")),
+        "{cu}"
+    );
     // Once-per-gang code beside a gang loop (in a block, or a loop as the whole region):
     // blocks of one thread, for those two kernels only.
     let (info, _) = build("gang-redundant");
