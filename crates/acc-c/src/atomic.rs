@@ -162,7 +162,22 @@ fn operators(text: &str, range: Range<usize>) -> Option<Vec<Op>> {
             _ if c.is_ascii_whitespace() => {}
             // Between statements of a block (statements() splits them).
             b';' => operand_end = false,
-            _ if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+            _ if c.is_ascii_digit() && (i == 0 || !is_word(b[i - 1])) => {
+                // A number, with the sign of its exponent (`1e-3`): one operand.
+                while i < b.len()
+                    && (is_word(b[i])
+                        || b[i] == b'.'
+                        || (matches!(b[i], b'+' | b'-')
+                            && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
+                {
+                    i += 1;
+                }
+                if depth == 0 {
+                    operand_end = true;
+                }
+                continue;
+            }
+            _ if is_word(c) => {
                 if depth == 0 {
                     operand_end = true;
                 }
@@ -208,6 +223,11 @@ fn operators(text: &str, range: Range<usize>) -> Option<Vec<Op>> {
         i += 1;
     }
     (depth == 0).then_some(ops)
+}
+
+/// A byte of a name or a number (or of a multi-byte character).
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
 }
 
 /// The end of the character or string constant that starts at `b[i]` (after its closing
@@ -571,6 +591,11 @@ mod tests {
         assert_eq!(f("p->n = (p->n) + 1;").unwrap(), "p->n Forward(\"+\") 1");
         assert_eq!(f("(x) = 2 - ( x );").unwrap(), "(x) Reversed(\"-\") 2");
         assert_eq!(f("x += y++ + 1;").unwrap(), "x Forward(\"+\") y++ + 1");
+        // An exponent's sign is part of its number.
+        assert_eq!(f("x = x + 1e-3;").unwrap(), "x Forward(\"+\") 1e-3");
+        assert_eq!(f("x = x * 2.5E+2f;").unwrap(), "x Forward(\"*\") 2.5E+2f");
+        assert_eq!(f("x = 0x1p-2 - x;").unwrap(), "x Reversed(\"-\") 0x1p-2");
+        assert_eq!(f("x = x * y1e - 2;"), None);
         // Operators of e that would bind differently: keep the lock.
         assert_eq!(f("x = x * a + b;"), None);
         assert_eq!(f("p->s[2] = p->s[2] * a[j] / 3;"), None);
