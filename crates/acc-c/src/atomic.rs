@@ -11,7 +11,7 @@
 //! does not allow anyway) is `None`, and the construct keeps the device-wide lock. The lock
 //! does not exclude another construct's compare-and-swap on the same location, so a program
 //! that updates one location through a macro here and a plain statement there is not atomic
-//! on the GPU (the host takes its lock for every form).
+//! on the GPU (the host takes its lock for every form): `lower` warns of such a pair.
 //!
 //! Pure text: no tree-sitter, no knowledge of types; the statement text is all it sees.
 

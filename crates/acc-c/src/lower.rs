@@ -104,6 +104,7 @@ fn lower_analysis(
         lanes: None,
         routine_globals: Vec::new(),
         cuda_kernels: Vec::new(),
+        atomics: Vec::new(),
     };
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
     // devices, and through device pointers in the CUDA module.
@@ -133,6 +134,7 @@ fn lower_analysis(
     }
     lw.routine_globals = bound.iter().map(|g| g.name.clone()).collect();
     lw.run();
+    lw.warn_mixed_atomics();
     diags.extend(lw.diags);
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
@@ -314,6 +316,16 @@ pub(crate) struct Edit {
     pub(crate) line_after: bool,
 }
 
+/// An `atomic` construct of a kernel: where its directive is, and the variable whose location
+/// its CUDA version compare-and-swaps (`None`: it takes the device lock), with the variables
+/// its statement names.
+struct AtomicSeen {
+    directive: Span,
+    line: usize,
+    location: Option<VarId>,
+    vars: Vec<VarId>,
+}
+
 /// Over which of a CUDA block's threads a worker/vector loop is spread (see [`Lanes`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SpreadLevel {
@@ -365,6 +377,8 @@ struct Lowerer<'a> {
     routine_globals: Vec<String>,
     /// The CUDA versions of the kernels, for the file's CUDA module.
     cuda_kernels: Vec<CudaKernel>,
+    /// The `atomic` constructs met in kernels, and how their CUDA versions update.
+    atomics: Vec<AtomicSeen>,
 }
 
 fn c_string(s: &str) -> String {
@@ -1786,10 +1800,12 @@ impl<'a> Lowerer<'a> {
             let is_loop = kind.is_loop();
             if cid != id {
                 match kind {
-                    DirectiveKind::Atomic if self.atomic_update(nested, &ref_edits, &mut edits) => {
-                        continue
-                    }
                     DirectiveKind::Atomic => {
+                        let location = self.atomic_update(nested, &ref_edits, &mut edits);
+                        self.seen_atomic(nested, location);
+                        if location.is_some() {
+                            continue;
+                        }
                         edits.push(Edit {
                             start: nested.pragma_span.start,
                             end: nested.pragma_span.end,
@@ -2306,14 +2322,15 @@ impl<'a> Lowerer<'a> {
     /// and for a capture `__ACC_CAPTURE(v, x, op=, name, e, new)` (`__ACC_CAPTURE_R`; an
     /// exchange is `op` `=`). The host build takes its lock around them; the CUDA module
     /// updates the one location with compare-and-swap (C's own arithmetic on the value it
-    /// read) or reads or writes it whole, not under a device-wide lock. Other statements
-    /// keep the lock everywhere (`false`).
+    /// read) or reads or writes it whole, not under a device-wide lock. Returns the variable
+    /// the location belongs to (`hist` of `hist[i]`); `None` for other statements, which keep
+    /// the lock everywhere.
     fn atomic_update(
         &self,
         c: &acc_engine::facts::Construct,
         ref_edits: &[Edit],
         edits: &mut Vec<Edit>,
-    ) -> bool {
+    ) -> Option<VarId> {
         use crate::atomic::{read_access, AtomicAccess, AtomicKindOf, UpdateOp};
         use acc_engine::directive::{AtomicKind, DirectiveArg};
         let kind = match c.directive.arg {
@@ -2321,15 +2338,21 @@ impl<'a> Lowerer<'a> {
             Some(DirectiveArg::Atomic(AtomicKind::Write, _)) => AtomicKindOf::Write,
             Some(DirectiveArg::Atomic(AtomicKind::Capture, _)) => AtomicKindOf::Capture,
             Some(DirectiveArg::Atomic(AtomicKind::Update, _)) | None => AtomicKindOf::Update,
-            _ => return false,
+            _ => return None,
         };
-        let Some(body) = c.body else {
-            return false;
-        };
+        let body = c.body?;
         let text = &self.src[body.range()];
-        let Some(access) = read_access(kind, text) else {
-            return false;
+        let access = read_access(kind, text)?;
+        let x = match &access {
+            AtomicAccess::Read { x, .. }
+            | AtomicAccess::Write { x, .. }
+            | AtomicAccess::Update { x, .. } => x.clone(),
         };
+        let location = self
+            .unit
+            .refs_in(Span::new(body.start + x.start, body.start + x.end))
+            .first()
+            .map(|r| r.var)?;
         // A piece of the statement as the kernel spells it (mapped variables renamed).
         let piece = |r: std::ops::Range<usize>| {
             let span = Span::new(body.start + r.start, body.start + r.end);
@@ -2381,7 +2404,61 @@ impl<'a> Lowerer<'a> {
             order: -1,
             line_after: false,
         });
-        true
+        Some(location)
+    }
+
+    /// Records how an `atomic` construct's CUDA version updates its location (`location`:
+    /// compare-and-swap on that variable's; `None`: the device lock), for
+    /// [`Self::warn_mixed_atomics`].
+    fn seen_atomic(&mut self, c: &acc_engine::facts::Construct, location: Option<VarId>) {
+        if self
+            .atomics
+            .iter()
+            .any(|a| a.directive == c.directive.name_span)
+        {
+            return;
+        }
+        let vars = c
+            .body
+            .map(|b| self.unit.refs_in(b).iter().map(|r| r.var).collect())
+            .unwrap_or_default();
+        self.atomics.push(AtomicSeen {
+            directive: c.directive.name_span,
+            line: self.line(c.pragma_span),
+            location,
+            vars,
+        });
+    }
+
+    /// Warns of an `atomic` that takes the device lock on a GPU while another compare-and-swaps
+    /// a location of the same variable: the lock does not exclude the compare-and-swap.
+    fn warn_mixed_atomics(&mut self) {
+        let mut warnings = Vec::new();
+        for locked in self.atomics.iter().filter(|a| a.location.is_none()) {
+            let other = self
+                .atomics
+                .iter()
+                .find(|a| a.location.is_some_and(|v| locked.vars.contains(&v)));
+            if let Some(other) = other {
+                let name = &self.unit.var(other.location.expect("found by it")).name;
+                warnings.push(
+                    Diagnostic::warning(
+                        locked.directive,
+                        format!(
+                            "on a GPU this `atomic` takes the device's lock (acc does not read its \
+                             statement as one of OpenACC's forms), which does not exclude the \
+                             compare-and-swap on `{name}` of the `atomic` at line {}",
+                            other.line
+                        ),
+                    )
+                    .with_note(
+                        "write the statement as `x binop= expr`, `x = x binop expr`, `x++` or \
+                         another of the forms in OpenACC 3.3 2.12, without a macro standing for it",
+                    ),
+                );
+            }
+        }
+        self.diags.extend(warnings);
     }
 
     /// Marks the gang-redundant statements of a `parallel` region that must run once per gang

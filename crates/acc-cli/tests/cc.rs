@@ -271,6 +271,29 @@ fn openacc_errors_exit_1_with_clang_style_diagnostics() {
     assert!(!dir.join("bad.o").exists());
 }
 
+/// An `atomic` whose statement acc cannot read (a macro stands for it) takes the GPU's lock,
+/// which does not exclude another `atomic`'s compare-and-swap on the same variable: a warning
+/// says so, once, at the locked one; a variable only the lock updates is fine.
+#[test]
+fn a_locked_atomic_beside_a_compare_and_swap_on_its_variable_is_a_warning() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#define BUMP(x) x++\nvoid f(int *n, int *m) {\n  #pragma acc parallel loop copy(n[0:1], m[0:1])\n  for (int i = 0; i < 100; i++) {\n    #pragma acc atomic update\n    BUMP(n[0]);\n    #pragma acc atomic update\n    n[0] += 2;\n    #pragma acc atomic update\n    BUMP(m[0]);\n  }\n}\n";
+    let dir = project("mixed-atomics", &[("mixed.c", src)]);
+    let out = ok(acc(&dir).args(["cc", "-c", "mixed.c"]).output().unwrap());
+    let err = stderr(&out);
+    assert!(
+        err.contains("mixed.c:5:17: warning: on a GPU this `atomic` takes the device's lock"),
+        "{err}"
+    );
+    assert!(
+        err.contains("compare-and-swap on `n` of the `atomic` at line 7"),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+}
+
 #[test]
 fn host_compiler_errors_keep_its_status_and_name_the_users_file() {
     if !have_cc() {
