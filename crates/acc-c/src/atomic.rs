@@ -15,6 +15,7 @@
 //!
 //! Pure text: no tree-sitter, no knowledge of types; the statement text is all it sees.
 
+use crate::lex::{comment_end, is_word, literal_end, number_end, number_starts};
 use std::ops::Range;
 
 /// What an atomic statement does, with byte ranges into its text.
@@ -145,7 +146,7 @@ fn operators(text: &str, range: Range<usize>) -> Option<Vec<Op>> {
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
                 // A comment: white space.
-                i = s[i + 2..].find("*/").map(|j| i + 2 + j + 2)?;
+                i = comment_end(s, i)?;
                 continue;
             }
             b'(' | b'[' | b'{' => {
@@ -162,16 +163,9 @@ fn operators(text: &str, range: Range<usize>) -> Option<Vec<Op>> {
             _ if c.is_ascii_whitespace() => {}
             // Between statements of a block (statements() splits them).
             b';' => operand_end = false,
-            _ if c.is_ascii_digit() && (i == 0 || !is_word(b[i - 1])) => {
+            _ if number_starts(b, i) => {
                 // A number, with the sign of its exponent (`1e-3`): one operand.
-                while i < b.len()
-                    && (is_word(b[i])
-                        || b[i] == b'.'
-                        || (matches!(b[i], b'+' | b'-')
-                            && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
-                {
-                    i += 1;
-                }
+                i = number_end(b, i);
                 if depth == 0 {
                     operand_end = true;
                 }
@@ -223,22 +217,6 @@ fn operators(text: &str, range: Range<usize>) -> Option<Vec<Op>> {
         i += 1;
     }
     (depth == 0).then_some(ops)
-}
-
-/// A byte of a name or a number (or of a multi-byte character).
-fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
-}
-
-/// The end of the character or string constant that starts at `b[i]` (after its closing
-/// quote); `None` when it does not end.
-fn literal_end(b: &[u8], mut i: usize) -> Option<usize> {
-    let quote = b[i];
-    i += 1;
-    while i < b.len() && b[i] != quote {
-        i += if b[i] == b'\\' { 2 } else { 1 };
-    }
-    (i < b.len()).then_some(i + 1)
 }
 
 /// `range` without leading and trailing white space.
@@ -429,7 +407,7 @@ fn statements(text: &str) -> Option<Vec<Range<usize>>> {
                 continue;
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = text[i + 2..].find("*/").map(|j| i + 2 + j + 2)?;
+                i = comment_end(text, i)?;
                 continue;
             }
             b'(' | b'[' | b'{' => depth += 1,

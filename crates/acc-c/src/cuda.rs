@@ -291,45 +291,27 @@ pub fn cxx_types(module: &str, complex_h: bool) -> String {
 
 /// The floating constants with an `L` suffix (`long double`) in C text, outside comments,
 /// strings and character constants: where each is, and the prelude's `__acc_f80` value the
-/// host compiler would make of it: `__acc_f80(0.125)` for one that is exactly a `double`,
+/// host compiler would make of it: `__acc_f80(0.125)` for one that is exactly a `double`
+/// (C++ reads the constant without the suffix as that `double`),
 /// else its bits (`0.1L`: `__acc_f80::bits(0xcccccccccccccccdull, 0x3ffb)`), computed by
 /// [`crate::f80`].
 pub fn long_double_constants(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    use crate::lex::{comment_end, literal_end, number_end, number_starts};
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     while i < b.len() {
         match b[i] {
             b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = text[i..].find('\n').map_or(b.len(), |j| i + j);
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = text[i + 2..].find("*/").map_or(b.len(), |j| i + 2 + j + 2);
+                i = comment_end(text, i).unwrap_or(b.len());
             }
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < b.len() && b[i] != q {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            c if (c.is_ascii_digit()
-                || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
-                && (i == 0 || !word(b[i - 1])) =>
-            {
-                // A preprocessing number: digits, letters, `.`, and a sign after an exponent.
+            b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
+            _ if number_starts(b, i) => {
                 let start = i;
-                while i < b.len()
-                    && (word(b[i])
-                        || b[i] == b'.'
-                        || ((b[i] == b'+' || b[i] == b'-')
-                            && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
-                {
-                    i += 1;
-                }
+                i = number_end(b, i);
                 let n = &text[start..i];
                 let hex = n.starts_with("0x") || n.starts_with("0X");
                 let floating = n.contains('.')
@@ -337,10 +319,15 @@ pub fn long_double_constants(text: &str) -> Vec<(std::ops::Range<usize>, String)
                     || (hex && n.contains(['p', 'P']));
                 if floating && n.ends_with(['l', 'L']) {
                     let value = &n[..n.len() - 1];
-                    if !hex && exactly_a_double(value) {
-                        out.push((start..i, format!("__acc_f80({value})")));
-                    } else if let Some((m, se)) = crate::f80::constant_bits(value) {
-                        out.push((start..i, format!("__acc_f80::bits({m:#x}ull, {se:#x})")));
+                    if let Some((m, se)) = crate::f80::constant_bits(value) {
+                        out.push((
+                            start..i,
+                            if crate::f80::is_a_double(m, se) {
+                                format!("__acc_f80({value})")
+                            } else {
+                                format!("__acc_f80::bits({m:#x}ull, {se:#x})")
+                            },
+                        ));
                     }
                 }
                 continue;
@@ -349,45 +336,6 @@ pub fn long_double_constants(text: &str) -> Vec<(std::ops::Range<usize>, String)
         }
     }
     out
-}
-
-/// Whether the decimal floating constant `n` (no suffix) is exactly a `double`: `D * 10^E`
-/// with the odd part of its value below 2^53 (and, for `E < 0`, `D` a multiple of `5^-E`).
-/// Constants too long for this to tell are not.
-fn exactly_a_double(n: &str) -> bool {
-    let (mantissa, exp) = match n.find(['e', 'E']) {
-        Some(at) => (&n[..at], n[at + 1..].parse::<i32>().ok()),
-        None => (n, Some(0)),
-    };
-    let Some(mut exp) = exp else { return false };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = format!("{int}{frac}");
-    exp -= frac.len() as i32;
-    let digits = digits.trim_start_matches('0');
-    let trimmed = digits.trim_end_matches('0');
-    exp += (digits.len() - trimmed.len()) as i32;
-    if trimmed.is_empty() {
-        return true; // zero
-    }
-    let Ok(mut d) = trimmed.parse::<u128>() else {
-        return false;
-    };
-    if exp >= 0 {
-        for _ in 0..exp {
-            let Some(v) = d.checked_mul(10) else {
-                return false;
-            };
-            d = v;
-        }
-    } else {
-        for _ in 0..-exp {
-            if d % 5 != 0 {
-                return false;
-            }
-            d /= 5;
-        }
-    }
-    (d >> d.trailing_zeros()) < 1 << 53
 }
 
 /// The names a file-scope declaration declares as objects (not functions).
@@ -518,7 +466,8 @@ mod tests {
             ("0.000", true),
             ("1.1102230246251565404236316680908203125e-16", true),
         ] {
-            assert_eq!(exactly_a_double(n), exact, "{n}");
+            let bits = crate::f80::constant_bits(n).unwrap();
+            assert_eq!(crate::f80::is_a_double(bits.0, bits.1), exact, "{n}");
         }
     }
 

@@ -13,11 +13,6 @@ use std::cmp::Ordering;
 struct Big(Vec<u32>);
 
 impl Big {
-    fn from_u64(v: u64) -> Big {
-        let mut b = Big(vec![v as u32, (v >> 32) as u32]);
-        b.trim();
-        b
-    }
     fn trim(&mut self) {
         while self.0.last() == Some(&0) {
             self.0.pop();
@@ -158,7 +153,7 @@ pub fn constant_bits(text: &str) -> Option<(u64, u16)> {
         times_ten_to(&mut n, e10 as u64);
         return Some(round(&n, 0));
     }
-    let mut pow = Big::from_u64(1);
+    let mut pow = Big(vec![1]);
     times_ten_to(&mut pow, e10.unsigned_abs());
     // n / 10^k: a quotient of at least 66 bits, and whether a remainder is left.
     let shift = (66 + pow.bits() as i64 - n.bits() as i64).max(0) as usize;
@@ -174,13 +169,30 @@ pub fn constant_bits(text: &str) -> Option<(u64, u16)> {
         }
     }
     // A remainder is a set bit far below the quotient's last: enough for the rounding.
-    let q = q.shl(2);
-    let q = if rem.is_zero() {
-        q
-    } else {
-        add(&q, &Big::from_u64(1))
-    };
+    let mut q = q.shl(2);
+    if !rem.is_zero() {
+        q.mul_add(1, 1);
+    }
     Some(round(&q, -(shift as i64) - 2))
+}
+
+/// Whether the value of the format's bits `(m, se)` is also a `double` (zero, or finite with
+/// no more significant bits than a `double`'s at its exponent, denormals included).
+pub fn is_a_double(m: u64, se: u16) -> bool {
+    let be = i32::from(se & 0x7fff);
+    if m == 0 {
+        return true;
+    }
+    if be == 0 || be == 0x7fff {
+        return false; // far below a double's denormals; infinity or NaN
+    }
+    let e = be - 16383;
+    if !(-1074..=1023).contains(&e) {
+        return false;
+    }
+    // A double keeps 53 bits of the significand (fewer below its normal range).
+    let dropped = 11 + (-1022 - e).max(0);
+    m.trailing_zeros() as i32 >= dropped
 }
 
 /// `n *= 10^k`, nine digits at a time.
@@ -191,22 +203,6 @@ fn times_ten_to(n: &mut Big, k: u64) {
     for _ in 0..k % 9 {
         n.mul_add(10, 0);
     }
-}
-
-fn add(a: &Big, b: &Big) -> Big {
-    let mut out = Vec::with_capacity(a.0.len().max(b.0.len()) + 1);
-    let mut carry = 0u64;
-    for i in 0..a.0.len().max(b.0.len()) {
-        let v = u64::from(a.0.get(i).copied().unwrap_or(0))
-            + u64::from(b.0.get(i).copied().unwrap_or(0))
-            + carry;
-        out.push(v as u32);
-        carry = v >> 32;
-    }
-    out.push(carry as u32);
-    let mut r = Big(out);
-    r.trim();
-    r
 }
 
 #[cfg(test)]

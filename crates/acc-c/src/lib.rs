@@ -12,6 +12,7 @@ pub mod consts;
 pub mod cuda;
 pub mod deps;
 mod f80;
+mod lex;
 pub mod loops;
 pub mod lower;
 pub mod preprocess;

@@ -316,6 +316,19 @@ pub(crate) struct Edit {
     pub(crate) line_after: bool,
 }
 
+impl Edit {
+    /// Deletes `span` (a directive the lowered code has no use for).
+    pub(crate) fn remove(span: Span) -> Edit {
+        Edit {
+            start: span.start,
+            end: span.end,
+            text: String::new(),
+            order: 0,
+            line_after: false,
+        }
+    }
+}
+
 /// An `atomic` construct of a kernel: where its directive is, and the variable whose location
 /// its CUDA version compare-and-swaps (`None`: it takes the device lock), with the variables
 /// its statement names.
@@ -1541,7 +1554,7 @@ impl<'a> Lowerer<'a> {
             let threads_mode = iterations != "1" && !cuda_blocks && k.gang_partitioned;
             // Once-per-gang effects the region's threads cannot leave to one of them: then a
             // CUDA block is one thread, so that every thread is a gang.
-            let thread_gangs = threads_mode && self.once_per_gang_beside_gang_loops(id, k, *span);
+            let thread_gangs = threads_mode && self.once_per_gang(id, k, *span).1;
             if thread_gangs {
                 self.info.push(format!(
                     "{line}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
@@ -1735,13 +1748,7 @@ impl<'a> Lowerer<'a> {
         let mut edits = Vec::new();
         for c in &self.unit.constructs {
             if body.contains(c.pragma_span) {
-                edits.push(Edit {
-                    start: c.pragma_span.start,
-                    end: c.pragma_span.end,
-                    text: String::new(),
-                    order: 0,
-                    line_after: false,
-                });
+                edits.push(Edit::remove(c.pragma_span));
             }
         }
         apply_in(self.src, body, edits)
@@ -1825,13 +1832,7 @@ impl<'a> Lowerer<'a> {
                         continue;
                     }
                     _ if !is_loop => {
-                        edits.push(Edit {
-                            start: nested.pragma_span.start,
-                            end: nested.pragma_span.end,
-                            text: String::new(),
-                            order: 0,
-                            line_after: false,
-                        });
+                        edits.push(Edit::remove(nested.pragma_span));
                         continue;
                     }
                     _ => {}
@@ -1873,13 +1874,7 @@ impl<'a> Lowerer<'a> {
                     Some((header_span, header_text, closers)) => {
                         // The loop directive goes; the header is replaced.
                         if cid != id {
-                            edits.push(Edit {
-                                start: nested.pragma_span.start,
-                                end: nested.pragma_span.end,
-                                text: String::new(),
-                                order: 0,
-                                line_after: false,
-                            });
+                            edits.push(Edit::remove(nested.pragma_span));
                         }
                         ref_edits.retain(|e| {
                             !(header_span.start <= e.start && e.end <= header_span.end)
@@ -1985,7 +1980,9 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
-        self.once_per_gang(id, k, body, &mut edits);
+        for s in self.once_per_gang(id, k, body).0 {
+            enclose(&mut edits, s, "__ACC_REDUNDANT");
+        }
         for &s in self.lanes.iter().flat_map(|l| &l.single) {
             enclose(&mut edits, s, "__ACC_VSINGLE");
         }
@@ -2290,13 +2287,7 @@ impl<'a> Lowerer<'a> {
                 );
             }
         }
-        edits.push(Edit {
-            start: c.pragma_span.start,
-            end: c.pragma_span.end,
-            text: String::new(),
-            order: 0,
-            line_after: false,
-        });
+        edits.push(Edit::remove(c.pragma_span));
         ref_edits.retain(|e| !(header_span.start <= e.start && e.end <= header_span.end));
         edits.push(Edit {
             start: header_span.start,
@@ -2389,13 +2380,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         };
-        edits.push(Edit {
-            start: c.pragma_span.start,
-            end: c.pragma_span.end,
-            text: String::new(),
-            order: 0,
-            line_after: false,
-        });
+        edits.push(Edit::remove(c.pragma_span));
         // The whole statement: before the renames inside it, which are skipped.
         edits.push(Edit {
             start: body.start,
@@ -2461,84 +2446,46 @@ impl<'a> Lowerer<'a> {
         self.diags.extend(warnings);
     }
 
-    /// Marks the gang-redundant statements of a `parallel` region that must run once per gang
-    /// (`__ACC_REDUNDANT_BEGIN/END`): those with an atomic or an update of a reduction
-    /// variable, outside any gang loop. Other gang-redundant code may run on every thread of
-    /// a CUDA block: it only sets the region's locals (which every thread needs) or races
-    /// between gangs anyway. Statements are those of the region's block, at its top level;
-    /// declarations are never wrapped (their names must stay in scope).
-    fn once_per_gang(&self, id: ConstructId, k: &KernelPlan, body: Span, edits: &mut Vec<Edit>) {
+    /// The gang-redundant code of a `parallel` region that must run once per gang: an atomic,
+    /// a use of a reduction variable, outside every gang loop. Returns the region's top-level
+    /// statements that hold such code and no gang loop (the CUDA module runs them on a block's
+    /// first thread, `__ACC_REDUNDANT_BEGIN/END`; declarations are never among them, their
+    /// names must stay in scope), and whether such code also stands in a statement that holds
+    /// a gang loop (say a sequential loop around one): the barrier after a first-thread
+    /// statement needs every thread, so that kernel's CUDA blocks are one thread each, every
+    /// thread a gang. Other gang-redundant code may run on every thread of a block: it only
+    /// sets the region's locals (which every thread needs) or races between gangs anyway.
+    fn once_per_gang(&self, id: ConstructId, k: &KernelPlan, body: Span) -> (Vec<Span>, bool) {
         let c = self.unit.construct(id);
         if k.kind != EffKind::Parallel || !k.gang_partitioned || c.body != Some(body) {
-            return;
-        }
-        let gang_loop_in = |s: Span| {
-            k.loops.iter().any(|l| {
-                l.partition.gang.is_some()
-                    && self.unit.construct(l.construct).pragma_span.start >= s.start
-                    && self.unit.construct(l.construct).pragma_span.end <= s.end
-            })
-        };
-        let atomic_in = |s: Span| {
-            self.unit
-                .constructs
-                .iter()
-                .any(|x| x.directive.kind == DirectiveKind::Atomic && s.contains(x.pragma_span))
-        };
-        let reduction_in = |s: Span| {
-            self.unit
-                .refs_in(s)
-                .iter()
-                .any(|r| k.reductions.iter().any(|g| g.var == r.var))
-        };
-        for s in region_statements(c) {
-            if c.declarations.contains(&s) || gang_loop_in(s) {
-                continue;
-            }
-            if atomic_in(s) || reduction_in(s) {
-                enclose(edits, s, "__ACC_REDUNDANT");
-            }
-        }
-    }
-
-    /// Whether gang-redundant code that must run once per gang (an atomic, a use of a
-    /// reduction variable) stands in a statement of the region that also holds a gang loop —
-    /// say a sequential loop around one. [`Self::once_per_gang`] can give only whole
-    /// statements without gang loops to a block's first thread (the barrier after them needs
-    /// every thread), so such a kernel's CUDA blocks are one thread each: every thread a gang.
-    fn once_per_gang_beside_gang_loops(&self, id: ConstructId, k: &KernelPlan, body: Span) -> bool {
-        let c = self.unit.construct(id);
-        if k.kind != EffKind::Parallel || !k.gang_partitioned || c.body != Some(body) {
-            return false;
+            return (Vec::new(), false);
         }
         let gang_loops: Vec<Span> = k
             .loops
             .iter()
             .filter(|l| l.partition.gang.is_some())
-            .map(|l| {
-                let x = self.unit.construct(l.construct);
-                Span::new(
-                    x.pragma_span.start,
-                    x.body.map_or(x.pragma_span.end, |b| b.end),
-                )
-            })
+            .map(|l| self.statement_of(l.construct))
             .collect();
         let in_gang_loop = |s: Span| gang_loops.iter().any(|g| g.contains(s));
-        region_statements(c)
-            .into_iter()
-            .filter(|&s| gang_loops.iter().any(|g| s.contains(*g)))
-            .any(|s| {
-                let atomic = self.unit.constructs.iter().any(|x| {
-                    x.directive.kind == DirectiveKind::Atomic
-                        && s.contains(x.pragma_span)
-                        && !in_gang_loop(x.pragma_span)
-                });
-                let reduction =
-                    self.unit.refs_in(s).iter().any(|r| {
+        let once_per_gang_code =
+            |s: Span| {
+                self.atomics_in(s).any(|a| !in_gang_loop(a))
+                    || self.unit.refs_in(s).iter().any(|r| {
                         k.reductions.iter().any(|g| g.var == r.var) && !in_gang_loop(r.span)
-                    });
-                atomic || reduction
-            })
+                    })
+            };
+        let (mut single, mut beside) = (Vec::new(), false);
+        for s in region_statements(c) {
+            if !once_per_gang_code(s) {
+                continue;
+            }
+            if gang_loops.iter().any(|g| s.contains(*g)) {
+                beside = true;
+            } else if !c.declarations.contains(&s) {
+                single.push(s);
+            }
+        }
+        (single, beside)
     }
 
     /// A gang loop's new header: its iterations (the `collapse`d nest's)

@@ -1,0 +1,66 @@
+//! The few C tokens that text read without tree-sitter must step over whole: character and
+//! string constants, block comments, and preprocessing numbers (whose exponent sign is no
+//! operator). Used on atomic statements (`atomic`) and on CUDA module text (`cuda`).
+
+/// A byte of a name or a number (or of a multi-byte character).
+pub(crate) fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
+
+/// The end of the character or string constant that starts at `b[i]` (after its closing
+/// quote); `None` when it does not end.
+pub(crate) fn literal_end(b: &[u8], mut i: usize) -> Option<usize> {
+    let quote = b[i];
+    i += 1;
+    while i < b.len() && b[i] != quote {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    (i < b.len()).then_some(i + 1)
+}
+
+/// The end of the `/* */` comment that starts at `text[i..]` (after its `*/`); `None` when it
+/// does not end.
+pub(crate) fn comment_end(text: &str, i: usize) -> Option<usize> {
+    text[i + 2..].find("*/").map(|j| i + 2 + j + 2)
+}
+
+/// Whether a preprocessing number starts at `b[i]`: a digit, or `.` and a digit, not inside a
+/// name.
+pub(crate) fn number_starts(b: &[u8], i: usize) -> bool {
+    (b[i].is_ascii_digit() || (b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+        && (i == 0 || !is_word(b[i - 1]))
+}
+
+/// The end of the preprocessing number that starts at `b[i]`: digits, letters, `.`, and a
+/// sign after an exponent letter (`1e-3`, `0x1p+2`).
+pub(crate) fn number_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len()
+        && (is_word(b[i])
+            || b[i] == b'.'
+            || (matches!(b[i], b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
+    {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_comments_and_numbers_end_where_c_ends_them() {
+        let t = r#"'\'' "a\"b" x"#;
+        assert_eq!(literal_end(t.as_bytes(), 0), Some(4));
+        assert_eq!(literal_end(t.as_bytes(), 5), Some(11));
+        assert_eq!(literal_end(b"\"open", 0), None);
+        assert_eq!(comment_end("/* a */ b", 0), Some(7));
+        assert_eq!(comment_end("/* a", 0), None);
+        let n = b"x1e5 1.5e-3f+2 .5 0x1p+2";
+        assert!(!number_starts(n, 1));
+        assert!(number_starts(n, 5));
+        assert_eq!(number_end(n, 5), 12);
+        assert!(number_starts(n, 15));
+        assert_eq!(number_end(n, 19), n.len());
+    }
+}
