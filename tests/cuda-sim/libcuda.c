@@ -219,7 +219,7 @@ static int pinned(const void *p, size_t n) {
   return found;
 }
 
-/* Does the deferred copies of `s` numbered below `upto` (all: ~0ull), in order. */
+/* Performs the deferred copies of `s` numbered below `upto` (all: ~0ull), in order. */
 static void flush_stream(CUstream s, unsigned long long upto) {
   if (!s) return;
   pthread_mutex_lock(&s->mu);
@@ -231,7 +231,7 @@ static void flush_stream(CUstream s, unsigned long long upto) {
     else
       memcpy(c->host, (const void *)(uintptr_t)c->dev, c->n);
   }
-  memmove(s->pending, s->pending + done, (s->npending - done) * sizeof *s->pending);
+  if (done) memmove(s->pending, s->pending + done, (s->npending - done) * sizeof *s->pending);
   s->npending -= done;
   pthread_mutex_unlock(&s->mu);
 }

@@ -64,8 +64,8 @@
 //!   values are one access of the whole value. Values of other sizes, and
 //!   statements the front end does not read as one of those forms (a macro
 //!   standing for the statement: the lock does not exclude compare-and-swap
-//!   updates of the same location elsewhere), take the device's one lock word (the runtime passes it after the reduction
-//!   slots, so kernels of every module share it; independent thread
+//!   updates of the same location elsewhere), take the device's one lock
+//!   word (the runtime passes it after the reduction slots, so kernels of every module share it; independent thread
 //!   scheduling, sm_70 and later, makes a per-thread spin lock safe), as the
 //!   host build takes one process-wide lock.
 //!
@@ -145,6 +145,14 @@ pub enum Mode {
     /// (`__ACC_XSINGLE_BEGIN/END`), which the row's first lane runs before
     /// the row's barrier.
     Rows,
+}
+
+impl Mode {
+    /// Whether every thread of the grid runs the body (combining its reductions across the
+    /// block), as opposed to one thread a block.
+    fn every_thread(self) -> bool {
+        matches!(self, Mode::Threads | Mode::Lanes | Mode::Rows)
+    }
 }
 
 /// A kernel parameter.
@@ -1025,10 +1033,10 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
         format!("if ({first_thread}) {{"),
         "} __syncthreads();".to_string(),
     );
-    let braces = ("{".to_string(), "}".to_string());
-    let (begin, end) = match k.mode {
-        Mode::Threads | Mode::Lanes | Mode::Rows => leader.clone(),
-        Mode::Blocks | Mode::Single => braces.clone(),
+    let (begin, end) = if k.mode.every_thread() {
+        leader.clone()
+    } else {
+        ("{".to_string(), "}".to_string())
     };
     let _ = writeln!(
         out,
@@ -1085,7 +1093,7 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
     let _ = writeln!(out, "#line {} \"{}\"", k.line, k.file.replace('\\', "\\\\"));
     out.push_str(&k.body);
     out.push('\n');
-    if !matches!(k.mode, Mode::Threads | Mode::Lanes | Mode::Rows) {
+    if !k.mode.every_thread() {
         out.push_str(&k.store);
     }
     out.push_str(
@@ -1104,7 +1112,7 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
              #undef __ACC_XSINGLE_BEGIN\n#undef __ACC_XSINGLE_END\n",
         );
     }
-    if matches!(k.mode, Mode::Threads | Mode::Lanes | Mode::Rows) {
+    if k.mode.every_thread() {
         for (j, r) in k.reductions.iter().enumerate() {
             let _ = writeln!(
                 out,

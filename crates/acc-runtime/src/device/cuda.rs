@@ -257,6 +257,8 @@ pub struct CudaDevice {
     scratch: Mutex<Vec<(DevAddr, usize)>>,
     /// Pinned staging buffers not in use (one pair per copy under way).
     staging: Mutex<Vec<Staging>>,
+    /// Blocks of a kernel resident on one SM, by (function, threads a block).
+    occupancy: Mutex<HashMap<(usize, u32), u32>>,
     /// The lock word every kernel's atomics share, after a pointer to it (so the block's
     /// address is a one-entry `__acc_red` array for launches without reductions).
     lock_word: OnceLock<Result<DevAddr, String>>,
@@ -321,6 +323,7 @@ impl CudaDevice {
             functions: Mutex::new(HashMap::new()),
             scratch: Mutex::new(Vec::new()),
             staging: Mutex::new(Vec::new()),
+            occupancy: Mutex::new(HashMap::new()),
             lock_word: OnceLock::new(),
         })
     }
@@ -531,7 +534,13 @@ impl CudaDevice {
         vector_length: i32,
         lanes: Lanes,
     ) -> Shape {
+        // Asked once per kernel and block size: launches are a hot path.
         let resident = |threads: u32| {
+            let key = (f.handle, threads);
+            if let Some(&blocks) = lock(&self.occupancy).get(&key) {
+                return blocks;
+            }
+            self.bind();
             let mut blocks = 0;
             // SAFETY: `f` is a loaded function of this device's context, current here.
             let r = unsafe {
@@ -542,13 +551,14 @@ impl CudaDevice {
                     0,
                 )
             };
-            match r.result() {
+            let blocks = match r.result() {
                 Ok(()) if blocks > 0 => blocks as u32,
                 // A GPU of compute capability 8.0 or later holds 2048 threads an SM.
                 _ => (2048 / threads.max(1)).clamp(1, 32),
-            }
+            };
+            lock(&self.occupancy).insert(key, blocks);
+            blocks
         };
-        self.bind();
         let hints = Hints {
             iterations,
             num_gangs,
