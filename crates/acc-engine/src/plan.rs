@@ -243,6 +243,17 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         let var = unit.var(a.var);
         if let Some((dma, Origin::Imp)) = a.dma {
             let action = match dma {
+                // The copy a reduction implies (OpenACC 3.3 2.5.15) carries the result back
+                // through the device copy only when the variable is present already (an
+                // enclosing region or `enter data` mapped it, and the result must land there).
+                // Otherwise nothing on the device can see that copy — every reference in the
+                // construct is to a private copy — so creating it, copying it in and out and
+                // deleting it would be four transfers with no observable effect: the runtime
+                // combines the partial results into the host variable instead. `no_create`
+                // says exactly that: counted if present, else nothing.
+                Dma::Copy if matches!(a.dsa, Some((Dsa::Reduction(_), _))) => {
+                    Some(Action::NoCreate)
+                }
                 Dma::Copy => Some(Action::Copy),
                 Dma::Present => Some(Action::Present),
                 _ => None,

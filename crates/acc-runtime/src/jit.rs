@@ -18,16 +18,13 @@
 //! log, and keeps the CUDA source in the cache directory for the user to look at.
 //!
 //! **Without a GPU.** [`nvrtc_available`] and [`compile_cuda`] need only libnvrtc (loaded at run
-//! time like libcuda), so tests of the front ends can compile every generated kernel to PTX on
-//! machines without a GPU. libnvrtc is found on the library path (cudarc tries
-//! `libnvrtc.so`, `libnvrtc.so.12`, ...), or else in `$ACC_NVRTC_DIR` or `~/.cache/acc/nvrtc`
-//! as the `nvidia-cuda-nvrtc-cu12` wheel lays it out (`nvidia/cuda_nvrtc/lib/libnvrtc.so.12`).
+//! time like libcuda, by [`crate::nvrtc`]: CUDA 12 or 13, on the library path or from a wheel
+//! under `$ACC_NVRTC_DIR` or `~/.cache/acc/nvrtc`), so tests of the front ends can compile every
+//! generated kernel to PTX on machines without a GPU.
 
-use cudarc::nvrtc::result as nvrtc;
-use cudarc::nvrtc::sys as nsys;
+use crate::nvrtc::{self as lib, Program};
 use std::ffi::{c_char, c_int, CString};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// What an image is: PTX text (NUL-terminated, as `cuModuleLoadData` wants it) or a CUBIN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,91 +57,36 @@ impl Target {
     }
 }
 
-/// libnvrtc opened by path from a wheel directory, kept open for the whole process so that
-/// cudarc's `dlopen("libnvrtc.so.12")` finds it by its soname.
-static PRELOADED: OnceLock<libloading::Library> = OnceLock::new();
-
-/// Where an `nvidia-cuda-nvrtc-cu12` wheel may have been installed (`pip install --target`).
-fn wheel_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some(d) = std::env::var_os("ACC_NVRTC_DIR").filter(|d| !d.is_empty()) {
-        dirs.push(PathBuf::from(d));
-    }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
-        dirs.push(PathBuf::from(d).join("acc").join("nvrtc"));
-    }
-    if let Some(h) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        dirs.push(PathBuf::from(h).join(".cache").join("acc").join("nvrtc"));
-    }
-    dirs
-}
-
-fn load_nvrtc() -> Result<(), String> {
-    // SAFETY: opening libnvrtc runs its initialisers, which have no preconditions; the probe
-    // closes it again.
-    if unsafe { nsys::is_culib_present() } {
-        return Ok(());
-    }
-    let mut tried = Vec::new();
-    for dir in wheel_dirs() {
-        for rel in ["nvidia/cuda_nvrtc/lib/libnvrtc.so.12", "libnvrtc.so.12"] {
-            let path = dir.join(rel);
-            if !path.is_file() {
-                continue;
-            }
-            tried.push(path.display().to_string());
-            // SAFETY: as above; the library stays loaded for the rest of the process.
-            if let Ok(lib) = unsafe { libloading::Library::new(&path) } {
-                let _ = PRELOADED.set(lib);
-                // SAFETY: as above.
-                if unsafe { nsys::is_culib_present() } {
-                    return Ok(());
-                }
-            }
-        }
-    }
-    let also = if tried.is_empty() {
-        String::new()
-    } else {
-        format!(" (also tried {})", tried.join(", "))
-    };
-    Err(format!(
-        "libnvrtc not found: no libnvrtc.so or libnvrtc.so.12 on the library path{also}; \
-         install it with `python3 -m pip install --target DIR nvidia-cuda-nvrtc-cu12` and set \
-         LD_LIBRARY_PATH=DIR/nvidia/cuda_nvrtc/lib or ACC_NVRTC_DIR=DIR"
-    ))
-}
-
-/// Whether NVRTC can be used, and why not; loads libnvrtc on the first call.
+/// Whether NVRTC can be used, and why not; loads libnvrtc on the first call (see
+/// [`crate::nvrtc`] for where it is looked for).
 pub fn nvrtc_available() -> Result<(), String> {
-    static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
-    LOADED.get_or_init(load_nvrtc).clone()
+    lib::get().map(|_| ())
 }
 
 /// NVRTC's version, `(12, 9)`.
 pub fn nvrtc_version() -> Result<(i32, i32), String> {
-    nvrtc_available()?;
+    let nv = lib::get()?;
     let (mut major, mut minor): (c_int, c_int) = (0, 0);
-    // SAFETY: libnvrtc is loaded; both pointers are valid for writing.
-    unsafe { nsys::nvrtcVersion(&mut major, &mut minor) }
-        .result()
-        .map_err(|e| format!("nvrtcVersion failed: {e:?}"))?;
+    // SAFETY: both pointers are valid for writing.
+    nv.check("nvrtcVersion", unsafe {
+        (nv.version)(&mut major, &mut minor)
+    })?;
     Ok((major, minor))
 }
 
 /// The architectures this NVRTC compiles for (`[50, 52, ..., 90, 100, 120]`), ascending.
 pub fn supported_archs() -> Result<Vec<u32>, String> {
-    nvrtc_available()?;
+    let nv = lib::get()?;
     let mut n: c_int = 0;
-    // SAFETY: libnvrtc is loaded; `n` is valid for writing.
-    unsafe { nsys::nvrtcGetNumSupportedArchs(&mut n) }
-        .result()
-        .map_err(|e| format!("nvrtcGetNumSupportedArchs failed: {e:?}"))?;
+    // SAFETY: `n` is valid for writing.
+    nv.check("nvrtcGetNumSupportedArchs", unsafe {
+        (nv.get_num_supported_archs)(&mut n)
+    })?;
     let mut archs = vec![0 as c_int; n.max(0) as usize];
     // SAFETY: `archs` has room for the `n` entries NVRTC writes.
-    unsafe { nsys::nvrtcGetSupportedArchs(archs.as_mut_ptr()) }
-        .result()
-        .map_err(|e| format!("nvrtcGetSupportedArchs failed: {e:?}"))?;
+    nv.check("nvrtcGetSupportedArchs", unsafe {
+        (nv.get_supported_archs)(archs.as_mut_ptr())
+    })?;
     let mut archs: Vec<u32> = archs.into_iter().map(|a| a as u32).collect();
     archs.sort_unstable();
     Ok(archs)
@@ -207,55 +149,88 @@ pub fn compile(
     options: &[String],
 ) -> Result<Vec<u8>, CompileError> {
     let fail = |log: String| CompileError { log };
-    nvrtc_available().map_err(fail)?;
+    let nv = lib::get().map_err(fail)?;
     let src =
         CString::new(source).map_err(|_| fail("the CUDA source contains a NUL byte".to_owned()))?;
     let cname = CString::new(name.replace('\0', " ")).unwrap_or_default();
-    let prog = nvrtc::create_program(&src, Some(&cname))
-        .map_err(|e| fail(format!("nvrtcCreateProgram failed: {e:?}")))?;
     // `unsigned __int128` carries the prelude's `long double` arithmetic.
     let mut opts = vec![target.arch_option(), "--device-int128".to_string()];
     opts.extend(options.iter().cloned());
-    let opts: Vec<String> = opts.into_iter().map(|o| o.replace('\0', " ")).collect();
-    // SAFETY: `prog` is a live program; the options are NUL-free strings.
-    let compiled = unsafe { nvrtc::compile_program(prog, &opts) };
+    let opts: Vec<CString> = opts
+        .into_iter()
+        .map(|o| CString::new(o.replace('\0', " ")).unwrap_or_default())
+        .collect();
+    let opt_ptrs: Vec<*const c_char> = opts.iter().map(|o| o.as_ptr()).collect();
+    let mut prog: Program = std::ptr::null_mut();
+    // SAFETY: `prog` is valid for writing; the source and name are NUL-terminated and outlive
+    // the call; no headers are given.
+    nv.check("nvrtcCreateProgram", unsafe {
+        (nv.create_program)(
+            &mut prog,
+            src.as_ptr(),
+            cname.as_ptr(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    })
+    .map_err(fail)?;
+    // SAFETY: `prog` is a live program; the options are NUL-terminated strings that outlive
+    // the call.
+    let compiled =
+        unsafe { (nv.compile_program)(prog, opt_ptrs.len() as c_int, opt_ptrs.as_ptr()) };
     // SAFETY: `prog` is live until it is destroyed below.
-    let log = unsafe { nvrtc::get_program_log(prog) }
+    let log = unsafe { read_bytes(prog, nv.get_program_log_size, nv.get_program_log) }
         .map(c_chars_to_string)
         .unwrap_or_default();
-    let image = match compiled {
-        Err(e) => Err(fail(if log.trim().is_empty() {
-            format!("{e:?}")
+    let image = if compiled != 0 {
+        Err(fail(if log.trim().is_empty() {
+            nv.error_name(compiled)
         } else {
             log
-        })),
+        }))
+    } else {
         // SAFETY: the program compiled; the getters size their buffers with NVRTC's sizes.
-        Ok(()) => unsafe {
+        unsafe {
             match target.output {
-                Output::Ptx => nvrtc::get_ptx(prog),
-                Output::Cubin => get_cubin(prog),
+                Output::Ptx => read_bytes(prog, nv.get_ptx_size, nv.get_ptx),
+                Output::Cubin => read_bytes(prog, nv.get_cubin_size, nv.get_cubin),
             }
         }
         .map(|v| v.into_iter().map(|c| c as u8).collect())
-        .map_err(|e| fail(format!("reading the compiled image failed: {e:?}"))),
+        .map_err(|r| {
+            fail(format!(
+                "reading the compiled image failed: {}",
+                nv.error_name(r)
+            ))
+        })
     };
     // SAFETY: `prog` is live and not used afterwards.
-    let _ = unsafe { nvrtc::destroy_program(prog) };
+    let _ = unsafe { (nv.destroy_program)(&mut prog) };
     image
 }
 
-/// `nvrtcGetCUBIN`, which cudarc's `result` layer does not wrap.
+/// One of NVRTC's size-then-bytes getters (log, PTX, CUBIN); `Err` is NVRTC's result code.
 ///
 /// # Safety
-/// `prog` is a program that compiled for an `sm_XY` architecture.
-unsafe fn get_cubin(prog: nsys::nvrtcProgram) -> Result<Vec<c_char>, nvrtc::NvrtcError> {
-    let mut size = 0usize;
-    // SAFETY: forwarded from the caller; `size` is valid for writing.
-    unsafe { nsys::nvrtcGetCUBINSize(prog, &mut size) }.result()?;
-    let mut image = vec![0 as c_char; size];
-    // SAFETY: `image` has the `size` bytes NVRTC writes.
-    unsafe { nsys::nvrtcGetCUBIN(prog, image.as_mut_ptr()) }.result()?;
-    Ok(image)
+/// `prog` is a live program, and `size`/`get` are a matching pair of NVRTC's getters.
+unsafe fn read_bytes(
+    prog: Program,
+    size: unsafe extern "C" fn(Program, *mut usize) -> lib::NvrtcResult,
+    get: unsafe extern "C" fn(Program, *mut c_char) -> lib::NvrtcResult,
+) -> Result<Vec<c_char>, lib::NvrtcResult> {
+    let mut n = 0usize;
+    // SAFETY: forwarded from the caller; `n` is valid for writing.
+    match unsafe { size(prog, &mut n) } {
+        0 => {}
+        r => return Err(r),
+    }
+    let mut bytes = vec![0 as c_char; n];
+    // SAFETY: `bytes` has the `n` bytes NVRTC writes.
+    match unsafe { get(prog, bytes.as_mut_ptr()) } {
+        0 => Ok(bytes),
+        r => Err(r),
+    }
 }
 
 /// Compiles `source` to PTX for `arch` (`"sm_80"`, `"compute_90"` or `"80"`); needs libnvrtc

@@ -22,6 +22,7 @@ pub mod device;
 pub mod error;
 mod ffi;
 pub mod jit;
+pub mod nvrtc;
 pub mod present;
 pub mod queue;
 pub mod reduce;

@@ -1491,8 +1491,11 @@ impl DeviceState {
                     .cast::<u64>()
                     .write_unaligned(lock as u64 + 8)
             };
-            // SAFETY: `buf` is a live device buffer of at least `total` bytes.
-            unsafe { self.device.copy_to_device(buf.0, hb, total) };
+            // SAFETY: `buf` is a live device buffer of at least `total` bytes; `host` is a
+            // fresh `Vec` (pageable memory).
+            if let Err(m) = unsafe { gpu.upload_before_launch(buf.0, hb, total) } {
+                fail(m)
+            }
             red_dev = buf.0 as u64;
             scratch = Some(buf);
         }
@@ -1507,16 +1510,27 @@ impl DeviceState {
         params.push((&mut iterations as *mut i64).cast());
         // SAFETY: one pointer per parameter of the convention, each to a value of the
         // parameter's size (the caller's contract); the addresses among them were present.
-        if let Err(m) = unsafe { gpu.launch_kernel(f, shape, &mut params) } {
+        // With reductions, the download of the slots below waits for the kernel.
+        let launched = unsafe {
+            if scratch.is_some() {
+                gpu.launch_kernel_unwaited(f, shape, &mut params)
+            } else {
+                gpu.launch_kernel(f, shape, &mut params)
+            }
+        };
+        if let Err(m) = launched {
             fail(m)
         }
         if let Some(buf) = scratch {
             let hb = host.as_mut_ptr().cast::<u8>();
-            // SAFETY: the slots were uploaded above and written by the kernel, which finished.
-            unsafe {
-                self.device
-                    .copy_to_host(hb.add(header), buf.0 + header, total - header)
+            // SAFETY: the slots were uploaded above and are written by the kernel, which this
+            // download (on the same stream) waits for.
+            let downloaded = unsafe {
+                gpu.download_after_launch(hb.add(header), buf.0 + header, total - header)
             };
+            if let Err(m) = downloaded {
+                fail(m)
+            }
             for (j, &start) in starts.iter().enumerate() {
                 let bytes = plan.bytes(j);
                 let at = hb as usize + start;

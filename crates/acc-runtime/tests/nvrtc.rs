@@ -324,3 +324,64 @@ fn the_cache_directory_follows_the_environment_rules() {
         );
     }
 }
+
+/// The child mode of [`a_cuda_13_wheel_layout_is_found`]: loads NVRTC with a bare library path.
+const CHILD: &str = "ACC_NVRTC_TEST_CHILD";
+
+/// A machine with CUDA 13 alone has `libnvrtc.so.13` and no other name: found in a wheel's
+/// `nvidia/cu13/lib` under `ACC_NVRTC_DIR` (here the library we have, under that name).
+#[test]
+fn a_cuda_13_wheel_layout_is_found() {
+    if std::env::var_os(CHILD).is_some() {
+        let (major, minor) = jit::nvrtc_version().expect("NVRTC under the CUDA 13 name");
+        let ptx = jit::compile_cuda("extern \"C\" __global__ void k() {}", "k.cu", "sm_80")
+            .expect("compiles");
+        println!("loaded {major}.{minor}: {} bytes of PTX", ptx.len());
+        return;
+    }
+    if !nvrtc() {
+        return;
+    }
+    let loaded = Path::new(&acc_runtime::nvrtc::get().unwrap().path).to_path_buf();
+    let Ok(real) = std::fs::canonicalize(&loaded).or_else(|_| {
+        // A bare soname: find the file on the library path.
+        std::env::var("LD_LIBRARY_PATH")
+            .unwrap_or_default()
+            .split(':')
+            .map(|d| Path::new(d).join(&loaded))
+            .find(|p| p.is_file())
+            .ok_or(())
+    }) else {
+        eprintln!("skipped: cannot tell which file {} is", loaded.display());
+        return;
+    };
+    let root = temp_dir("cu13");
+    let lib = root.join("nvidia/cu13/lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::os::unix::fs::symlink(&real, lib.join("libnvrtc.so.13")).unwrap();
+    // libnvrtc finds its builtins library beside the file it was loaded from.
+    if let Some(dir) = real.parent() {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = e.file_name();
+            if name.to_string_lossy().starts_with("libnvrtc-builtins") {
+                let _ = std::os::unix::fs::symlink(e.path(), lib.join(&name));
+            }
+        }
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "a_cuda_13_wheel_layout_is_found", "--nocapture"])
+        .env(CHILD, "1")
+        .env("ACC_NVRTC_DIR", &root)
+        .env("LD_LIBRARY_PATH", root.join("empty"))
+        .env_remove("XDG_CACHE_HOME")
+        .env("HOME", &root)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let _ = std::fs::remove_dir_all(&root);
+    assert!(
+        out.status.success() && text.contains("bytes of PTX"),
+        "{text}"
+    );
+}

@@ -6,12 +6,16 @@
 //!   the runtime keeps for messages. The device's primary context is retained on first use.
 //! - **Memory**: `cuMemAlloc`/`cuMemFree`, with a map of live allocations for `check_range`;
 //!   copies and fills are issued on the stream of the calling queue (see below) and waited
-//!   for before they return. Large copies between the device and the program's (pageable)
-//!   memory go through two pinned staging buffers in turn ([`Staging`]), so the CPU's copy
-//!   into one overlaps the DMA of the other: the DMA engine reads and writes pinned memory at
-//!   full speed, where a pageable copy is staged by the driver chunk by chunk without that
-//!   overlap. `ACC_CUDA_STAGING` sets the smallest copy staged (a byte count such as `16M`;
-//!   `off` never stages), `ACC_CUDA_STAGING_CHUNK` the buffers' size.
+//!   for before they return. Copies between the device and the program's (pageable) memory
+//!   are the driver's pageable copies unless `ACC_CUDA_STAGING` names the smallest copy to
+//!   stage (a byte count such as `16M`): such copies go through two pinned staging buffers
+//!   of `ACC_CUDA_STAGING_CHUNK` bytes in turn ([`Staging`]), so the CPU's copy into one
+//!   overlaps the DMA of the other. Staging is off by default because it lost where it was
+//!   measured (an H200 in a virtual machine, `scripts/gpu-check`, benches/gpu/README.md):
+//!   256 MiB host to device 8.5–9.0 GB/s staged against 6.8–9.5 pageable (within the
+//!   noise), device to host 8.1 staged against 11.8–17.5 pageable, and 64 MiB chunks no
+//!   better than 4 MiB. The driver's own pageable path already overlaps its staging with the
+//!   DMA.
 //! - **Streams**: each async queue has its own CUDA stream (non-blocking, created on first use
 //!   or set by `acc_set_cuda_stream`); synchronous operations use one more stream. The
 //!   runtime's deferred queues run a queue's operations on its worker thread, which
@@ -36,30 +40,27 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 /// The stream key of synchronous operations (queue keys are >= -1).
 const SYNC_KEY: i32 = i32::MIN;
 
-/// The smallest copy staged through pinned buffers by default: four chunks, so that the
-/// pipeline has room to overlap (below that, one pageable copy costs less than the staging).
-const STAGING_MIN: usize = 16 << 20;
 /// The size of each of the two staging buffers by default.
 const STAGING_CHUNK: usize = 4 << 20;
 
-/// `ACC_CUDA_STAGING` and `ACC_CUDA_STAGING_CHUNK`: the smallest copy staged (`None`: never)
-/// and the chunk size.
+/// `ACC_CUDA_STAGING` and `ACC_CUDA_STAGING_CHUNK`: the smallest copy staged (`None`: never,
+/// the default) and the chunk size.
 fn staging_config() -> (Option<usize>, usize) {
     static CONFIG: OnceLock<(Option<usize>, usize)> = OnceLock::new();
     *CONFIG.get_or_init(|| {
-        let read = |name: &str, dflt: usize| match std::env::var(name) {
-            Err(_) => Some(dflt),
+        let read = |name: &str, dflt: Option<usize>| match std::env::var(name) {
+            Err(_) => dflt,
             Ok(v) if v.trim() == "off" => None,
             Ok(v) => super::env_bytes(name).or_else(|| {
                 crate::error::warn_once(
                     &Site::routine("acc runtime"),
                     &format!("{name}={v} is not a byte count (such as 16M) or `off`: ignored"),
                 );
-                Some(dflt)
+                dflt
             }),
         };
-        let min = read("ACC_CUDA_STAGING", STAGING_MIN).filter(|&m| m > 0);
-        let chunk = read("ACC_CUDA_STAGING_CHUNK", STAGING_CHUNK)
+        let min = read("ACC_CUDA_STAGING", None).filter(|&m| m > 0);
+        let chunk = read("ACC_CUDA_STAGING_CHUNK", Some(STAGING_CHUNK))
             .filter(|&c| c > 0)
             .unwrap_or(STAGING_CHUNK);
         (min, chunk)
@@ -586,6 +587,26 @@ impl CudaDevice {
         shape: Shape,
         params: &mut [*mut c_void],
     ) -> Result<(), String> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.launch_kernel_unwaited(f, shape, params) }?;
+        // SAFETY: the stream is a live stream of this device.
+        unsafe { cu::stream::synchronize(self.stream()) }
+            .map_err(|e| format!("the kernel failed while it ran: {}", describe(e)))
+    }
+
+    /// Launches `f` on the calling queue's stream without waiting for it: the caller's next
+    /// operation on that stream ([`download_after_launch`](Self::download_after_launch))
+    /// waits, and reports a fault of the kernel.
+    ///
+    /// # Safety
+    /// As for [`launch_kernel`](Self::launch_kernel), and the device addresses stay live
+    /// until the stream has been waited for.
+    pub unsafe fn launch_kernel_unwaited(
+        &self,
+        f: Function,
+        shape: Shape,
+        params: &mut [*mut c_void],
+    ) -> Result<(), String> {
         let s = self.stream();
         // SAFETY: `f` was loaded into this device's context; the caller guarantees `params`.
         unsafe {
@@ -598,9 +619,48 @@ impl CudaDevice {
                 params,
             )
         }
-        .map_err(|e| format!("cuLaunchKernel failed: {}", describe(e)))?;
-        // SAFETY: `s` is a live stream of this device.
-        unsafe { cu::stream::synchronize(s) }
+        .map_err(|e| format!("cuLaunchKernel failed: {}", describe(e)))
+    }
+
+    /// Copies a launch's inputs (its reduction slots) from the program's pageable memory to
+    /// the device on the calling queue's stream, without waiting: a pageable copy returns once
+    /// the driver holds the bytes, and the launch that follows on the same stream runs after
+    /// the copy. One host round trip fewer per launch with reductions.
+    ///
+    /// # Safety
+    /// `host` is `bytes` readable bytes of pageable memory; `dev` is live device memory of
+    /// this device with room for them.
+    pub unsafe fn upload_before_launch(
+        &self,
+        dev: DevAddr,
+        host: *const u8,
+        bytes: usize,
+    ) -> Result<(), String> {
+        let s = self.stream();
+        // SAFETY: forwarded from the caller.
+        unsafe { cusys::cuMemcpyHtoDAsync_v2(dev as _, host.cast(), bytes, s) }
+            .result()
+            .map_err(|e| format!("copying the reduction slots to the device: {}", describe(e)))
+    }
+
+    /// Copies a launch's results (its reduction slots) to the program's memory after the
+    /// kernel launched on the same stream, and waits: an error here is most likely the
+    /// kernel's own fault (CUDA errors are sticky), and is reported as such.
+    ///
+    /// # Safety
+    /// `host` is `bytes` writable bytes; `dev` is live device memory holding them.
+    pub unsafe fn download_after_launch(
+        &self,
+        host: *mut u8,
+        dev: DevAddr,
+        bytes: usize,
+    ) -> Result<(), String> {
+        let s = self.stream();
+        // SAFETY: forwarded from the caller; the copy is waited for before returning.
+        unsafe { cusys::cuMemcpyDtoHAsync_v2(host.cast(), dev as _, bytes, s) }
+            .result()
+            // SAFETY: `s` is a live stream of this device.
+            .and_then(|()| unsafe { cu::stream::synchronize(s) })
             .map_err(|e| format!("the kernel failed while it ran: {}", describe(e)))
     }
 
