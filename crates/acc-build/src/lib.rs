@@ -362,12 +362,8 @@ impl Build {
         file: &Path,
     ) -> Result<Option<String>, Error> {
         let src = std::fs::read(file).map_err(|e| io_error(file, e))?;
-        let src = String::from_utf8(src).map_err(|_| {
-            Error::new(
-                ErrorKind::Io,
-                format!("{} is not UTF-8 text", file.display()),
-            )
-        })?;
+        // Any bytes a C compiler takes survive, byte for byte: see `acc_c::text`.
+        let (src, _) = acc_c::text::prepare(acc_c::text::decode(src));
         let name = file.to_string_lossy().into_owned();
         let opts = acc_c::lower::LowerOptions {
             file_name: name.clone(),
@@ -495,7 +491,7 @@ fn report(diags: &[acc_engine::Diagnostic], name: &str, src: &str) {
                 println!("cargo:warning={first}");
             }
         }
-        eprint!("{text}");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), &acc_c::text::encode(&text));
     }
 }
 
@@ -558,10 +554,11 @@ fn write_headers(dir: &Path) -> Result<PathBuf, Error> {
 /// Writes a file unless it already holds `text`, so its time stamp moves
 /// only when it changes.
 fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
-    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+    let bytes = acc_c::text::encode(text);
+    if std::fs::read(path).is_ok_and(|old| old == *bytes) {
         return Ok(());
     }
-    std::fs::write(path, text).map_err(|e| io_error(path, e))
+    std::fs::write(path, bytes).map_err(|e| io_error(path, e))
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> Error {

@@ -524,3 +524,102 @@ mod tests {
         assert!(why.contains("declare create(g)"), "{why}");
     }
 }
+
+/// The module's text in ASCII alone, meaning the same: the runtime hands NVRTC a C string and
+/// keeps it as text, and a file's Latin-1 or UTF-8 bytes come along with its declarations. A
+/// string or character constant keeps its bytes as three-digit octal escapes (the same bytes
+/// in the compiled program); a comment loses them (`?`); elsewhere a non-ASCII byte could only
+/// be part of an extended identifier, which NVRTC takes as UTF-8, so it stays unless it is one
+/// of [`crate::text`]'s raw bytes (never valid C), which becomes `?`.
+pub fn ascii_module(module: &str) -> String {
+    if module.is_ascii() {
+        return module.to_string();
+    }
+    use std::fmt::Write as _;
+    let bytes = crate::text::encode(module);
+    let b: &[u8] = &bytes;
+    let mut out = String::with_capacity(b.len() + 64);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'"' | b'\'' => {
+                let end = crate::lex::literal_end(b, i).unwrap_or(b.len());
+                for &x in &b[i..end] {
+                    if x.is_ascii() {
+                        out.push(x as char);
+                    } else {
+                        let _ = write!(out, "\\{x:03o}");
+                    }
+                }
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') || b.get(i + 1) == Some(&b'/') => {
+                let end = if b[i + 1] == b'*' {
+                    b[i + 2..]
+                        .windows(2)
+                        .position(|w| w == b"*/")
+                        .map_or(b.len(), |j| i + 2 + j + 2)
+                } else {
+                    b[i..]
+                        .iter()
+                        .position(|&x| x == b'\n')
+                        .map_or(b.len(), |j| i + j)
+                };
+                out.extend(
+                    b[i..end]
+                        .iter()
+                        .map(|&x| if x.is_ascii() { x as char } else { '?' }),
+                );
+                i = end;
+            }
+            _ if c.is_ascii() => {
+                out.push(c as char);
+                i += 1;
+            }
+            _ => {
+                // A whole UTF-8 character, or a raw byte.
+                let len = match c {
+                    0xC0..=0xDF => 2,
+                    0xE0..=0xEF => 3,
+                    0xF0..=0xF7 => 4,
+                    _ => 1,
+                };
+                match std::str::from_utf8(&b[i..(i + len).min(b.len())]) {
+                    Ok(ch) => {
+                        out.push_str(ch);
+                        i += len;
+                    }
+                    Err(_) => {
+                        out.push('?');
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod ascii_tests {
+    use super::ascii_module;
+
+    #[test]
+    fn literals_keep_their_bytes_and_comments_lose_them() {
+        let raw = crate::text::decode(
+            b"/* caf\xe9 */ const char *s = \"\xe9t\xe9\"; // \xff\nchar c = '\xe9';\r\n".to_vec(),
+        );
+        let m = ascii_module(&raw);
+        assert!(m.is_ascii());
+        assert_eq!(
+            m,
+            "/* caf? */ const char *s = \"\\351t\\351\"; // ?\nchar c = '\\351';\r\n"
+        );
+        let utf8 = "/* é */ const char *s = \"é\";";
+        assert_eq!(
+            ascii_module(utf8),
+            "/* ?? */ const char *s = \"\\303\\251\";"
+        );
+    }
+}

@@ -21,6 +21,7 @@ pub mod render;
 pub mod sema;
 pub mod split;
 pub mod syntax;
+pub mod text;
 pub mod types;
 
 use acc_engine::omp::{OmpForm, OmpOptions};

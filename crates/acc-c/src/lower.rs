@@ -145,10 +145,10 @@ fn lower_analysis(
         None
     } else {
         match crate::cuda::support(src, &opts.file_name, &declared, &bound) {
-            Ok(support) => Some(crate::cuda::cxx_types(
+            Ok(support) => Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
                 &acc_engine::cuda::emit_module(&support, &lw.cuda_kernels),
                 src.contains("<complex.h>"),
-            )),
+            ))),
             Err((line, why)) => {
                 lw.info.push(format!("{line}: no CUDA version: {why}"));
                 None
@@ -394,15 +394,29 @@ struct Lowerer<'a> {
     atomics: Vec<AtomicSeen>,
 }
 
+/// `s` as a C string literal whose bytes are exactly `s`'s (its raw bytes included, see
+/// [`crate::text`]), whatever they are: printable ASCII
+/// as itself, newlines and tabs as `\n` and `\t`, and every other byte (a carriage return from
+/// a CRLF file, UTF-8 or Latin-1 text in a comment) as a three-digit octal escape, which no
+/// following character can extend. `?` is escaped after a `?`, so no trigraph forms.
 fn c_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(s.len() + s.len() / 8 + 2);
+    out.push('"');
+    let mut prev = 0u8;
+    for &b in crate::text::encode(s).iter() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'?' if prev == b'?' => out.push_str("\\?"),
+            b' '..=b'~' => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{b:03o}");
+            }
         }
+        prev = b;
     }
     out.push('"');
     out

@@ -31,7 +31,7 @@ pub fn header_facts(cc: &str, file: &Path, args: &[String]) -> Result<TypeEnv, S
             String::from_utf8_lossy(&out.stderr).trim_end()
         ));
     }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = crate::text::decode(out.stdout);
     Ok(learn_text(&text))
 }
 

@@ -935,9 +935,12 @@ impl<'s> Walker<'s> {
                 let start = type_text.len() + 1 + (ident.start_byte() - declarator.start_byte());
                 start..start + name.len()
             },
-            scalar: crate::types::scalar_type(&type_text, facts.shape),
-            elem_scalar: crate::types::scalar_type(&type_text, acc_engine::facts::Shape::Scalar)
-                .filter(|_| facts.shape != acc_engine::facts::Shape::Scalar),
+            scalar: crate::types::scalar_type(&self.env.resolve_scalar(&type_text), facts.shape),
+            elem_scalar: crate::types::scalar_type(
+                &self.env.resolve_scalar(&type_text),
+                acc_engine::facts::Shape::Scalar,
+            )
+            .filter(|_| facts.shape != acc_engine::facts::Shape::Scalar),
             fields: if facts.shape == acc_engine::facts::Shape::Aggregate {
                 self.struct_fields_of(ty)
             } else {

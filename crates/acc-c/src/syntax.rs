@@ -217,19 +217,20 @@ fn complex_as_qualifier(src: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(src);
     }
     let bytes = src.as_bytes();
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
     let mut out = src.as_bytes().to_vec();
+    // Bytes, not `str` slices: `i` walks every byte, also inside a multi-byte character.
     let word_at = |i: usize, w: &str| {
-        src[i..].starts_with(w)
+        bytes[i..].starts_with(w.as_bytes())
             && (i == 0 || !is_ident(bytes[i - 1]))
             && bytes.get(i + w.len()).is_none_or(|&b| !is_ident(b))
     };
     let prev_word = |i: usize| {
         let before = src[..i].trim_end();
-        let start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |p| p + 1);
-        &before[start..]
+        before
+            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("")
     };
     let mut i = 0;
     while i < bytes.len() {
@@ -262,6 +263,15 @@ mod tests {
                     .collect::<Vec<_>>()
             })
             .collect()
+    }
+
+    #[test]
+    fn complex_is_found_beside_multi_byte_characters() {
+        let src = "/* é */ float complex z; /* \u{10FFAA} */ double é_Complex; double _Complex w;";
+        let out = super::complex_as_qualifier(src);
+        assert_eq!(out.len(), src.len());
+        assert!(out.contains("float _Atomic z") && out.contains("double volatile w"));
+        assert!(out.contains("é_Complex"), "not a word of its own: {out}");
     }
 
     #[test]

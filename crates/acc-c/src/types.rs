@@ -27,6 +27,9 @@ pub struct TypeEnv {
     pub struct_fields: HashMap<String, Vec<acc_engine::facts::Field>>,
     /// Object-like macros and enumerators, by name, as source text.
     pub constants: HashMap<String, String>,
+    /// What each typedef of an arithmetic type stands for, through other typedefs
+    /// (`real_t` → `double`), so that a reduction on a `real_t` knows its type.
+    pub scalar_typedefs: HashMap<String, String>,
 }
 
 /// Typedef names from the C standard headers that are scalars, for when the
@@ -76,6 +79,10 @@ impl TypeEnv {
                 };
                 for d in node.children_by_field_id(fields().declarator, &mut c) {
                     if let Some((name, facts)) = self.declarator_facts(base, d, src, false) {
+                        if d.kind() == "type_identifier" && facts.shape == Shape::Scalar {
+                            let spec = self.resolve_scalar(&src[ty.byte_range()]);
+                            self.scalar_typedefs.insert(name.to_string(), spec);
+                        }
                         self.typedefs.insert(name.to_string(), facts);
                         if let Some(m) = members.clone().filter(|_| facts.shape == Shape::Aggregate)
                         {
@@ -190,6 +197,19 @@ impl TypeEnv {
         };
         facts.is_const |= is_const;
         facts
+    }
+
+    /// `type_text` (a declaration's specifiers and qualifiers) with each typedef name of an
+    /// arithmetic type replaced by what it stands for: `const real_t` → `const double`.
+    pub fn resolve_scalar(&self, type_text: &str) -> String {
+        if self.scalar_typedefs.is_empty() {
+            return type_text.to_string();
+        }
+        type_text
+            .split_whitespace()
+            .map(|w| self.scalar_typedefs.get(w).map_or(w, String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// Is this type name known (a typedef of the file or its headers, or a

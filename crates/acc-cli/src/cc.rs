@@ -291,8 +291,8 @@ impl Ctx<'_> {
         let args = self.args;
         let object = self.object_path(n, path);
         let src = std::fs::read(path).map_err(|e| Fail::Msg(format!("cannot read {path}: {e}")))?;
-        let src =
-            String::from_utf8(src).map_err(|_| Fail::Msg(format!("{path} is not UTF-8 text")))?;
+        // Any bytes a C compiler takes (Latin-1 comments, say) survive: see `acc_c::text`.
+        let (src, _) = acc_c::text::prepare(acc_c::text::decode(src));
         if !args.keep && !args.info && !may_have_directives(&src) {
             // Nothing to lower: compile the user's file itself, which is
             // what lowering would give, without running the preprocessor
@@ -324,7 +324,7 @@ impl Ctx<'_> {
             // The CUDA module is embedded in the generated C; `--keep`
             // also leaves it beside it, as NVRTC will see it.
             let cu = generated.with_extension("cu");
-            std::fs::write(&cu, cuda_c)
+            std::fs::write(&cu, acc_c::text::encode(cuda_c))
                 .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", cu.display())))?;
         }
         // `#include "x.h"` looks first beside the file that includes it, and
@@ -533,7 +533,7 @@ impl Ctx<'_> {
             acc_c::lower::lower_file_lazy(src, &mut headers, &opts).map_err(Fail::Msg)?;
         let mut stderr = std::io::stderr().lock();
         for d in &diags {
-            let _ = write!(stderr, "{}", acc_c::render::render(d, path, src));
+            let _ = stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, path, src)));
         }
         let errors = diags.iter().filter(|d| d.is_error()).count();
         let lowered = match lowered {
@@ -623,9 +623,9 @@ impl Ctx<'_> {
     }
 }
 
-/// Writes a generated file.
+/// Writes a generated file, with the raw bytes of the user's text as they were.
 fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text)
+    std::fs::write(path, acc_c::text::encode(text))
         .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", path.display())))
 }
 

@@ -148,8 +148,10 @@ fn main() -> ExitCode {
 }
 
 fn translate(args: TranslateArgs) -> Result<ExitCode> {
-    let src = std::fs::read_to_string(&args.file)
+    let src = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
+    // Any bytes a C compiler takes survive, byte for byte: see `acc_c::text`.
+    let (src, layout) = acc_c::text::prepare(acc_c::text::decode(src));
     let opts = OmpOptions {
         hold: matches!(args.structured_ref_count_omp, Hold::Hold),
         present: matches!(args.present_omp, Present::Present),
@@ -176,10 +178,11 @@ fn translate(args: TranslateArgs) -> Result<ExitCode> {
         }
     };
     let (text, diags) = acc_c::translate(&src, headers, opts, mode);
+    let text = acc_c::text::restore(&text, layout);
     let name = args.file.display().to_string();
     let mut stderr = std::io::stderr().lock();
     for d in &diags {
-        write!(stderr, "{}", acc_c::render::render(d, &name, &src))?;
+        stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, &name, &src)))?;
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     if errors > 0 {
@@ -191,9 +194,11 @@ fn translate(args: TranslateArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     match &args.output {
-        Some(path) => std::fs::write(path, text)
+        Some(path) => std::fs::write(path, acc_c::text::encode(&text))
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+        None => std::io::stdout()
+            .lock()
+            .write_all(&acc_c::text::encode(&text))?,
     }
     Ok(ExitCode::SUCCESS)
 }
