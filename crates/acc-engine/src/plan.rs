@@ -327,7 +327,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         .collect();
     let mut loops = loops;
     if eff.kind == EffKind::Kernels {
-        descriptive_auto(unit, an, &mut loops);
+        descriptive_auto(unit, an, eff.construct, &mut loops);
     }
     let plain_loops = unit
         .construct(eff.construct)
@@ -358,9 +358,10 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
 
 /// The descriptive reading of `auto` (Clacc's is `seq`): a sequential
 /// `kernels` loop that the dependence test proves independent runs
-/// gang-partitioned, when no loop around it in the kernel is partitioned
-/// already. Never wrong: a loop that is not proven stays sequential.
-fn descriptive_auto(unit: &Unit, an: &Analysis, loops: &mut [LoopPlan]) {
+/// gang-partitioned, when it is a statement of the region of its own (see
+/// [`stands_alone`]). Never wrong: a loop that is not proven stays
+/// sequential.
+fn descriptive_auto(unit: &Unit, an: &Analysis, kernels: ConstructId, loops: &mut [LoopPlan]) {
     for i in 0..loops.len() {
         let l = &loops[i];
         if !l.partition.seq || l.partition.exp_seq {
@@ -381,16 +382,48 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, loops: &mut [LoopPlan]) {
             (Some(d), Some(_)) => crate::dependence::independent(unit, d, &allowed),
             _ => Err("the loop is not in canonical form".to_string()),
         };
-        let inside_partitioned = unit
-            .ancestors(l.construct)
-            .any(|a| loops.iter().any(|o| o.construct == a && !o.partition.seq));
+        let alone = stands_alone(unit, kernels, l.construct);
         let l = &mut loops[i];
-        if verdict.is_ok() && !inside_partitioned {
+        if verdict.is_ok() && alone {
             l.partition.seq = false;
             l.partition.gang = Some(crate::attrs::GangOrigin::Imp);
         }
         l.auto = Some(verdict);
     }
+}
+
+/// Whether loop construct `l` is a statement of `kernels` of its own: not
+/// inside another loop (with a directive or without) nor another statement
+/// of the region. Only such a loop may become a gang loop by the dependence
+/// test's verdict. Inside a sequential loop, every gang would run the code
+/// around it redundantly, and nothing makes one gang's part of the loop
+/// (or its share of a reduction) visible to the others before that code
+/// reads it: the sequential reading is the only one that keeps the answer.
+fn stands_alone(unit: &Unit, kernels: ConstructId, l: ConstructId) -> bool {
+    let region = unit.construct(kernels);
+    if l == kernels {
+        // `kernels loop`: the region's statement is this loop.
+        return true;
+    }
+    let c = unit.construct(l);
+    if c.parent != Some(kernels) || !region.loops.is_empty() {
+        // Inside another construct, or inside the loop of a `kernels loop`.
+        return false;
+    }
+    let at = c.pragma_span.start;
+    if region
+        .plain_loops
+        .iter()
+        .any(|(s, _)| s.start <= at && at < s.end)
+    {
+        return false;
+    }
+    let Some(body) = c.body else { return false };
+    region.statements.is_empty()
+        || region
+            .statements
+            .iter()
+            .any(|s| s.start <= at && s.end == body.end)
 }
 
 /// Is the variable named whole (not as a subarray) in an explicit data
