@@ -56,7 +56,10 @@ typedef enum acc_device_property_t {
   acc_property_description = 0x10004
 } acc_device_property_t;
 
-enum { acc_async_noval = -1, acc_async_sync = -2 };
+/* acc_async_default names the default async queue (the initial value of acc-default-async-var,
+ * queue 0 here): `set default_async(acc_async_default)` restores it, and as an async argument it
+ * means what `async` without an argument means, as acc_async_noval does. */
+enum { acc_async_noval = -1, acc_async_sync = -2, acc_async_default = acc_async_noval };
 
 /* Host and device addresses, as the specification writes them. */
 typedef void h_void;

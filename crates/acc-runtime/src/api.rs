@@ -82,6 +82,50 @@ fn device_of(num: c_int, t: c_int, site: &Site<'_>) -> Result<&'static DeviceSta
     rt.device(kind, num, site)
 }
 
+/// The kind a routine that chooses or starts a device (`acc_set_device_type`,
+/// `acc_set_device_num`, `acc_init`, `acc_init_device`, and the `set` and `init` directives
+/// that call them) gets for `t`: `t`'s own, or — when `t` names `nvidia` and this process has no
+/// GPU — the current device's, with a warning the first time at each call site. OpenACC 3.3
+/// leaves a request for a device type that is not available to the implementation (§3.2.3,
+/// §3.2.5, §3.2.7: "the behavior is implementation-defined"); a program written for a GPU keeps
+/// its promise of running anywhere, as with GCC. A user who wants the GPU or nothing says
+/// `ACC_DEVICE_TYPE=nvidia`, which stops the program at start-up on such a machine.
+fn chosen_kind(t: c_int, site: &Site<'_>) -> Result<DeviceKind> {
+    let kind = kind_of(t, site)?;
+    if kind != DeviceKind::Nvidia {
+        return Ok(kind);
+    }
+    let Some(why) = runtime::nvidia_unavailable() else {
+        return Ok(kind);
+    };
+    let current = runtime::current(site)?.kind();
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "acc: warning: {}: no nvidia device ({why}): the program goes on on device type {} \
+             (ACC_DEVICE_TYPE=nvidia makes a missing GPU an error)",
+            site.location(),
+            current.name()
+        );
+    }
+    Ok(current)
+}
+
+/// The device `(num, t)` for a routine that chooses one (see [`chosen_kind`]). When `t` stood
+/// for the current kind, a number that kind does not have keeps the current device.
+fn chosen_device(num: c_int, t: c_int, site: &Site<'_>) -> Result<&'static DeviceState> {
+    let kind = chosen_kind(t, site)?;
+    let substituted = t == ACC_DEVICE_NVIDIA && kind != DeviceKind::Nvidia;
+    if !substituted {
+        return device_of(num, t, site);
+    }
+    let rt = runtime::runtime()?;
+    match usize::try_from(num) {
+        Ok(n) if n < rt.count(kind) => rt.device(kind, n, site),
+        _ => runtime::current(site),
+    }
+}
+
 fn cur(site: &Site<'_>) -> Result<&'static DeviceState> {
     runtime::current(site)
 }
@@ -105,7 +149,10 @@ pub extern "C" fn acc_set_device_type(dev_type: c_int) {
     guard("acc_set_device_type", || {
         let site = Site::routine("acc_set_device_type");
         let rt = runtime::runtime()?;
-        let kind = kind_of(dev_type, &site)?;
+        let kind = chosen_kind(dev_type, &site)?;
+        if kind != kind_of(dev_type, &site)? {
+            return Ok(()); // The current device stays (see `chosen_kind`).
+        }
         let num = if kind == rt.default_kind {
             rt.default_num
         } else {
@@ -133,7 +180,7 @@ pub extern "C" fn acc_set_device_num(dev_num: c_int, dev_type: c_int) {
         } else {
             dev_type
         };
-        let d = device_of(dev_num, t, &site)?;
+        let d = chosen_device(dev_num, t, &site)?;
         runtime::set_current(d.kind(), d.device.number(), &site)
     })
 }
@@ -205,7 +252,7 @@ fn nvidia_reason_c() -> Option<&'static std::ffi::CStr> {
 pub extern "C" fn acc_init(dev_type: c_int) {
     guard("acc_init", || {
         let site = Site::routine("acc_init");
-        let d = device_of(-1, dev_type, &site)?;
+        let d = chosen_device(-1, dev_type, &site)?;
         runtime::set_current(d.kind(), d.device.number(), &site)
     })
 }
@@ -214,7 +261,7 @@ pub extern "C" fn acc_init(dev_type: c_int) {
 pub extern "C" fn acc_init_device(dev_num: c_int, dev_type: c_int) {
     // CPU devices need no start-up; initialising checks that the device exists.
     guard("acc_init_device", || {
-        device_of(dev_num, dev_type, &Site::routine("acc_init_device")).map(drop)
+        chosen_device(dev_num, dev_type, &Site::routine("acc_init_device")).map(drop)
     })
 }
 

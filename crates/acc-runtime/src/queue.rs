@@ -9,8 +9,9 @@
 //!   order while the host thread goes on, as a CUDA stream does. A program that reads results
 //!   without waiting sees stale or poisoned data here, as it would on a GPU.
 //!
-//! Queue keys are the non-negative async values, plus [`NOVAL_QUEUE`] for `acc_async_noval`'s
-//! default queue. `acc_async_sync` is not a queue: [`QueueSel::Sync`] runs in the caller.
+//! Queue keys are the non-negative async values; `acc_async_noval` means the default queue
+//! ([`NOVAL_QUEUE`] at first). `acc_async_sync` is not a queue: [`QueueSel::Sync`] runs in the
+//! caller.
 //!
 //! The `nvidia` device uses deferred queues too: a queue's worker thread issues the queue's
 //! operations on the CUDA stream of that queue ([`worker_queue`] tells the device which) and
@@ -24,8 +25,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-/// The queue `acc_async_noval` means while the default async queue has not been changed.
-pub const NOVAL_QUEUE: i32 = -1;
+/// The queue `acc_async_noval` (an `async` clause without an argument) means while the
+/// default async queue has not been changed: queue 0. OpenACC 3.3 leaves the initial value of
+/// acc-default-async-var to the implementation; `acc_get_default_async` returns it, and
+/// programs use that value as a queue number (`wait(acc_get_default_async())`), so it is
+/// one. `async` and `async(0)` share the queue, which orders them and changes no answer.
+pub const NOVAL_QUEUE: i32 = 0;
 
 /// Where an operation runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,9 +169,21 @@ impl Queues {
     }
 
     /// Runs `job` now (sync or eager) or enqueues it behind the queue's earlier operations.
+    ///
+    /// A synchronous operation from the program's threads first waits for every queue of the
+    /// device, as an operation on CUDA's legacy default stream waits for every other stream.
+    /// OpenACC asks the program to wait itself (a data region's copyout after an `async` kernel
+    /// that writes the data is a race by §2.16), but programs tuned on GPUs rely on the
+    /// stream's rule, and waiting more never changes a correct program's answer. The cost: a
+    /// synchronous operation no longer overlaps with queued work on the same device, as on
+    /// nvc's default (legacy) stream.
     pub fn submit<F: FnOnce() + Send + 'static>(&self, sel: QueueSel, job: F) {
         match sel {
             QueueSel::Async(key) if !self.eager => self.queue(key).push(Box::new(job)),
+            QueueSel::Sync if !self.eager && worker_queue().is_none() => {
+                self.wait_all();
+                job()
+            }
             _ => job(),
         }
     }

@@ -38,8 +38,8 @@ int main(void) {
   CHECK(a[N - 1] == N - 1);
   acc_delete(a, sizeof a);
 
-  /* acc_async_noval is the default queue; it can be changed per thread. */
-  CHECK(acc_get_default_async() == acc_async_noval);
+  /* acc_async_noval is the default queue, queue 0 at first; it can be changed per thread. */
+  CHECK(acc_get_default_async() == 0);
   acc_copyin_async(a, sizeof a, acc_async_noval);
   acc_wait(acc_async_noval);
   CHECK(acc_is_present(a, sizeof a));

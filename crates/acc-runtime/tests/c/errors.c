@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
     acc_update_self(b, sizeof b);
   } else if (!strcmp(c, "bad_device_pointer")) {
     acc_memcpy_to_device(a, b, sizeof b); /* a is a host address, not device memory */
-  } else if (!strcmp(c, "nvidia")) {
+  } else if (!strcmp(c, "nvidia")) { /* no error: one warning, and the program goes on */
     acc_set_device_type(acc_device_nvidia);
   } else if (!strcmp(c, "bad_async")) {
     acc_wait(-7);
