@@ -175,6 +175,38 @@ pub fn support(
     Ok(out)
 }
 
+/// The items of the program's headers a module needs: each that defines a name the module's
+/// text uses, and then each that defines a name those items use, in the headers' order. Only
+/// what is used comes along, so a header declaration NVRTC cannot compile (a `FILE *`, a
+/// function of the host's libraries) does not cost the file its CUDA version.
+pub fn header_support(items: &[crate::types::HeaderItem], module: &str) -> String {
+    fn words(text: &str) -> impl Iterator<Item = &str> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+    }
+    let mut used: std::collections::HashSet<&str> = words(module).collect();
+    let mut taken = vec![false; items.len()];
+    loop {
+        let mut grew = false;
+        for (i, item) in items.iter().enumerate() {
+            if !taken[i] && item.names.iter().any(|n| used.contains(n.as_str())) {
+                taken[i] = true;
+                grew = true;
+                used.extend(words(&item.text));
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut out = String::new();
+    for (item, _) in items.iter().zip(&taken).filter(|(_, &t)| t) {
+        out.push_str(&item.text);
+        out.push('\n');
+    }
+    out
+}
+
 /// `T (*__acc_gp_g)[N]` for the file-scope declaration of `g`: its type,
 /// without storage class or initializer, with the name made a pointer.
 fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {

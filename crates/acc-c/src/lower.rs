@@ -55,7 +55,8 @@ pub fn lower_file(
     headers: TypeEnv,
     opts: &LowerOptions,
 ) -> (Option<Lowered>, Vec<Diagnostic>) {
-    lower_analysis(src, crate::analyze_for(src, headers, None), opts)
+    let items = headers.header_items.clone();
+    lower_analysis(src, crate::analyze_for(src, headers, None), opts, &items)
 }
 
 /// As [`lower_file`], asking for header facts only when the file itself
@@ -69,20 +70,42 @@ pub fn lower_file_lazy(
     opts: &LowerOptions,
 ) -> Result<(Option<Lowered>, Vec<Diagnostic>), String> {
     let mut analysis = crate::analyze_for(src, TypeEnv::default(), None);
-    if analysis
+    let unknown_type = analysis
         .diags
         .iter()
-        .any(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE))
-    {
-        analysis = crate::analyze_for(src, headers()?, None);
+        .any(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE));
+    // A header of the program's own may declare what a construct uses (a global, a type, a
+    // macro its CUDA version needs): read the headers through the preprocessor then too.
+    let has_compute = analysis
+        .unit
+        .constructs
+        .iter()
+        .any(|c| c.directive.kind.is_compute());
+    let mut header_items = Vec::new();
+    if unknown_type || (has_compute && includes_program_header(src)) {
+        let env = headers()?;
+        header_items = env.header_items.clone();
+        analysis = crate::analyze_for(src, env, None);
     }
-    Ok(lower_analysis(src, analysis, opts))
+    Ok(lower_analysis(src, analysis, opts, &header_items))
+}
+
+/// Whether the file includes a header with `#include "…"`, the form for a program's own.
+fn includes_program_header(src: &str) -> bool {
+    src.lines().any(|l| {
+        let l = l.trim_start();
+        l.strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|l| l.strip_prefix("include"))
+            .is_some_and(|l| l.trim_start().starts_with('"'))
+    })
 }
 
 fn lower_analysis(
     src: &str,
     analysis: crate::Analysis,
     opts: &LowerOptions,
+    header_items: &[crate::types::HeaderItem],
 ) -> (Option<Lowered>, Vec<Diagnostic>) {
     let mut diags = analysis.diags;
     if diags.iter().any(|d| d.is_error()) {
@@ -145,10 +168,15 @@ fn lower_analysis(
         None
     } else {
         match crate::cuda::support(src, &opts.file_name, &declared, &bound) {
-            Ok(support) => Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
-                &acc_engine::cuda::emit_module(&support, &lw.cuda_kernels),
-                src.contains("<complex.h>"),
-            ))),
+            Ok(support) => {
+                // What the program's headers define that the module uses, ahead of the rest.
+                let used = acc_engine::cuda::emit_module(&support, &lw.cuda_kernels);
+                let support = crate::cuda::header_support(header_items, &used) + &support;
+                Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
+                    &acc_engine::cuda::emit_module(&support, &lw.cuda_kernels),
+                    src.contains("<complex.h>"),
+                )))
+            }
             Err((line, why)) => {
                 lw.info.push(format!("{line}: no CUDA version: {why}"));
                 None
@@ -1349,6 +1377,22 @@ impl<'a> Lowerer<'a> {
                     };
                     let lo = lower.map_or("0".to_string(), |l| format!("({})", l.text));
                     (format!("&({name})[{lo}]"), format!("({})", length.text))
+                }
+                // An element of a pointer's target, `p[i]`: the section `p[i:1]`.
+                None if var.shape == acc_engine::facts::Shape::Pointer
+                    && r.item.as_ref().is_some_and(|i| {
+                        matches!(
+                            i.accessors.as_slice(),
+                            [acc_engine::directive::Accessor::Index(_)]
+                        )
+                    }) =>
+                {
+                    let Some(acc_engine::directive::Accessor::Index(e)) =
+                        r.item.as_ref().and_then(|i| i.accessors.first())
+                    else {
+                        continue;
+                    };
+                    (format!("&({name})[({})]", e.text), "1".to_string())
                 }
                 None if var.shape == acc_engine::facts::Shape::Pointer => {
                     self.diags.push(Diagnostic::error(

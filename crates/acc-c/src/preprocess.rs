@@ -47,19 +47,99 @@ pub fn learn_text(text: &str) -> TypeEnv {
         .map(|l| format!("{}\n", l.trim_end()))
         .collect();
     let text = trimmed.as_str();
+    let origins = line_origins(text);
     for tree in crate::syntax::parse(text) {
         let root = tree.root_node();
         let mut c = root.walk();
         for n in root.children(&mut c) {
             env.learn(n, text);
+            if origins.get(n.start_position().row) == Some(&Origin::Program) {
+                env.learn_header_item(n, text);
+            }
         }
     }
     env
 }
 
+/// Where a line of preprocessed text comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// The file being compiled (what acc reads itself).
+    Main,
+    /// One of the program's own headers, or a `-D` option (`<command-line>`).
+    Program,
+    /// A system header, or the compiler's built-in macros.
+    System,
+}
+
+/// The origin of every line of `$CC -E` output, from its line markers
+/// (`# 12 "file.h" 1 3`: flag 3 is a system header). The first marker names the main file.
+fn line_origins(text: &str) -> Vec<Origin> {
+    let mut main: Option<&str> = None;
+    let mut current = Origin::System;
+    text.lines()
+        .map(|line| {
+            let Some(rest) = line.strip_prefix("# ") else {
+                return current;
+            };
+            let mut words = rest.splitn(2, ' ');
+            let is_marker = words
+                .next()
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+            let Some(tail) = words.next().filter(|_| is_marker) else {
+                return current;
+            };
+            let Some(tail) = tail.strip_prefix('"') else {
+                return current;
+            };
+            let Some(end) = tail.find('"') else {
+                return current;
+            };
+            let (file, flags) = (&tail[..end], &tail[end + 1..]);
+            let main = *main.get_or_insert(file);
+            current = if file == main {
+                Origin::Main
+            } else if file == "<command-line>" {
+                Origin::Program
+            } else if file == "<built-in>" || flags.split_whitespace().any(|f| f == "3") {
+                Origin::System
+            } else {
+                Origin::Program
+            };
+            Origin::System
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::learn_text;
+
+    #[test]
+    fn the_programs_own_headers_give_globals_and_items() {
+        let text = "# 0 \"m.c\"\n# 0 \"<built-in>\"\n#define __GNUC__ 12\n# 1 \"/usr/include/stdio.h\" 1 3 4\n\
+                    typedef struct _IO_FILE FILE;\nextern FILE *stdin;\n# 2 \"m.c\" 2\n# 1 \"t.h\" 1\n\
+                    #define N 10\nlong long n = N;\ntypedef double real_t;\nreal_t grid[N], *p;\n\
+                    int f(int);\nenum color { RED, GREEN };\n# 3 \"m.c\" 2\nint main_global;\n";
+        let env = learn_text(text);
+        let mut globals: Vec<&str> = env.header_globals.keys().map(String::as_str).collect();
+        globals.sort_unstable();
+        assert_eq!(globals, ["grid", "n", "p"]);
+        assert_eq!(env.header_globals["n"].decl_text, "long long n");
+        assert_eq!(
+            &env.header_globals["n"].decl_text[env.header_globals["n"].decl_name.clone()],
+            "n"
+        );
+        let names: Vec<Vec<String>> = env.header_items.iter().map(|i| i.names.clone()).collect();
+        assert_eq!(
+            names,
+            [
+                vec!["N".to_string()],
+                vec!["real_t".into()],
+                vec!["color".into(), "RED".into(), "GREEN".into()]
+            ]
+        );
+    }
 
     #[test]
     fn empty_macros_do_not_swallow_the_next_line() {

@@ -40,6 +40,7 @@ pub fn analyze(roots: &[Node], src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic
         labels: HashMap::new(),
         unknown_types: Vec::new(),
         pending_deps: Vec::new(),
+        header_vars: HashMap::new(),
     };
     for root in roots {
         let mut c = root.walk();
@@ -107,6 +108,8 @@ struct Walker<'s> {
     unknown_types: Vec<(VarId, Span)>,
     /// Loops whose dependence facts are read once every reference is known.
     pending_deps: Vec<(ConstructId, DepsAt, Node<'s>)>,
+    /// The variables of the program's headers the file uses, by name.
+    header_vars: HashMap<String, VarId>,
 }
 
 /// Which loop of a construct dependence facts belong to.
@@ -195,6 +198,47 @@ impl<'s> Walker<'s> {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied())
     }
 
+    /// The file-scope variable `name` that one of the program's headers declares (made a
+    /// variable of the unit on its first use): a construct's use of it is a use of a global,
+    /// as of one the file declares. Its declaration is outside the file, so its span is empty
+    /// at the file's start (before every construct).
+    fn header_var(&mut self, name: &str) -> Option<VarId> {
+        if let Some(&id) = self.header_vars.get(name) {
+            return Some(id);
+        }
+        let g = self.env.header_globals.get(name)?.clone();
+        let id = VarId(self.unit.vars.len() as u32);
+        let scalar_text = self.env.resolve_scalar(&g.type_text);
+        self.unit.vars.push(Var {
+            name: name.to_string(),
+            decl_span: Span::new(0, 0),
+            shape: g.facts.shape,
+            is_const: g.facts.is_const,
+            is_complete: g.facts.is_complete,
+            decl_name: g.decl_name.clone(),
+            scalar: crate::types::scalar_type(&scalar_text, g.facts.shape),
+            elem_scalar: crate::types::scalar_type(&scalar_text, acc_engine::facts::Shape::Scalar)
+                .filter(|_| g.facts.shape != acc_engine::facts::Shape::Scalar),
+            fields: if g.facts.shape == acc_engine::facts::Shape::Aggregate {
+                self.env
+                    .struct_fields
+                    .get(
+                        g.type_text
+                            .trim_start_matches("const ")
+                            .trim_start_matches("struct "),
+                    )
+                    .cloned()
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            },
+            decl_text: g.decl_text,
+            is_global: true,
+        });
+        self.header_vars.insert(name.to_string(), id);
+        Some(id)
+    }
+
     /// Walks a sequence of sibling items (a block or the file).
     fn visit_seq(&mut self, nodes: &[Node<'s>], file_scope: bool) {
         let mut i = 0;
@@ -269,7 +313,10 @@ impl<'s> Walker<'s> {
             .map(|c| {
                 clause_items(&c.args)
                     .iter()
-                    .map(|it| self.lookup(&it.base.name))
+                    .map(|it| {
+                        self.lookup(&it.base.name)
+                            .or_else(|| self.header_var(&it.base.name))
+                    })
                     .collect()
             })
             .collect();
@@ -998,7 +1045,8 @@ impl<'s> Walker<'s> {
         }
         match node.kind() {
             "identifier" => {
-                if let Some(var) = self.lookup(self.text(node)) {
+                let name = self.text(node);
+                if let Some(var) = self.lookup(name).or_else(|| self.header_var(name)) {
                     self.unit.refs.push(Ref {
                         var,
                         span: Self::span(node),

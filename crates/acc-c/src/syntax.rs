@@ -206,6 +206,23 @@ fn cut_points(src: &str, pieces: usize) -> Vec<usize> {
     cuts
 }
 
+/// The name a declarator declares: an `identifier`, or a typedef's `type_identifier`.
+pub fn declared_identifier(mut d: tree_sitter::Node) -> Option<tree_sitter::Node> {
+    loop {
+        if matches!(d.kind(), "identifier" | "type_identifier") {
+            return Some(d);
+        }
+        d = d
+            .child_by_field_id(fields().declarator.get())
+            .or_else(|| d.named_child(0))?;
+    }
+}
+
+/// Whether a declarator declares a function (not a pointer to one).
+pub fn is_function_declarator(d: tree_sitter::Node) -> bool {
+    crate::split::derived(d).0 == Some("function_declarator")
+}
+
 /// tree-sitter-c does not know `_Complex` (nor `complex` from
 /// `<complex.h>`), and `float _Complex z` then parses as a declaration of
 /// `_Complex`. Parsing a copy where they are qualifiers of the same length

@@ -30,6 +30,34 @@ pub struct TypeEnv {
     /// What each typedef of an arithmetic type stands for, through other typedefs
     /// (`real_t` → `double`), so that a reduction on a `real_t` knows its type.
     pub scalar_typedefs: HashMap<String, String>,
+    /// File-scope variables declared in the program's own headers (not in system headers,
+    /// not in the file itself), by name: a compute construct that uses one uses a global
+    /// variable, as with one the file declares.
+    pub header_globals: HashMap<String, HeaderGlobal>,
+    /// The macros, typedefs and type definitions of the program's own headers (and of `-D`
+    /// options), in order: what a CUDA module may need of them (see `cuda::header_support`).
+    pub header_items: Vec<HeaderItem>,
+}
+
+/// A file-scope variable a header declares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderGlobal {
+    pub facts: TypeFacts,
+    /// Its type specifiers and qualifiers (`const long long`).
+    pub type_text: String,
+    /// A declaration of it without storage class or initializer (`long long n`).
+    pub decl_text: String,
+    /// Where the name is in `decl_text`.
+    pub decl_name: std::ops::Range<usize>,
+}
+
+/// A top-level item of a header that a CUDA module may need: a macro, a typedef, a struct,
+/// union or enum definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderItem {
+    /// The names it defines (a macro's, typedef names, a tag, enumerators).
+    pub names: Vec<String>,
+    pub text: String,
 }
 
 /// Typedef names from the C standard headers that are scalars, for when the
@@ -197,6 +225,102 @@ impl TypeEnv {
         };
         facts.is_const |= is_const;
         facts
+    }
+
+    /// Records a top-level item of one of the program's own headers: a type or macro for
+    /// CUDA modules, or the file-scope variables it declares.
+    pub fn learn_header_item(&mut self, node: Node, src: &str) {
+        let text = src[node.byte_range()].trim_end().to_string();
+        let mut names = Vec::new();
+        match node.kind() {
+            "preproc_def" | "preproc_function_def" => {
+                if let Some(n) = node.child_by_field_id(fields().name.get()) {
+                    names.push(src[n.byte_range()].to_string());
+                }
+            }
+            "type_definition" => {
+                let mut c = node.walk();
+                for d in node.children_by_field_id(fields().declarator, &mut c) {
+                    if let Some(id) = crate::syntax::declared_identifier(d) {
+                        names.push(src[id.byte_range()].to_string());
+                    }
+                }
+                if let Some(ty) = node.child_by_field_id(fields().ty.get()) {
+                    names.extend(tag_and_enumerators(ty, src));
+                }
+            }
+            "declaration" => {
+                let Some(ty) = node.child_by_field_id(fields().ty.get()) else {
+                    return;
+                };
+                let mut c = node.walk();
+                let declarators: Vec<Node> = node
+                    .children_by_field_id(fields().declarator, &mut c)
+                    .collect();
+                if declarators.is_empty() {
+                    names.extend(tag_and_enumerators(ty, src));
+                } else {
+                    self.learn_header_globals(node, ty, &declarators, src);
+                    return;
+                }
+            }
+            "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                names.extend(tag_and_enumerators(node, src));
+            }
+            _ => return,
+        }
+        if !names.is_empty() {
+            let text = if node.kind().ends_with("_specifier") {
+                format!("{text};")
+            } else {
+                text
+            };
+            self.header_items.push(HeaderItem { names, text });
+        }
+    }
+
+    /// The object declarations of a header's declaration (not its functions).
+    fn learn_header_globals(&mut self, decl: Node, ty: Node, declarators: &[Node], src: &str) {
+        let base = self.base_facts(decl, ty, src);
+        let mut qualifiers = Vec::new();
+        let mut c = decl.walk();
+        for ch in decl.children(&mut c) {
+            if ch.kind() == "type_qualifier" {
+                qualifiers.push(&src[ch.byte_range()]);
+            }
+        }
+        let mut type_text = qualifiers.join(" ");
+        if !type_text.is_empty() {
+            type_text.push(' ');
+        }
+        type_text.push_str(&src[ty.byte_range()]);
+        for &d in declarators {
+            let declarator = if d.kind() == "init_declarator" {
+                d.child_by_field_id(fields().declarator.get()).unwrap_or(d)
+            } else {
+                d
+            };
+            if crate::syntax::is_function_declarator(declarator) {
+                continue;
+            }
+            let Some((name, facts)) = self.declarator_facts(base, d, src, false) else {
+                continue;
+            };
+            let Some(id) = crate::syntax::declared_identifier(declarator) else {
+                continue;
+            };
+            let decl_text = format!("{type_text} {}", &src[declarator.byte_range()]);
+            let start = type_text.len() + 1 + (id.start_byte() - declarator.start_byte());
+            self.header_globals.insert(
+                name.to_string(),
+                HeaderGlobal {
+                    facts,
+                    type_text: type_text.clone(),
+                    decl_text,
+                    decl_name: start..start + name.len(),
+                },
+            );
+        }
     }
 
     /// `type_text` (a declaration's specifiers and qualifiers) with each typedef name of an
@@ -404,6 +528,32 @@ pub fn struct_fields(body: Node, src: &str) -> Vec<acc_engine::facts::Field> {
                 type_text,
                 dims,
             });
+        }
+    }
+    out
+}
+
+/// The tag of a struct, union or enum specifier with a body, and an enum's enumerators.
+fn tag_and_enumerators(ty: Node, src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if !matches!(
+        ty.kind(),
+        "struct_specifier" | "union_specifier" | "enum_specifier"
+    ) {
+        return out;
+    }
+    let Some(body) = ty.child_by_field_id(fields().body.get()) else {
+        return out;
+    };
+    if let Some(n) = ty.child_by_field_id(fields().name.get()) {
+        out.push(src[n.byte_range()].to_string());
+    }
+    if ty.kind() == "enum_specifier" {
+        let mut c = body.walk();
+        for e in body.named_children(&mut c) {
+            if let Some(n) = e.child_by_field_id(fields().name.get()) {
+                out.push(src[n.byte_range()].to_string());
+            }
         }
     }
     out

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::attrs::{clause_items, Analysis, Dma, Dsa, EffId, EffKind, Origin, Partition};
-use crate::directive::{ClauseArgs, ClauseKind, DataModifier, ReductionOp, VarItem};
+use crate::directive::{Accessor, ClauseArgs, ClauseKind, DataModifier, ReductionOp, VarItem};
 use crate::facts::{ConstructId, Shape, Unit, VarId};
 
 /// A data action of the runtime, one per list item.
@@ -362,8 +362,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
 /// [`stands_alone`]). Never wrong: a loop that is not proven stays
 /// sequential.
 fn descriptive_auto(unit: &Unit, an: &Analysis, kernels: ConstructId, loops: &mut [LoopPlan]) {
-    for i in 0..loops.len() {
-        let l = &loops[i];
+    for l in loops.iter_mut() {
         if !l.partition.seq || l.partition.exp_seq {
             continue;
         }
@@ -382,9 +381,7 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, kernels: ConstructId, loops: &mu
             (Some(d), Some(_)) => crate::dependence::independent(unit, d, &allowed),
             _ => Err("the loop is not in canonical form".to_string()),
         };
-        let alone = stands_alone(unit, kernels, l.construct);
-        let l = &mut loops[i];
-        if verdict.is_ok() && alone {
+        if verdict.is_ok() && stands_alone(unit, kernels, l.construct) {
             l.partition.seq = false;
             l.partition.gang = Some(crate::attrs::GangOrigin::Imp);
         }
@@ -551,7 +548,8 @@ impl fmt::Display for Info<'_> {
 }
 
 /// The reduction clause item that names `var` on the compute construct or a
-/// loop in it, when it is a subarray.
+/// loop in it, when it is a subarray or an element (`p[i]`, which reduces the
+/// one element of a pointer's target).
 fn reduction_item(unit: &Unit, an: &Analysis, p: EffId, var: VarId) -> Option<VarItem> {
     let own = an.eff(p).construct;
     let body = unit.construct(own).body?;
@@ -568,7 +566,8 @@ fn reduction_item(unit: &Unit, an: &Analysis, p: EffId, var: VarId) -> Option<Va
                         .copied()
                         .flatten()
                         == Some(var)
-                        && item.is_subarray()
+                        && (item.is_subarray()
+                            || matches!(item.accessors.as_slice(), [Accessor::Index(_)]))
                     {
                         return Some(item.clone());
                     }
