@@ -158,7 +158,13 @@ fn lower_analysis(
     lw.routine_globals = bound.iter().map(|g| g.name.clone()).collect();
     lw.run();
     lw.warn_mixed_atomics();
-    diags.extend(lw.diags);
+    // An item's extent is read for each use of it (the data actions, the kernel's arguments):
+    // one report of what is wrong with it.
+    for d in std::mem::take(&mut lw.diags) {
+        if !diags.contains(&d) {
+            diags.push(d);
+        }
+    }
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
@@ -463,6 +469,35 @@ fn declare_as(unit: &Unit, v: VarId, replacement: &str) -> String {
     let var = unit.var(v);
     let mut s = var.decl_text.clone();
     s.replace_range(var.decl_name.clone(), replacement);
+    s
+}
+
+/// As [`declare_as`], with a variable-length array's first dimension left unbound
+/// (`double (*p)[]`): a kernel function cannot name the size (a local of its caller), nor can
+/// a CUDA kernel (C++) spell a variable bound; indexing is the same. (A kernel then cannot take
+/// `sizeof` of the array; a variable inner dimension stays unsupported.)
+fn declare_as_unbound(unit: &Unit, v: VarId, replacement: &str) -> String {
+    let var = unit.var(v);
+    let s = declare_as(unit, v, replacement);
+    if !var.vla {
+        return s;
+    }
+    let at = var.decl_name.start + replacement.len();
+    let rest = &s[at..];
+    let Some(open) = rest.find('[') else { return s };
+    let mut depth = 0usize;
+    for (i, c) in rest[open..].char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return format!("{}[]{}", &s[..at + open], &rest[open + i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
     s
 }
 
@@ -828,6 +863,34 @@ impl<'a> Lowerer<'a> {
         else {
             return Some((format!("&({prefix})"), format!("sizeof({prefix})")));
         };
+        // Sections after the first over a pointer's target step into separate allocations
+        // (`a[0:n][0:m]` with `T **a`): each row would need its own copy and its pointer in
+        // the device's row array replaced (attached). Not done yet: say so, rather than map
+        // the row pointers alone and let the kernel follow host addresses.
+        let rest: Vec<&Accessor> = iter.clone().collect();
+        if rest.iter().any(|a| matches!(a, Accessor::Section { .. })) {
+            let v = self.unit.var(var);
+            let declared = &v.decl_text[..v.decl_name.start];
+            let stars =
+                declared.matches('*').count() + v.decl_text[v.decl_name.end..].matches('*').count();
+            let levels = stars + usize::from(v.shape == acc_engine::facts::Shape::Array);
+            if levels >= 2 && stars >= 1 {
+                self.diags.push(
+                    Diagnostic::error(
+                        item.span,
+                        format!(
+                            "`{}` spans rows that are separate allocations (`{}` points to pointers); acc does not map such jagged arrays yet",
+                            item.text, item.base.name
+                        ),
+                    )
+                    .with_note(format!(
+                        "map the row pointers and each row (`{0}[0:n]`, then `{0}[i][0:m]` for each i, with `enter data` in a loop), or keep the data in one allocation",
+                        item.base.name
+                    )),
+                );
+                return None;
+            }
+        }
         // Later sections must cover whole rows: the data stays contiguous.
         for rest in iter {
             match rest {
@@ -1189,8 +1252,8 @@ impl<'a> Lowerer<'a> {
                         let _ = writeln!(
                             decls,
                             "  {} = ({})((char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]); (void)__acc_p_{name};",
-                            declare_as(self.unit, p.var, &format!("(*__acc_p_{name})")),
-                            declare_as(self.unit, p.var, "(*)")
+                            declare_as_unbound(self.unit, p.var, &format!("(*__acc_p_{name})")),
+                            declare_as_unbound(self.unit, p.var, "(*)")
                         );
                     }
                     None => {
@@ -1199,8 +1262,8 @@ impl<'a> Lowerer<'a> {
                         let _ = writeln!(
                             decls,
                             "  {} = *({})__acc_args[{i}]; (void)__acc_p_{name};",
-                            declare_as(self.unit, p.var, &format!("(*__acc_p_{name})")),
-                            declare_as(self.unit, p.var, "(**)")
+                            declare_as_unbound(self.unit, p.var, &format!("(*__acc_p_{name})")),
+                            declare_as_unbound(self.unit, p.var, "(**)")
                         );
                     }
                 },

@@ -198,6 +198,24 @@ impl<'s> Walker<'s> {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied())
     }
 
+    /// Whether the declarator's first array dimension (the one nearest the name) is an
+    /// expression the front end cannot evaluate as a constant: a variable-length array.
+    fn first_dimension_is_variable(&self, declarator: Node<'s>) -> bool {
+        let mut first = None;
+        let mut x = Some(declarator);
+        while let Some(n) = x {
+            if n.kind() == "array_declarator" {
+                first = n.child_by_field_id(fields().size.get());
+            }
+            x = n.child_by_field_id(fields().declarator.get()).or_else(|| {
+                (n.kind() == "parenthesized_declarator")
+                    .then(|| n.named_child(0))
+                    .flatten()
+            });
+        }
+        first.is_some_and(|size| crate::consts::eval(self.text(size), &self.env).is_none())
+    }
+
     /// The file-scope variable `name` that one of the program's headers declares (made a
     /// variable of the unit on its first use): a construct's use of it is a use of a global,
     /// as of one the file declares. Its declaration is outside the file, so its span is empty
@@ -234,6 +252,7 @@ impl<'s> Walker<'s> {
             },
             decl_text: g.decl_text,
             is_global: true,
+            vla: false,
         });
         self.header_vars.insert(name.to_string(), id);
         Some(id)
@@ -995,6 +1014,7 @@ impl<'s> Walker<'s> {
             },
             decl_text: format!("{type_text} {}", self.text(declarator)),
             is_global: global,
+            vla: self.first_dimension_is_variable(declarator),
         });
         if ty.kind() == "type_identifier" && !self.env.knows_type(self.text(ty)) {
             self.unknown_types.push((id, Self::span(ty)));

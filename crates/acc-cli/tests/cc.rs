@@ -271,6 +271,27 @@ fn openacc_errors_exit_1_with_clang_style_diagnostics() {
     assert!(!dir.join("bad.o").exists());
 }
 
+/// A two-dimensional section of a pointer to pointers spans separately allocated rows: acc
+/// cannot map such a jagged array yet and says so at the item, rather than map the row
+/// pointers alone (a kernel would follow host addresses). A section of a contiguous 2-D array
+/// is fine.
+#[test]
+fn a_section_of_a_jagged_array_is_an_error_at_the_item() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double **rows, double (*grid)[8]) {\n  #pragma acc parallel loop copy(rows[0:n][0:n], grid[0:n][0:8])\n  for (int i = 0; i < n; i++) grid[i][0] = rows[i][0];\n}\n";
+    let dir = project("jagged", &[("jagged.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "jagged.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("jagged.c:2:34: error: `rows[0:n][0:n]` spans rows that are separate allocations (`rows` points to pointers)"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+}
+
 /// An `atomic` whose statement acc cannot read (a macro stands for it) takes the GPU's lock,
 /// which does not exclude another `atomic`'s compare-and-swap on the same variable: a warning
 /// says so, once, at the locked one; a variable only the lock updates is fine.

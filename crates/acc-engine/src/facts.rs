@@ -61,6 +61,10 @@ pub struct Var {
     /// For a `struct`: its members, when the front end knows the
     /// definition (reductions on composite variables need them).
     pub fields: Vec<Field>,
+    /// An array whose first dimension is not a constant expression (a C99 variable-length
+    /// array, `double c[n]`): C++ (a CUDA kernel) cannot spell a pointer to its type, but can
+    /// one to an array of unknown bound (`double (*)[]`), which indexes the same.
+    pub vla: bool,
 }
 
 /// A member of a struct.

@@ -301,6 +301,7 @@ impl Layout<'_> {
             is_complete: true,
             decl_text: String::new(),
             is_global: false,
+            vla: false,
             decl_name: 0..0,
             scalar,
             elem_scalar,
