@@ -175,6 +175,20 @@ fn is_trivia(node: Node) -> bool {
     matches!(node.kind(), "comment") || (node.is_extra() && node.kind() != "preproc_call")
 }
 
+/// Whether `node` is a statement whose innermost body is missing (see [`missing_body`]): a
+/// `for`, `while` or `if` ending in one, however deeply nested.
+fn ends_without_body(node: Node) -> bool {
+    let field = match node.kind() {
+        "for_statement" | "while_statement" => "body",
+        "if_statement" if node.child_by_field_name("alternative").is_none() => "consequence",
+        _ => return false,
+    };
+    missing_body(node, field)
+        || node
+            .child_by_field_name(field)
+            .is_some_and(ends_without_body)
+}
+
 /// A statement whose body tree-sitter could not find because a directive
 /// stood there (`for (…) #pragma acc loop …`): it parsed as a MISSING `;`.
 fn missing_body(node: Node, field: &str) -> bool {
@@ -826,16 +840,23 @@ impl<'s> Walker<'s> {
         used
     }
 
-    /// The body of a statement, repairing a directive in its place.
+    /// The body of a statement, repairing a directive in its place — also one nested deeper
+    /// (`for (…) for (…) #pragma acc loop …`, where the inner `for` lacks the body): the
+    /// siblings after the statement are the innermost body, and they belong to every statement
+    /// around it. Returns how many of the statement and its siblings it used.
     fn sub_body(&mut self, node: Node<'s>, field: &str, rest: &[Node<'s>]) -> usize {
         if missing_body(node, field) {
             let (used, _) = self.visit_unit(rest, true, false, rest);
             return 1 + used;
         }
-        if let Some(b) = node.child_by_field_name(field) {
-            self.visit_stmt(b, &[], false);
+        match node.child_by_field_name(field) {
+            Some(b) if ends_without_body(b) => self.visit_stmt(b, rest, false),
+            Some(b) => {
+                self.visit_stmt(b, &[], false);
+                1
+            }
+            None => 1,
         }
-        1
     }
 
     fn function(&mut self, node: Node<'s>) {
