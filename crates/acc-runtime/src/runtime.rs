@@ -642,9 +642,12 @@ impl DeviceState {
             return Ok(host);
         }
         let mut t = self.table();
-        if bytes == 0 {
+        if bytes == 0 || host == 0 {
             // Zero-length data is never mapped; a zero-length section of present data gets its
-            // device address, anything else a null pointer (as the specification says).
+            // device address, anything else a null pointer (as the specification says). A
+            // section of a null pointer (`copy(p[0:n])` with `p == NULL`, a buffer a program
+            // did not need this time) is no data either: nothing to copy, a null pointer on
+            // the device.
             return Ok(match t.lookup(host, 0) {
                 Lookup::Present(e) => e.dev_of(host),
                 _ if action == Action::NoCreate => host,
@@ -727,7 +730,7 @@ impl DeviceState {
                 ))
             }
         };
-        if self.shared() || bytes == 0 {
+        if self.shared() || bytes == 0 || host == 0 {
             return Ok(());
         }
         let mut t = self.table();
@@ -770,7 +773,7 @@ impl DeviceState {
         q: QueueSel,
         site: &Site<'_>,
     ) -> Result<()> {
-        if self.shared() || bytes == 0 {
+        if self.shared() || bytes == 0 || host == 0 {
             return Ok(());
         }
         let t = self.table();
