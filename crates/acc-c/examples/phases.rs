@@ -7,7 +7,7 @@ fn main() {
         let trees = acc_c::syntax::parse(&src);
         let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
         let t1 = t.elapsed();
-        let (unit, _d) = acc_c::sema::analyze(&roots, &src, Default::default());
+        let (unit, _d) = acc_c::sema::analyze(&roots, &src, Default::default(), false);
         let t2 = t.elapsed();
         let _c = acc_engine::check::check_unit(&unit);
         let t3 = t.elapsed();

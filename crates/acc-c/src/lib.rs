@@ -52,7 +52,7 @@ pub fn analyze(src: &str, headers: TypeEnv, opts: OmpOptions) -> Analysis {
 pub fn analyze_for(src: &str, headers: TypeEnv, omp: Option<OmpOptions>) -> Analysis {
     let trees = syntax::parse(src);
     let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
-    let (unit, mut diags) = sema::analyze(&roots, src, headers);
+    let (unit, mut diags) = sema::analyze(&roots, src, headers, omp.is_none());
     diags.extend(acc_engine::check::check_unit(&unit));
     let (attrs, d) = acc_engine::attrs::analyze(&unit);
     diags.extend(d);

@@ -23,8 +23,18 @@ pub const UNKNOWN_TYPE: &str = "unknown type";
 
 /// Builds the unit for the trees of `src` (one, or several for the pieces
 /// of a large file, in source order).
-pub fn analyze(roots: &[Node], src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic>) {
+///
+/// `for_runtime`: the unit is for acc's own lowering, not for printing OpenMP as Clacc does;
+/// then a data clause that names an array parameter whole maps the array its declarator gives
+/// (see `widen_array_parameters`), where Clacc's OpenMP maps the pointer C makes of it.
+pub fn analyze(
+    roots: &[Node],
+    src: &str,
+    env: TypeEnv,
+    for_runtime: bool,
+) -> (Unit, Vec<Diagnostic>) {
     let mut w = Walker {
+        for_runtime,
         src,
         env,
         unit: Unit::default(),
@@ -41,6 +51,7 @@ pub fn analyze(roots: &[Node], src: &str, env: TypeEnv) -> (Unit, Vec<Diagnostic
         unknown_types: Vec::new(),
         pending_deps: Vec::new(),
         header_vars: HashMap::new(),
+        array_params: HashMap::new(),
     };
     for root in roots {
         let mut c = root.walk();
@@ -110,6 +121,9 @@ struct Walker<'s> {
     pending_deps: Vec<(ConstructId, DepsAt, Node<'s>)>,
     /// The variables of the program's headers the file uses, by name.
     header_vars: HashMap<String, VarId>,
+    /// Parameters declared as arrays, with their first dimension as written.
+    array_params: HashMap<VarId, Option<String>>,
+    for_runtime: bool,
 }
 
 /// Which loop of a construct dependence facts belong to.
@@ -210,6 +224,103 @@ impl<'s> Walker<'s> {
 
     fn lookup(&self, name: &str) -> Option<VarId> {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// For a parameter declared as an array (`double x[N]`, `double A[N][M]`, `double y[]`):
+    /// its declarator as the pointer C makes of it (`(*x)`, `(*A)[M]`), and its first
+    /// dimension as written (`None` for `[]`).
+    fn array_parameter(
+        &self,
+        declarator: Node<'s>,
+        ident: Node<'s>,
+    ) -> Option<(String, Option<String>)> {
+        // The array declarator nearest the name.
+        let mut nearest = None;
+        let mut x = Some(declarator);
+        while let Some(n) = x {
+            match n.kind() {
+                "array_declarator" => nearest = Some(n),
+                "identifier" => break,
+                // `double (*p)[8]` is a pointer to arrays, not an array parameter.
+                _ => nearest = None,
+            }
+            x = n.child_by_field_id(fields().declarator.get());
+        }
+        let arr = nearest?;
+        if arr.child_by_field_id(fields().declarator.get()) != Some(ident) {
+            return None;
+        }
+        let extent = arr
+            .child_by_field_id(fields().size.get())
+            .map(|s| self.text(s).to_string());
+        let whole = self.text(declarator);
+        let (lo, hi) = (
+            arr.start_byte() - declarator.start_byte(),
+            arr.end_byte() - declarator.start_byte(),
+        );
+        let adjusted = format!("{}(*{}){}", &whole[..lo], self.text(ident), &whole[hi..]);
+        Some((adjusted, extent))
+    }
+
+    /// A data clause that names an array parameter whole means its array, of the first
+    /// dimension written in the declarator (`copy(x)` with `double x[8]` maps `x[0:8]`, where
+    /// C would see only the 8-byte pointer); one without (`double x[]`) must name a section.
+    fn widen_array_parameters(&mut self, d: &mut Directive, clause_vars: &[Vec<Option<VarId>>]) {
+        for (ci, clause) in d.clauses.iter_mut().enumerate() {
+            let moves = clause.kind.is_data_clause()
+                && !matches!(
+                    clause.kind,
+                    directive::ClauseKind::Deviceptr
+                        | directive::ClauseKind::Attach
+                        | directive::ClauseKind::Detach
+                )
+                || (d.kind == DirectiveKind::Update
+                    && matches!(
+                        clause.kind,
+                        directive::ClauseKind::Host
+                            | directive::ClauseKind::Device
+                            | directive::ClauseKind::SelfClause
+                    ));
+            if !moves {
+                continue;
+            }
+            let ClauseArgs::Vars { items, .. } = &mut clause.args else {
+                continue;
+            };
+            for (ii, item) in items.iter_mut().enumerate() {
+                let Some(Some(var)) = clause_vars.get(ci).and_then(|v| v.get(ii)).copied() else {
+                    continue;
+                };
+                if !item.accessors.is_empty() {
+                    continue;
+                }
+                match self.array_params.get(&var) {
+                    None => {}
+                    Some(Some(len)) => {
+                        let expr = |text: &str| directive::Expr {
+                            text: text.to_string(),
+                            span: item.span,
+                        };
+                        item.accessors.push(directive::Accessor::Section {
+                            lower: Some(expr("0")),
+                            length: Some(expr(len)),
+                            span: item.span,
+                        });
+                        item.text = format!("{}[0:{len}]", item.text);
+                    }
+                    Some(None) => self.diags.push(
+                        Diagnostic::error(
+                            item.span,
+                            format!(
+                                "`{0}` is a pointer: the parameter was declared `{0}[]`, with no size to map",
+                                item.text
+                            ),
+                        )
+                        .with_note(format!("name a section, as in `{}[0:n]`", item.text)),
+                    ),
+                }
+            }
+        }
     }
 
     /// Whether the declarator's first array dimension (the one nearest the name) is an
@@ -336,7 +447,7 @@ impl<'s> Walker<'s> {
             directive::parse_directive(&self.src[base..end], base)
         };
         self.diags.extend(diags);
-        let Some(d) = parsed else { return 1 };
+        let Some(mut d) = parsed else { return 1 };
         self.diags
             .extend(acc_engine::check_clauses::check_directive(&d));
 
@@ -352,7 +463,10 @@ impl<'s> Walker<'s> {
                     })
                     .collect()
             })
-            .collect();
+            .collect::<Vec<Vec<Option<VarId>>>>();
+        if self.for_runtime {
+            self.widen_array_parameters(&mut d, &clause_vars);
+        }
         let consts = self.clause_consts(&d);
         let id = ConstructId(self.unit.constructs.len() as u32);
         let needs_block =
@@ -1012,16 +1126,37 @@ impl<'s> Walker<'s> {
             format!("{qualifiers} {}", self.text(ty))
         };
         let id = VarId(self.unit.vars.len() as u32);
+        // An array parameter is a pointer (C adjusts `double x[8]` to `double *x`): declare it
+        // so, and keep the first dimension as written for data clauses that name it whole.
+        let array_param = if param {
+            self.array_parameter(declarator, ident)
+        } else {
+            None
+        };
+        let (decl_text, decl_name) = match &array_param {
+            Some((adjusted, _)) => {
+                let text = format!("{type_text} {adjusted}");
+                let start = type_text.len() + 1 + adjusted.find(name).unwrap_or(0);
+                (text, start..start + name.len())
+            }
+            None => {
+                let start = type_text.len() + 1 + (ident.start_byte() - declarator.start_byte());
+                (
+                    format!("{type_text} {}", self.text(declarator)),
+                    start..start + name.len(),
+                )
+            }
+        };
+        if let Some((_, extent)) = array_param {
+            self.array_params.insert(id, extent);
+        }
         self.unit.vars.push(Var {
             name: name.to_string(),
             decl_span: Self::span(ident),
             shape: facts.shape,
             is_const: facts.is_const,
             is_complete: facts.is_complete,
-            decl_name: {
-                let start = type_text.len() + 1 + (ident.start_byte() - declarator.start_byte());
-                start..start + name.len()
-            },
+            decl_name,
             scalar: crate::types::scalar_type(&self.env.resolve_scalar(&type_text), facts.shape),
             elem_scalar: crate::types::scalar_type(
                 &self.env.resolve_scalar(&type_text),
@@ -1033,9 +1168,9 @@ impl<'s> Walker<'s> {
             } else {
                 Vec::new()
             },
-            decl_text: format!("{type_text} {}", self.text(declarator)),
+            decl_text,
             is_global: global,
-            vla: self.first_dimension_is_variable(declarator),
+            vla: !param && self.first_dimension_is_variable(declarator),
         });
         if ty.kind() == "type_identifier" && !self.env.knows_type(self.text(ty)) {
             self.unknown_types.push((id, Self::span(ty)));

@@ -292,6 +292,25 @@ fn a_section_of_a_jagged_array_is_an_error_at_the_item() {
     assert_eq!(err.matches("error:").count(), 1, "{err}");
 }
 
+/// A parameter declared `double x[]` is a pointer with no size: a data clause that names it
+/// whole is an error that asks for a section (never an 8-byte map of the pointer).
+#[test]
+fn an_unsized_array_parameter_named_whole_asks_for_a_section() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double x[]) {\n  #pragma acc parallel loop copy(x)\n  for (int i = 0; i < n; i++) x[i] = i;\n}\n";
+    let dir = project("array-param", &[("param.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "param.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("param.c:2:34: error: `x` is a pointer: the parameter was declared `x[]`")
+            && err.contains("name a section, as in `x[0:n]`"),
+        "{err}"
+    );
+}
+
 /// An `atomic` whose statement acc cannot read (a macro stands for it) takes the GPU's lock,
 /// which does not exclude another `atomic`'s compare-and-swap on the same variable: a warning
 /// says so, once, at the locked one; a variable only the lock updates is fine.
