@@ -320,6 +320,16 @@ fn arg(kind: &str, addr: String, bytes: &str, text: &str) -> [String; 4] {
 }
 
 /// One data clause item as the runtime takes it.
+/// How a jagged array section is mapped (see `Lowerer::jagged`).
+struct JaggedRows {
+    /// The address and size of the row pointers' section.
+    pointers: String,
+    pointer_bytes: String,
+    /// The size of each row's section, and its text for messages.
+    row_bytes: String,
+    row_text: String,
+}
+
 struct DataEntry {
     action: &'static str,
     flags: String,
@@ -864,32 +874,9 @@ impl<'a> Lowerer<'a> {
             return Some((format!("&({prefix})"), format!("sizeof({prefix})")));
         };
         // Sections after the first over a pointer's target step into separate allocations
-        // (`a[0:n][0:m]` with `T **a`): each row would need its own copy and its pointer in
-        // the device's row array replaced (attached). Not done yet: say so, rather than map
-        // the row pointers alone and let the kernel follow host addresses.
-        let rest: Vec<&Accessor> = iter.clone().collect();
-        if rest.iter().any(|a| matches!(a, Accessor::Section { .. })) {
-            let v = self.unit.var(var);
-            let declared = &v.decl_text[..v.decl_name.start];
-            let stars =
-                declared.matches('*').count() + v.decl_text[v.decl_name.end..].matches('*').count();
-            let levels = stars + usize::from(v.shape == acc_engine::facts::Shape::Array);
-            if levels >= 2 && stars >= 1 {
-                self.diags.push(
-                    Diagnostic::error(
-                        item.span,
-                        format!(
-                            "`{}` spans rows that are separate allocations (`{}` points to pointers); acc does not map such jagged arrays yet",
-                            item.text, item.base.name
-                        ),
-                    )
-                    .with_note(format!(
-                        "map the row pointers and each row (`{0}[0:n]`, then `{0}[i][0:m]` for each i, with `enter data` in a loop), or keep the data in one allocation",
-                        item.base.name
-                    )),
-                );
-                return None;
-            }
+        // (`a[0:n][0:m]` with `T **a`): the extent is the row pointers' (see `jagged`).
+        if let Some(j) = self.jagged(item, var) {
+            return j.map(|rows| (rows.pointers, rows.pointer_bytes));
         }
         // Later sections must cover whole rows: the data stays contiguous.
         for rest in iter {
@@ -971,12 +958,105 @@ impl<'a> Lowerer<'a> {
         )
     }
 
+    /// A section of a jagged array (`a[lo:n][0:m]` where `a` points to pointers, or is an
+    /// array of them): `Some(Some(rows))` when acc maps it (the row pointers, each row, and
+    /// the device's row pointers attached to the device's rows; the runtime expands an item
+    /// flagged `ACC_RT_ROWS`), `Some(None)` when it cannot (said in a diagnostic), `None` when
+    /// the item is no such section.
+    fn jagged(&mut self, item: &VarItem, var: VarId) -> Option<Option<JaggedRows>> {
+        let sections: Vec<(
+            Option<&acc_engine::directive::Expr>,
+            Option<&acc_engine::directive::Expr>,
+        )> = item
+            .accessors
+            .iter()
+            .filter_map(|a| match a {
+                Accessor::Section { lower, length, .. } => Some((lower.as_ref(), length.as_ref())),
+                _ => None,
+            })
+            .collect();
+        if sections.len() < 2 {
+            return None;
+        }
+        let v = self.unit.var(var);
+        let stars = v.decl_text[..v.decl_name.start].matches('*').count()
+            + v.decl_text[v.decl_name.end..].matches('*').count();
+        let levels = stars + usize::from(v.shape == acc_engine::facts::Shape::Array);
+        if levels < 2 || stars == 0 {
+            return None;
+        }
+        let name = item.base.name.clone();
+        let fail = |this: &mut Self, why: &str| {
+            this.diags.push(
+                Diagnostic::error(
+                    item.span,
+                    format!(
+                        "`{}` spans rows that are separate allocations (`{name}` points to pointers): {why}",
+                        item.text
+                    ),
+                )
+                .with_note(format!(
+                    "map the row pointers and each row (`{name}[0:n]`, then `{name}[i][0:m]` for each i, with `enter data` in a loop), or keep the data in one allocation"
+                )),
+            );
+            Some(None)
+        };
+        let plain = item.accessors.len() == 2 && sections.len() == 2;
+        if !plain {
+            return fail(
+                self,
+                "acc maps two levels, `a[lo:n][0:m]`, of a variable itself",
+            );
+        }
+        let (lo1, len1) = sections[0];
+        let (lo2, len2) = sections[1];
+        if lo2.is_some_and(|l| l.int_value() != Some(0)) {
+            return fail(
+                self,
+                "the rows' section must start at 0, where each row pointer points",
+            );
+        }
+        let (Some(len1), Some(len2)) = (len1, len2) else {
+            return fail(self, "give both lengths, as in `a[0:n][0:m]`");
+        };
+        let lo1 = lo1.map_or("0".to_string(), |l| format!("({})", l.text));
+        Some(Some(JaggedRows {
+            pointers: format!("&({name})[{lo1}]"),
+            pointer_bytes: format!("({}) * sizeof(({name})[0])", len1.text),
+            row_bytes: format!("({}) * sizeof(({name})[0][0])", len2.text),
+            row_text: format!("{name}[i][0:{}]", len2.text),
+        }))
+    }
+
     fn data_entries(&mut self, data: &[DataItem]) -> Vec<DataEntry> {
         let mut entries: Vec<DataEntry> = Vec::new();
         for d in data {
-            let Some(entry) = self.data_entry(d) else {
+            let Some(mut entry) = self.data_entry(d) else {
                 continue;
             };
+            let rows = d
+                .item
+                .as_ref()
+                .and_then(|i| self.jagged(i, d.var))
+                .flatten();
+            if let Some(rows) = rows {
+                // The row pointers, then the rows' descriptor: each row's bytes.
+                entry.flags = if entry.flags == "0" {
+                    "ACC_RT_ROWS".into()
+                } else {
+                    format!("{} | ACC_RT_ROWS", entry.flags)
+                };
+                let row = DataEntry {
+                    action: entry.action,
+                    flags: "0".into(),
+                    addr: "0".into(),
+                    bytes: rows.row_bytes,
+                    text: c_string(&rows.row_text),
+                };
+                entries.push(entry);
+                entries.push(row);
+                continue;
+            }
             // A section of a struct's pointer member (`s.p[0:n]`) also
             // attaches the member's device copy to it, when the struct is
             // on the device (OpenACC 2.6+); leaving detaches it first.

@@ -448,8 +448,26 @@ impl<'s> Walker<'s> {
         };
         self.diags.extend(diags);
         let Some(mut d) = parsed else { return 1 };
+        let rules = if self.for_runtime {
+            acc_engine::check_clauses::Rules::Acc
+        } else {
+            acc_engine::check_clauses::Rules::Clacc
+        };
         self.diags
-            .extend(acc_engine::check_clauses::check_directive(&d));
+            .extend(acc_engine::check_clauses::check_directive_as(&d, rules));
+        if self.for_runtime && file_scope && d.kind == DirectiveKind::Declare {
+            for c in &d.clauses {
+                for item in clause_items(&c.args).iter().filter(|i| i.is_subarray()) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            item.span,
+                            "acc cc does not map a subarray in a file-scope `declare` yet",
+                        )
+                        .with_note("declare the whole array, or map the section with `enter data` where the pointer is set"),
+                    );
+                }
+            }
+        }
 
         let clause_vars = d
             .clauses

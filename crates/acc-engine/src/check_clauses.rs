@@ -37,6 +37,22 @@ use DirectiveKind as D;
 
 /// Checks one directive; returns the diagnostics, empty when it is valid.
 pub fn check_directive(d: &Directive) -> Vec<Diagnostic> {
+    check_directive_as(d, Rules::Clacc)
+}
+
+/// Whose rules on the shape of list items apply beyond OpenACC 3.3's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// Clacc's, for a translation to OpenMP that must express each item.
+    Clacc,
+    /// acc's own lowering, which takes what OpenACC 3.3 allows and it implements: subarrays in
+    /// `declare` (a function-scope one is a data region for the rest of the block; the front
+    /// end refuses a file-scope one it cannot map).
+    Acc,
+}
+
+/// As [`check_directive`], under `rules`.
+pub fn check_directive_as(d: &Directive, rules: Rules) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let rejected: std::collections::HashSet<usize> =
         check_placement(d, &mut diags).into_iter().collect();
@@ -59,7 +75,7 @@ pub fn check_directive(d: &Directive) -> Vec<Diagnostic> {
     for c in &valid {
         check_clause_args(d, c, &mut diags);
     }
-    check_items(d, &valid, &mut diags);
+    check_items(d, &valid, rules, &mut diags);
     diags
 }
 
@@ -778,7 +794,7 @@ struct Seen<'d> {
     item: &'d VarItem,
 }
 
-fn check_items(d: &Directive, valid: &[&Clause], diags: &mut Vec<Diagnostic>) {
+fn check_items(d: &Directive, valid: &[&Clause], rules: Rules, diags: &mut Vec<Diagnostic>) {
     // (key, attribute) -> first appearance.
     let mut same_kind: HashMap<(String, ClauseKind), Seen<'_>> = HashMap::new();
     let mut dma: HashMap<String, Seen<'_>> = HashMap::new();
@@ -786,7 +802,7 @@ fn check_items(d: &Directive, valid: &[&Clause], diags: &mut Vec<Diagnostic>) {
     for c in valid {
         let cname = c.kind.name();
         for item in c.items() {
-            check_item_shape(d, c, item, diags);
+            check_item_shape(d, c, item, rules, diags);
             let key = item.key();
             if let Some(first) = same_kind.get(&(key.clone(), attribute_of(c.kind))) {
                 let mut diag = Diagnostic::error(
@@ -863,7 +879,13 @@ fn both(item: &VarItem, c: &Clause, other: &Seen<'_>, advice: &str) -> Diagnosti
 }
 
 /// Clacc's rules on the shape of one item.
-fn check_item_shape(d: &Directive, c: &Clause, item: &VarItem, diags: &mut Vec<Diagnostic>) {
+fn check_item_shape(
+    d: &Directive,
+    c: &Clause,
+    item: &VarItem,
+    rules: Rules,
+    diags: &mut Vec<Diagnostic>,
+) {
     let cname = c.kind.name();
     if matches!(c.kind, K::Private | K::Firstprivate) {
         if item.is_subarray() {
@@ -887,7 +909,7 @@ fn check_item_shape(d: &Directive, c: &Clause, item: &VarItem, diags: &mut Vec<D
         }
         return;
     }
-    if d.kind == D::Declare && item.is_subarray() {
+    if d.kind == D::Declare && item.is_subarray() && rules == Rules::Clacc {
         diags.push(
             Diagnostic::error(item.span, "subarrays are not allowed in `declare`")
                 .with_note("declare the whole array"),

@@ -58,9 +58,13 @@ enum acc_rt_flag {
   ACC_RT_ALWAYS_OUT = 4, /* copy/copyout(always/alwaysout: ...): copy out on every exit */
   ACC_RT_ALWAYS = 6,
   ACC_RT_FINALIZE = 8,   /* exit data finalize: the dynamic count drops to zero */
-  ACC_RT_IF_PRESENT = 16 /* update if_present: skip data that is not present; attach/detach:
-                            do nothing when the pointer itself is not present (an implicit
-                            attach of a member pointer whose struct is not mapped) */
+  ACC_RT_IF_PRESENT = 16, /* update if_present: skip data that is not present; attach/detach:
+                             do nothing when the pointer itself is not present (an implicit
+                             attach of a member pointer whose struct is not mapped) */
+  ACC_RT_ROWS = 32        /* a jagged array section `a[lo:n][0:m]` (a points to pointers): this
+                             item is the row pointers, and the next item (host unused) gives
+                             each row's bytes; the runtime maps each row too and attaches the
+                             device's row pointers to the device's rows (updates: the rows) */
 };
 
 typedef struct acc_rt_data {

@@ -119,6 +119,97 @@ fn clauses<'a>(c: *const AccRtData, n: usize) -> &'a [AccRtData] {
     unsafe { std::slice::from_raw_parts(c, n) }
 }
 
+/// `ACC_RT_ROWS`: the item is the row pointers of a jagged array section, and the next item
+/// gives each row's bytes.
+const ROWS: u32 = 32;
+
+/// Where a jagged array's items go: entry (row pointers, then each row and its attach), exit
+/// in clause order (each detach and row, then the row pointers), or an update (the rows only).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RowsOrder {
+    Enter,
+    Exit,
+    Update,
+}
+
+/// The items with each jagged array section (an `ACC_RT_ROWS` item and its row descriptor)
+/// expanded into the row pointers' item, one item per row, and the attach (or detach) that
+/// points the device's row pointer at the device's row. Borrowed when there is none.
+///
+/// # Safety
+/// The row pointers an `ACC_RT_ROWS` item names are readable host memory.
+unsafe fn expand_rows<'a>(
+    items: &'a [AccRtData],
+    order: RowsOrder,
+    site: &Site<'_>,
+) -> Result<std::borrow::Cow<'a, [AccRtData]>> {
+    if !items.iter().any(|i| i.flags & ROWS != 0) {
+        return Ok(std::borrow::Cow::Borrowed(items));
+    }
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < items.len() {
+        let item = items[k];
+        k += 1;
+        if item.flags & ROWS == 0 {
+            out.push(item);
+            continue;
+        }
+        let Some(&row) = items.get(k) else {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                site,
+                "a jagged array item without its rows' descriptor".to_string(),
+            ));
+        };
+        k += 1;
+        let pointers = AccRtData {
+            flags: item.flags & !ROWS,
+            ..item
+        };
+        let count = item.bytes / size_of::<*mut c_void>();
+        let base = item.host as *const *mut c_void;
+        let link = |i: usize, action: u32| AccRtData {
+            action,
+            flags: 0,
+            // SAFETY: `i < count`, inside the row pointers' section.
+            host: unsafe { base.add(i) } as *mut c_void,
+            bytes: size_of::<*mut c_void>(),
+            text: row.text,
+        };
+        let row_at = |i: usize| AccRtData {
+            action: item.action,
+            flags: item.flags & !ROWS,
+            // SAFETY: the caller guarantees the row pointers are readable.
+            host: unsafe { base.add(i).read() },
+            bytes: row.bytes,
+            text: row.text,
+        };
+        match order {
+            RowsOrder::Enter => {
+                out.push(pointers);
+                for i in 0..count {
+                    out.push(row_at(i));
+                    out.push(link(i, ACC_RT_ATTACH));
+                }
+            }
+            RowsOrder::Exit => {
+                for i in 0..count {
+                    out.push(link(i, ACC_RT_DETACH));
+                    out.push(row_at(i));
+                }
+                out.push(pointers);
+            }
+            RowsOrder::Update => out.extend((0..count).map(row_at)),
+        }
+    }
+    Ok(std::borrow::Cow::Owned(out))
+}
+
+/// The action codes of attach and detach (`acc_rt.h`).
+const ACC_RT_ATTACH: u32 = 8;
+const ACC_RT_DETACH: u32 = 9;
+
 /// Runs each clause of a region through `step`, with a site naming the clause's variable.
 fn each(
     routine: &'static str,
@@ -136,7 +227,14 @@ fn each(
             ..unsafe { Site::c(file, line, std::ptr::null()) }
         };
         let d = runtime::current(&region)?;
-        let items = clauses(c, n);
+        let order = match routine {
+            "acc_rt_update" => RowsOrder::Update,
+            // Forward through exit actions; `acc_rt_region_end` reverses the entry order.
+            "acc_rt_exit_data" => RowsOrder::Exit,
+            _ => RowsOrder::Enter,
+        };
+        // SAFETY: generated code's row pointers are the program's, valid across the call.
+        let items = unsafe { expand_rows(clauses(c, n), order, &region) }?;
         let mut run = |item: &AccRtData| -> Result<()> {
             let site = region.with_var(Text::C(item.text));
             step(d, action(item.action, &site)?, item, &site)
