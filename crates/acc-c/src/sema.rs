@@ -231,8 +231,9 @@ impl<'s> Walker<'s> {
     /// dimension as written (`None` for `[]`).
     fn array_parameter(
         &self,
-        declarator: Node<'s>,
-        ident: Node<'s>,
+        src: &str,
+        declarator: Node,
+        ident: Node,
     ) -> Option<(String, Option<String>)> {
         // The array declarator nearest the name.
         let mut nearest = None;
@@ -252,13 +253,18 @@ impl<'s> Walker<'s> {
         }
         let extent = arr
             .child_by_field_id(fields().size.get())
-            .map(|s| self.text(s).to_string());
-        let whole = self.text(declarator);
+            .map(|s| src[s.byte_range()].to_string());
+        let whole = &src[declarator.byte_range()];
         let (lo, hi) = (
             arr.start_byte() - declarator.start_byte(),
             arr.end_byte() - declarator.start_byte(),
         );
-        let adjusted = format!("{}(*{}){}", &whole[..lo], self.text(ident), &whole[hi..]);
+        let adjusted = format!(
+            "{}(*{}){}",
+            &whole[..lo],
+            &src[ident.byte_range()],
+            &whole[hi..]
+        );
         Some((adjusted, extent))
     }
 
@@ -325,7 +331,7 @@ impl<'s> Walker<'s> {
 
     /// Whether the declarator's first array dimension (the one nearest the name) is an
     /// expression the front end cannot evaluate as a constant: a variable-length array.
-    fn first_dimension_is_variable(&self, declarator: Node<'s>) -> bool {
+    fn first_dimension_is_variable(&self, src: &str, declarator: Node) -> bool {
         let mut first = None;
         let mut x = Some(declarator);
         while let Some(n) = x {
@@ -338,7 +344,51 @@ impl<'s> Walker<'s> {
                     .flatten()
             });
         }
-        first.is_some_and(|size| crate::consts::eval(self.text(size), &self.env).is_none())
+        first.is_some_and(|size| crate::consts::eval(&src[size.byte_range()], &self.env).is_none())
+    }
+
+    /// The variables a macro's expansion may use (`_PB_NI` for `POLYBENCH_LOOP_BOUND(NI, ni)`
+    /// uses the parameter `ni`; `IDX(i, j)` for `((i) * n + (j))` uses `n`), as references at
+    /// the macro's name: the construct uses what the compiler will see. Every name in the
+    /// replacement text counts (nested macros expanded, a function-like macro's parameters
+    /// left out, since its arguments are in the source): a superset, which costs at most an
+    /// unused copy.
+    fn macro_refs(&mut self, name: &str, span: Span) {
+        if !self.env.constants.contains_key(name) && !self.env.function_macros.contains_key(name) {
+            return;
+        }
+        let mut seen: Vec<String> = vec![name.to_string()];
+        let mut queue: Vec<String> = vec![name.to_string()];
+        let mut vars: Vec<VarId> = Vec::new();
+        while let Some(m) = queue.pop() {
+            if seen.len() > 256 {
+                break;
+            }
+            let (text, params): (String, Vec<String>) = match self.env.function_macros.get(&m) {
+                Some((params, body)) => (body.clone(), params.clone()),
+                None => match self.env.constants.get(&m) {
+                    Some(value) => (value.clone(), Vec::new()),
+                    None => continue,
+                },
+            };
+            for w in text
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
+            {
+                if params.iter().any(|p| p == w) || seen.iter().any(|s| s == w) {
+                    continue;
+                }
+                seen.push(w.to_string());
+                let found = self.lookup(w).or_else(|| self.header_var(w));
+                match found {
+                    Some(v) => vars.push(v),
+                    None => queue.push(w.to_string()),
+                }
+            }
+        }
+        for var in vars {
+            self.unit.refs.push(Ref { var, span });
+        }
     }
 
     /// The file-scope variable `name` that one of the program's headers declares (made a
@@ -1120,6 +1170,10 @@ impl<'s> Walker<'s> {
             }
             x = n.child_by_field_id(fields().declarator.get());
         }
+        if let Some((expanded, name_node)) = self.macro_declarator(d) {
+            self.declare_expanded(decl, ty, &expanded, name_node, base, param, global);
+            return;
+        }
         let Some((name, facts)) = self.env.declarator_facts(base, d, self.src, param) else {
             return;
         };
@@ -1147,7 +1201,7 @@ impl<'s> Walker<'s> {
         // An array parameter is a pointer (C adjusts `double x[8]` to `double *x`): declare it
         // so, and keep the first dimension as written for data clauses that name it whole.
         let array_param = if param {
-            self.array_parameter(declarator, ident)
+            self.array_parameter(self.src, declarator, ident)
         } else {
             None
         };
@@ -1188,7 +1242,7 @@ impl<'s> Walker<'s> {
             },
             decl_text,
             is_global: global,
-            vla: !param && self.first_dimension_is_variable(declarator),
+            vla: !param && self.first_dimension_is_variable(self.src, declarator),
         });
         if ty.kind() == "type_identifier" && !self.env.knows_type(self.text(ty)) {
             self.unknown_types.push((id, Self::span(ty)));
@@ -1196,6 +1250,129 @@ impl<'s> Walker<'s> {
         self.var_by_decl.insert(ident.start_byte(), id);
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name, id);
+        }
+    }
+
+    /// A declarator written through a function-like macro (`POLYBENCH_2D(A, N, M, n, m)` with
+    /// `#define POLYBENCH_2D(var, d1, d2, dd1, dd2) var[d1][d2]`, which tree-sitter reads as a
+    /// function declarator): the declarator the compiler sees (`A[N][M]`), and the node of the
+    /// name in the source (an argument of the macro).
+    fn macro_declarator(&self, d: Node<'s>) -> Option<(String, Node<'s>)> {
+        let d = if d.kind() == "init_declarator" {
+            d.child_by_field_id(fields().declarator.get())?
+        } else {
+            d
+        };
+        if d.kind() != "function_declarator" {
+            return None;
+        }
+        let callee = d.child_by_field_id(fields().declarator.get())?;
+        if callee.kind() != "identifier" {
+            return None;
+        }
+        let (params, body) = self.env.function_macros.get(self.text(callee))?;
+        let list = d.child_by_field_id(fields().parameters.get())?;
+        let inner = self
+            .text(list)
+            .trim()
+            .strip_prefix('(')?
+            .strip_suffix(')')?;
+        let args = split_macro_args(inner);
+        if args.len() != params.len() {
+            return None;
+        }
+        let expanded = substitute(body, params, &args);
+        // The declared name: the first identifier of the expansion, found among the macro's
+        // arguments in the source.
+        let name = expanded
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .find(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))?
+            .to_string();
+        let mut c = list.walk();
+        let name_node = find_named_identifier(list, &mut c, &name, self.src)?;
+        Some((expanded, name_node))
+    }
+
+    /// Declares a variable whose declarator came from a macro (see `macro_declarator`): read
+    /// from the expansion, with its name's place in the source.
+    #[allow(clippy::too_many_arguments)]
+    fn declare_expanded(
+        &mut self,
+        decl: Node<'s>,
+        ty: Node<'s>,
+        expanded: &str,
+        name_node: Node<'s>,
+        base: TypeFacts,
+        param: bool,
+        global: bool,
+    ) {
+        let snippet = format!("int {expanded};");
+        let Some(tree) = crate::syntax::parser().parse(&snippet, None) else {
+            return;
+        };
+        let root = tree.root_node();
+        let Some(d) = root
+            .named_child(0)
+            .and_then(|n| n.child_by_field_id(fields().declarator.get()))
+        else {
+            return;
+        };
+        let Some((name, facts)) = self.env.declarator_facts(base, d, &snippet, param) else {
+            return;
+        };
+        let Some(ident) = find_identifier(d) else {
+            return;
+        };
+        let qualifiers: Vec<&str> = {
+            let mut c = decl.walk();
+            let r: Vec<&str> = decl
+                .children(&mut c)
+                .filter(|ch| ch.kind() == "type_qualifier")
+                .map(|ch| self.text(ch))
+                .collect();
+            r
+        };
+        let type_text = if qualifiers.is_empty() {
+            self.text(ty).to_string()
+        } else {
+            format!("{} {}", qualifiers.join(" "), self.text(ty))
+        };
+        let id = VarId(self.unit.vars.len() as u32);
+        let array_param = if param {
+            self.array_parameter(&snippet, d, ident)
+        } else {
+            None
+        };
+        let declarator_text = match &array_param {
+            Some((adjusted, _)) => adjusted.clone(),
+            None => snippet[d.byte_range()].to_string(),
+        };
+        let decl_text = format!("{type_text} {declarator_text}");
+        let start = type_text.len() + 1 + declarator_text.find(name).unwrap_or(0);
+        if let Some((_, extent)) = array_param {
+            self.array_params.insert(id, extent);
+        }
+        let resolved = self.env.resolve_scalar(&type_text);
+        let vla = !param && self.first_dimension_is_variable(&snippet, d);
+        self.unit.vars.push(Var {
+            name: name.to_string(),
+            decl_span: Self::span(name_node),
+            shape: facts.shape,
+            is_const: facts.is_const,
+            is_complete: facts.is_complete,
+            decl_name: start..start + name.len(),
+            scalar: crate::types::scalar_type(&resolved, facts.shape),
+            elem_scalar: crate::types::scalar_type(&resolved, acc_engine::facts::Shape::Scalar)
+                .filter(|_| facts.shape != acc_engine::facts::Shape::Scalar),
+            fields: Vec::new(),
+            decl_text,
+            is_global: global,
+            vla,
+        });
+        self.var_by_decl.insert(name_node.start_byte(), id);
+        let key = self.text(name_node);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(key, id);
         }
     }
 
@@ -1245,6 +1422,8 @@ impl<'s> Walker<'s> {
                         var,
                         span: Self::span(node),
                     });
+                } else {
+                    self.macro_refs(name, Self::span(node));
                 }
             }
             "field_expression" => {
@@ -1294,6 +1473,69 @@ impl<'s> Walker<'s> {
             }
         }
     }
+}
+
+/// A macro call's arguments: its text split at the commas outside parentheses and brackets.
+fn split_macro_args(text: &str) -> Vec<&str> {
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(text[start..].trim());
+    args
+}
+
+/// A function-like macro's replacement with its parameters replaced by the arguments, word
+/// by word (no `#` or `##`, which declarators do not use).
+fn substitute(body: &str, params: &[String], args: &[&str]) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match params.iter().position(|p| p == word) {
+            Some(k) => out.push_str(args[k]),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in body.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// The first identifier (or type identifier) under `node` whose text is `name`.
+fn find_named_identifier<'t>(
+    node: Node<'t>,
+    c: &mut tree_sitter::TreeCursor<'t>,
+    name: &str,
+    src: &str,
+) -> Option<Node<'t>> {
+    let kids: Vec<Node<'t>> = node.named_children(c).collect();
+    for k in kids {
+        if matches!(k.kind(), "identifier" | "type_identifier") && &src[k.byte_range()] == name {
+            return Some(k);
+        }
+        let mut kc = k.walk();
+        if let Some(found) = find_named_identifier(k, &mut kc, name, src) {
+            return Some(found);
+        }
+    }
+    None
 }
 
 fn find_identifier(mut n: Node) -> Option<Node> {

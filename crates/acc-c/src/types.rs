@@ -37,6 +37,9 @@ pub struct TypeEnv {
     /// The macros, typedefs and type definitions of the program's own headers (and of `-D`
     /// options), in order: what a CUDA module may need of them (see `cuda::header_support`).
     pub header_items: Vec<HeaderItem>,
+    /// Function-like macros, by name: their parameters and replacement text (a declarator
+    /// written through one, `double POLYBENCH_2D(A, N, M, n, m)`, is read expanded).
+    pub function_macros: HashMap<String, (Vec<String>, String)>,
 }
 
 /// A file-scope variable a header declares.
@@ -127,6 +130,24 @@ impl TypeEnv {
             }
             "struct_specifier" | "union_specifier" | "enum_specifier" => {
                 self.learn_specifier(node, src)
+            }
+            "preproc_function_def" => {
+                let (Some(name), Some(params)) = (
+                    node.child_by_field_id(fields().name.get()),
+                    node.child_by_field_id(fields().parameters.get()),
+                ) else {
+                    return;
+                };
+                let mut c = params.walk();
+                let names: Vec<String> = params
+                    .named_children(&mut c)
+                    .map(|p| src[p.byte_range()].to_string())
+                    .collect();
+                let body = node
+                    .child_by_field_id(fields().value.get())
+                    .map_or(String::new(), |v| src[v.byte_range()].trim().to_string());
+                self.function_macros
+                    .insert(src[name.byte_range()].to_string(), (names, body));
             }
             "preproc_def" => {
                 if let (Some(name), Some(value)) = (
@@ -324,22 +345,56 @@ impl TypeEnv {
     }
 
     /// `type_text` (a declaration's specifiers and qualifiers) with each typedef name of an
-    /// arithmetic type replaced by what it stands for: `const real_t` → `const double`.
+    /// arithmetic type replaced by what it stands for: `const real_t` → `const double`; and each
+    /// macro that names a type (`#define DATA_TYPE double`), as the compiler will see it.
     pub fn resolve_scalar(&self, type_text: &str) -> String {
-        if self.scalar_typedefs.is_empty() {
-            return type_text.to_string();
-        }
         type_text
             .split_whitespace()
-            .map(|w| self.scalar_typedefs.get(w).map_or(w, String::as_str))
+            .map(|w| {
+                self.scalar_typedefs
+                    .get(w)
+                    .map(String::as_str)
+                    .or_else(|| self.macro_type(w))
+                    .unwrap_or(w)
+            })
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    /// The type an object-like macro stands for, when its replacement is one
+    /// (`#define DATA_TYPE double`): type keywords and known typedef names only.
+    pub fn macro_type(&self, name: &str) -> Option<&str> {
+        let value = self.constants.get(name)?;
+        let is_type_word = |w: &str| {
+            matches!(
+                w,
+                "void"
+                    | "char"
+                    | "short"
+                    | "int"
+                    | "long"
+                    | "float"
+                    | "double"
+                    | "signed"
+                    | "unsigned"
+                    | "_Bool"
+                    | "bool"
+                    | "_Complex"
+                    | "complex"
+                    | "const"
+                    | "volatile"
+            ) || self.typedefs.contains_key(w)
+                || STANDARD_SCALARS.contains(&w)
+        };
+        (!value.is_empty() && value.split_whitespace().all(is_type_word)).then_some(value.as_str())
     }
 
     /// Is this type name known (a typedef of the file or its headers, or a
     /// standard scalar)?
     pub fn knows_type(&self, name: &str) -> bool {
-        self.typedefs.contains_key(name) || STANDARD_SCALARS.contains(&name)
+        self.typedefs.contains_key(name)
+            || STANDARD_SCALARS.contains(&name)
+            || self.macro_type(name).is_some()
     }
 
     /// The declared name and its facts, walking the declarator from the
