@@ -494,7 +494,11 @@ impl<'s> Walker<'s> {
             let end = node
                 .child_by_field_id(fields().argument.get())
                 .map_or(node.end_byte(), |a| a.end_byte());
-            directive::parse_directive(&self.src[base..end], base)
+            let text = &self.src[base..end];
+            match self.expand_directive_macros(text) {
+                Some((expanded, map)) => directive::parse_directive_mapped(&expanded, &map, base),
+                None => directive::parse_directive(text, base),
+            }
         };
         self.diags.extend(diags);
         let Some(mut d) = parsed else { return 1 };
@@ -1251,6 +1255,176 @@ impl<'s> Walker<'s> {
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name, id);
         }
+    }
+
+    /// The directive's text with the macros among its words replaced, as the preprocessor
+    /// replaces them in `#pragma acc` lines (`#define LOOP loop` then `#pragma acc parallel LOOP
+    /// copy(x)`; `#define DATA copy(a[0:n])`), and the map from the result's bytes to the
+    /// text's (a replacement's bytes map into the macro's name). Only words outside
+    /// parentheses are replaced: arguments keep their text (the compiler expands them where
+    /// acc writes them) and their spans. `None` when no word is a macro.
+    fn expand_directive_macros(&self, text: &str) -> Option<(String, Vec<usize>)> {
+        let is_macro = |w: &str| {
+            self.env.constants.contains_key(w) || self.env.function_macros.contains_key(w)
+        };
+        let bytes = text.as_bytes();
+        let word_at = |i: usize| -> usize {
+            let mut j = i;
+            while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+                j += 1;
+            }
+            j
+        };
+        // A first pass: is any top-level word (after `acc`) a macro?
+        let mut depth = 0i32;
+        let mut i = 0;
+        let mut any = false;
+        let mut first_word = true;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b == b'(' {
+                depth += 1;
+            } else if b == b')' {
+                depth -= 1;
+            } else if (b.is_ascii_alphabetic() || b == b'_')
+                && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
+            {
+                let j = word_at(i);
+                if depth == 0 && !first_word && is_macro(&text[i..j]) {
+                    any = true;
+                    break;
+                }
+                first_word = false;
+                i = j;
+                continue;
+            }
+            i += 1;
+        }
+        if !any {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len() + 32);
+        let mut map: Vec<usize> = Vec::with_capacity(text.len() + 33);
+        let mut depth = 0i32;
+        let mut i = 0;
+        let mut first_word = true;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let starts_word = (b.is_ascii_alphabetic() || b == b'_')
+                && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric());
+            if starts_word {
+                let j = word_at(i);
+                let word = &text[i..j];
+                if depth == 0 && !first_word && is_macro(word) {
+                    let (replacement, end) = self.expand_word(text, i, j, 0);
+                    let len = (end - i).max(1);
+                    for (k, _) in replacement.bytes().enumerate() {
+                        map.push(i + k.min(len - 1));
+                    }
+                    out.push_str(&replacement);
+                    i = end;
+                    continue;
+                }
+                first_word = false;
+                out.push_str(word);
+                map.extend(i..j);
+                i = j;
+                continue;
+            }
+            if b == b'(' {
+                depth += 1;
+            } else if b == b')' {
+                depth -= 1;
+            }
+            let ch_len = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + ch_len]);
+            map.extend(i..i + ch_len);
+            i += ch_len;
+        }
+        map.push(text.len());
+        Some((out, map))
+    }
+
+    /// The replacement of the macro named by `text[i..j]`, its top-level words expanded in
+    /// turn (a few levels deep), and where the macro's use ends (after a function-like
+    /// macro's arguments).
+    fn expand_word(&self, text: &str, i: usize, j: usize, depth: usize) -> (String, usize) {
+        let word = &text[i..j];
+        let (body, end) = if let Some((params, body)) = self.env.function_macros.get(word) {
+            let rest = &text[j..];
+            let open = rest.len() - rest.trim_start().len();
+            if !rest[open..].starts_with('(') {
+                return (word.to_string(), j);
+            }
+            let mut level = 0i32;
+            let mut close = None;
+            for (k, c) in rest[open..].char_indices() {
+                match c {
+                    '(' => level += 1,
+                    ')' => {
+                        level -= 1;
+                        if level == 0 {
+                            close = Some(j + open + k);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let Some(close) = close else {
+                return (word.to_string(), j);
+            };
+            let args = split_macro_args(&text[j + open + 1..close]);
+            if args.len() != params.len() {
+                return (word.to_string(), j);
+            }
+            (substitute(body, params, &args), close + 1)
+        } else if let Some(value) = self.env.constants.get(word) {
+            (value.clone(), j)
+        } else {
+            return (word.to_string(), j);
+        };
+        if depth >= 8 {
+            return (body, end);
+        }
+        // Words of the replacement that are macros too, outside its parentheses.
+        let mut out = String::with_capacity(body.len());
+        let b = body.as_bytes();
+        let (mut k, mut level) = (0, 0i32);
+        while k < b.len() {
+            let c = b[k];
+            if (c.is_ascii_alphabetic() || c == b'_')
+                && (k == 0 || !b[k - 1].is_ascii_alphanumeric())
+            {
+                let mut e = k;
+                while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_') {
+                    e += 1;
+                }
+                let w = &body[k..e];
+                if level == 0
+                    && w != word
+                    && (self.env.constants.contains_key(w)
+                        || self.env.function_macros.contains_key(w))
+                {
+                    let (r, stop) = self.expand_word(&body, k, e, depth + 1);
+                    out.push_str(&r);
+                    k = stop;
+                } else {
+                    out.push_str(w);
+                    k = e;
+                }
+                continue;
+            }
+            if c == b'(' {
+                level += 1;
+            } else if c == b')' {
+                level -= 1;
+            }
+            let n = body[k..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&body[k..k + n]);
+            k += n;
+        }
+        (out, end)
     }
 
     /// A declarator written through a function-like macro (`POLYBENCH_2D(A, N, M, n, m)` with

@@ -32,6 +32,19 @@ pub fn parse_directive(text: &str, base: usize) -> (Option<Directive>, Vec<Diagn
     (d, p.diags)
 }
 
+/// Parses directive text that is not the source's own (macros replaced in it): `map[i]` is the
+/// source offset, from `base`, of the text's byte `i`, and `map[text.len()]` the end's; spans
+/// point into the source.
+pub fn parse_directive_mapped(
+    text: &str,
+    map: &[usize],
+    base: usize,
+) -> (Option<Directive>, Vec<Diagnostic>) {
+    let mut p = parse::Parser::new(text, Some(map), base);
+    let d = p.directive();
+    (d, p.diags)
+}
+
 /// Parses the contents of a `_Pragma("acc ...")` string literal (without
 /// the quotes). `\"` and `\\` are destringized as C requires; spans point
 /// into the literal's contents, `base` being the offset of its first byte,
