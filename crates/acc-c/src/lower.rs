@@ -1873,7 +1873,17 @@ impl<'a> Lowerer<'a> {
             ),
             None => format!("{{ {launch} }}"),
         };
-        self.replace(Span::new(c.pragma_span.start, body.end), replacement);
+        // A directive that ends a `#if` branch whose statement follows the `#endif`
+        // (`#ifdef _OPENMP … #else #pragma acc … #endif` then the loop): the launch goes where
+        // the directive is, inside the branch, and the lines between (`#endif`, the other
+        // branch) stay; the statement goes.
+        let between = &self.src[c.pragma_span.end..body.start];
+        if between.lines().any(|l| l.trim_start().starts_with('#')) {
+            self.replace(c.pragma_span, replacement);
+            self.replace(body, String::new());
+        } else {
+            self.replace(Span::new(c.pragma_span.start, body.end), replacement);
+        }
     }
 
     /// For an array mapped only in part (by the construct or an enclosing

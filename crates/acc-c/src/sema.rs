@@ -347,6 +347,105 @@ impl<'s> Walker<'s> {
         first.is_some_and(|size| crate::consts::eval(&src[size.byte_range()], &self.env).is_none())
     }
 
+    /// The items of the branch of a `#if`/`#ifdef` chain the compiler will see, when its
+    /// conditions are certain: they name only `_OPENACC` (defined, as for any OpenACC
+    /// compiler), `_OPENMP` (defined only where the preprocessor said so), and macros the file
+    /// or its headers define, with `defined`, `!`, `&&`, `||`, comparisons and numbers. `None`
+    /// otherwise (a name a `-D` option may define): then every branch is read.
+    fn live_branch(&self, node: Node<'s>) -> Option<Vec<Node<'s>>> {
+        let mut n = node;
+        loop {
+            let truth = match n.kind() {
+                "preproc_ifdef" | "preproc_elifdef" => {
+                    let name = self.text(n.child_by_field_id(fields().name.get())?);
+                    let negated = self.text(n).trim_start().starts_with("#ifndef")
+                        || self.text(n).trim_start().starts_with("#elifndef");
+                    self.macro_defined(name)? != negated
+                }
+                "preproc_if" | "preproc_elif" => {
+                    let cond = self.text(n.child_by_field_id(fields().condition.get())?);
+                    self.eval_condition(cond)? != 0
+                }
+                "preproc_else" => true,
+                _ => return None,
+            };
+            let alternative = n.child_by_field_id(fields().alternative.get());
+            if truth {
+                let mut c = n.walk();
+                let items: Vec<Node<'s>> = n
+                    .children(&mut c)
+                    .filter(|x| {
+                        x.is_named()
+                            && Some(*x) != n.child_by_field_id(fields().condition.get())
+                            && Some(*x) != n.child_by_field_id(fields().name.get())
+                            && Some(*x) != alternative
+                    })
+                    .collect();
+                return Some(items);
+            }
+            match alternative {
+                Some(a) => n = a,
+                None => return Some(Vec::new()),
+            }
+        }
+    }
+
+    /// Whether a macro is defined for the preprocessor, when acc can know.
+    fn macro_defined(&self, name: &str) -> Option<bool> {
+        if name == "_OPENACC" {
+            return Some(true);
+        }
+        if self.env.constants.contains_key(name) || self.env.function_macros.contains_key(name) {
+            return Some(true);
+        }
+        (name == "_OPENMP").then_some(false)
+    }
+
+    /// A `#if` condition's value, when every name in it is one `macro_defined` knows.
+    fn eval_condition(&self, cond: &str) -> Option<i64> {
+        // `defined X` and `defined(X)` first, then the constant expression.
+        let mut text = String::with_capacity(cond.len());
+        let mut rest = cond;
+        while let Some(at) = rest.find("defined") {
+            let before_ok = rest[..at]
+                .chars()
+                .last()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+            let after = &rest[at + "defined".len()..];
+            let trimmed = after.trim_start();
+            let (name, tail) = if let Some(inner) = trimmed.strip_prefix('(') {
+                let close = inner.find(')')?;
+                (inner[..close].trim(), &inner[close + 1..])
+            } else {
+                let end = trimmed
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(trimmed.len());
+                (&trimmed[..end], &trimmed[end..])
+            };
+            if !before_ok || name.is_empty() {
+                text.push_str(&rest[..at + "defined".len()]);
+                rest = after;
+                continue;
+            }
+            text.push_str(&rest[..at]);
+            text.push_str(if self.macro_defined(name)? { "1" } else { "0" });
+            rest = tail;
+        }
+        text.push_str(rest);
+        // Any name left must be a macro the file or its headers define.
+        for w in text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            if w == "_OPENACC" {
+                continue;
+            }
+            self.env.constants.get(w)?;
+        }
+        let text = text.replace("_OPENACC", crate::preprocess::OPENACC_VERSION);
+        crate::consts::eval(&text, &self.env)
+    }
+
     /// The variables a macro's expansion may use (`_PB_NI` for `POLYBENCH_LOOP_BOUND(NI, ni)`
     /// uses the parameter `ni`; `IDX(i, j)` for `((i) * n + (j))` uses `n`), as references at
     /// the macro's name: the construct uses what the compiler will see. Every name in the
@@ -612,8 +711,9 @@ impl<'s> Walker<'s> {
                     .is_some_and(|p| p.kind().starts_with("preproc_"))
                 {
                     d = d.with_note(
-                        "the directive ends a `#if` branch: acc reads the source before \
-                         preprocessing, so the statement must be in the same branch (move the \
+                        "the directive ends a `#if` branch whose condition acc cannot evaluate \
+                         (it names a macro that neither the file nor its headers define, which \
+                         a -D option may): the statement must be in the same branch (move the \
                          `#endif` after the statement, repeating it in each branch)",
                     );
                 }
@@ -993,6 +1093,21 @@ impl<'s> Walker<'s> {
                 1
             }
             "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => 1,
+            "preproc_if" | "preproc_ifdef" if self.live_branch(node).is_some() => {
+                // The branch the compiler will see, with the statements after `#endif`: a
+                // directive that ends the branch (`#ifdef _OPENMP … #else #pragma acc … #endif`
+                // then the loop) takes the statement after it, as after preprocessing.
+                let live = self.live_branch(node).unwrap_or_default();
+                let k = live.len();
+                let mut seq = live;
+                seq.extend_from_slice(rest);
+                let mut i = 0;
+                while i < k {
+                    let (used, _) = self.visit_unit(&seq[i..], false, file_scope, &seq);
+                    i += used.max(1);
+                }
+                1 + i.saturating_sub(k)
+            }
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
             | "preproc_elifdef" => {
                 let mut c = node.walk();

@@ -1,7 +1,8 @@
-/* A directive that ends a `#if` branch, its loop after `#endif`: acc reads the
- * source before preprocessing, so the loop is not the directive's statement. */
+/* A directive that ends a `#if` branch, its loop after `#endif`, under a condition acc cannot
+ * evaluate (USE_OMP is defined nowhere acc can see: a -D option may define it): the loop is not
+ * the directive's statement. */
 void scale(int n, double *x) {
-#ifdef _OPENMP
+#ifdef USE_OMP
   #pragma omp parallel for
 #else
   #pragma acc parallel loop copy(x[0:n])
