@@ -294,6 +294,22 @@ pub fn cxx_types(module: &str, complex_h: bool) -> String {
         let spaced = tokens
             .get(k + 1)
             .is_some_and(|s| s.trim().is_empty() && !s.is_empty());
+        // `long double _Complex` (or `_Complex long double`, `long double complex`): the
+        // prelude's `__acc_cldouble`.
+        let word_at = |j: usize| tokens.get(j).copied().unwrap_or("");
+        let gap = |j: usize| {
+            tokens
+                .get(j)
+                .is_some_and(|s| s.trim().is_empty() && !s.is_empty())
+        };
+        if spaced && gap(k + 3) {
+            let (a, b, c) = (t, next, word_at(k + 4));
+            if (long_double(a, b) && complex(c)) || (complex(a) && long_double(b, c)) {
+                out.push_str("__acc_cldouble");
+                k += 5;
+                continue;
+            }
+        }
         if spaced {
             if long_double(t, next) {
                 out.push_str("__acc_f80");

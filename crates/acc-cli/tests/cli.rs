@@ -40,7 +40,7 @@ fn header_facts_come_from_the_preprocessor() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stdout.contains("map(ompx_hold, tofrom: g)"), "{stdout}");
+    assert!(stdout.contains("map(ompx_hold,tofrom: g)"), "{stdout}");
     assert!(stdout.contains("firstprivate(scale)"), "{stdout}");
     // The header's macro is a constant: no warning about vector_length.
     assert!(!stderr.contains("vector_length"), "{stderr}");

@@ -921,6 +921,19 @@ pub fn functor(op: ReductionOp) -> &'static str {
     }
 }
 
+/// C's complex long double on the GPU, after [`PRELUDE`] and [`PRELUDE_F80`] in a module that
+/// needs the latter: the complex template over the 80-bit type (acc-c writes the C type's name
+/// as `__acc_cldouble`), with its parts, conjugate and the usual mixed operands.
+pub const PRELUDE_F80_COMPLEX: &str = r#"typedef __acc_complex<__acc_f80> __acc_cldouble;
+static __device__ __acc_f80 creall(__acc_cldouble z) { return z.re; }
+static __device__ __acc_f80 cimagl(__acc_cldouble z) { return z.im; }
+static __device__ __acc_cldouble conjl(__acc_cldouble z) { return __acc_cldouble(z.re, -z.im); }
+template <class T> static __device__ __acc_cldouble operator*(const __acc_cldouble &a, T b) { return a * __acc_cldouble(__acc_f80(b)); }
+template <class T> static __device__ __acc_cldouble operator*(T a, const __acc_cldouble &b) { return __acc_cldouble(__acc_f80(a)) * b; }
+template <class T> static __device__ __acc_cldouble operator+(const __acc_cldouble &a, T b) { return a + __acc_cldouble(__acc_f80(b)); }
+template <class T> static __device__ __acc_cldouble operator+(T a, const __acc_cldouble &b) { return __acc_cldouble(__acc_f80(a)) + b; }
+"#;
+
 /// The whole module: the prelude (with [`PRELUDE_F80`] where the code names
 /// `long double` or `LDBL_*`), the file's own
 /// declarations that kernels may use (`support`: macros, types, `routine`
@@ -945,6 +958,7 @@ pub fn emit_module(support: &str, kernels: &[CudaKernel]) -> String {
             .any(|k| mentions(&k.decls) || mentions(&k.body) || mentions(&k.store))
     {
         out.push_str(PRELUDE_F80);
+        out.push_str(PRELUDE_F80_COMPLEX);
     }
     out.push_str(support);
     for k in kernels {

@@ -250,7 +250,7 @@ impl<'a> Cx<'a> {
             mods.push("ompx_hold");
         }
         mods.push(ty);
-        format!("map({}: {list})", mods.join(", "))
+        format!("map({}: {list})", mods.join(","))
     }
 
     /// The map clause for a DMA on a structured construct (`data`,
@@ -299,7 +299,7 @@ impl<'a> Cx<'a> {
                             .iter()
                             .map(|i| i.text.as_str())
                             .collect::<Vec<_>>()
-                            .join(", "),
+                            .join(","),
                         clause.span,
                         modifiers.iter().map(|m| m.0).collect(),
                     )),
@@ -422,7 +422,7 @@ impl<'a> Cx<'a> {
                     .iter()
                     .map(|i| i.text.as_str())
                     .collect::<Vec<_>>()
-                    .join(", ");
+                    .join(",");
                 clauses.push(format!("reduction({}: {list})", op.symbol()));
             }
         }
@@ -435,8 +435,37 @@ impl<'a> Cx<'a> {
         let mut shared = Vec::new();
         let mut firstprivate = Vec::new();
         let mut reductions: Vec<(ReductionOp, Vec<&str>)> = Vec::new();
+        // What the region references (its statement, and the clauses of directives in it):
+        // Clacc's `shared` lists only those, where a data clause alone names a variable the
+        // region never uses.
+        let construct = self.unit.construct(self.an.eff(p).construct);
+        let referenced = |v: VarId| {
+            construct.body.is_some_and(|b| {
+                self.unit.refs_in(b).iter().any(|r| r.var == v)
+                    || self.unit.constructs.iter().any(|c| {
+                        b.contains(c.pragma_span)
+                            && c.clause_vars.iter().flatten().any(|x| *x == Some(v))
+                    })
+            })
+        };
+        // On a combined construct, a variable `private` on its effective loop is the loop's
+        // alone: the loop is the whole region. Clacc computes implicit attributes on the
+        // effective directives, so it gives the variable no `firstprivate` on the effective
+        // `omp target teams`. (acc's own lowering keeps the attribute: a gang reduction inside
+        // may still need the variable at the compute level.)
+        let loop_private = |v: VarId| {
+            self.an.effs.iter().any(|l| {
+                l.kind == EffKind::Loop
+                    && l.construct == self.an.eff(p).construct
+                    && l.attr(v)
+                        .is_some_and(|x| matches!(x.dsa, Some((Dsa::Private, Origin::Exp { .. }))))
+            })
+        };
         for a in &self.an.eff(p).attrs {
             let name = self.name(a.var);
+            if loop_private(a.var) && matches!(a.dsa, Some((Dsa::Firstprivate, Origin::Imp))) {
+                continue;
+            }
             match a.dma {
                 Some((Dma::Copy, Origin::Imp)) => imp_copy.push(name),
                 Some((Dma::Present, Origin::Imp)) => imp_present.push(name),
@@ -457,7 +486,8 @@ impl<'a> Cx<'a> {
             match a.dsa {
                 // `is_device_ptr` is the variable's data-sharing clause.
                 Some((Dsa::Shared, Origin::Imp)) if device_ptr => {}
-                Some((Dsa::Shared, Origin::Imp)) => shared.push(name),
+                Some((Dsa::Shared, Origin::Imp)) if referenced(a.var) => shared.push(name),
+                Some((Dsa::Shared, Origin::Imp)) => {}
                 Some((Dsa::Firstprivate, Origin::Imp)) => firstprivate.push(name),
                 Some((Dsa::Reduction(op), Origin::Imp)) => {
                     match reductions.iter_mut().find(|r| r.0 == op) {
@@ -469,19 +499,16 @@ impl<'a> Cx<'a> {
             }
         }
         if !imp_copy.is_empty() {
-            clauses.push(self.map_clause(false, true, false, "tofrom", &imp_copy.join(", ")));
+            clauses.push(self.map_clause(false, true, false, "tofrom", &imp_copy.join(",")));
         }
         if !imp_present.is_empty() {
-            clauses.push(self.map_clause(true, true, false, "alloc", &imp_present.join(", ")));
+            clauses.push(self.map_clause(true, true, false, "alloc", &imp_present.join(",")));
         }
         if !no_alloc.is_empty() {
-            clauses.push(format!(
-                "map(ompx_no_alloc, alloc: {})",
-                no_alloc.join(", ")
-            ));
+            clauses.push(format!("map(ompx_no_alloc,alloc: {})", no_alloc.join(",")));
         }
         if !device_ptrs.is_empty() {
-            clauses.push(format!("is_device_ptr({})", device_ptrs.join(", ")));
+            clauses.push(format!("is_device_ptr({})", device_ptrs.join(",")));
         }
         if scalar_shared {
             clauses.push("defaultmap(tofrom: scalar)".to_string());
@@ -492,13 +519,13 @@ impl<'a> Cx<'a> {
         // `tofrom` by its imp copy.
         let teams = kind == EffKind::Parallel;
         if !shared.is_empty() && teams {
-            clauses.push(format!("shared({})", shared.join(", ")));
+            clauses.push(format!("shared({})", shared.join(",")));
         }
         if !firstprivate.is_empty() {
-            clauses.push(format!("firstprivate({})", firstprivate.join(", ")));
+            clauses.push(format!("firstprivate({})", firstprivate.join(",")));
         }
         for (op, names) in reductions.into_iter().filter(|_| teams) {
-            clauses.push(format!("reduction({}: {})", op.symbol(), names.join(", ")));
+            clauses.push(format!("reduction({}: {})", op.symbol(), names.join(",")));
         }
         lv.pragmas.push(join_clauses(head, &clauses));
         if !lv.prelude.is_empty() {
@@ -654,11 +681,11 @@ impl<'a> Cx<'a> {
                 .map(|a| self.name(a.var))
                 .collect();
             if !shared.is_empty() {
-                clauses.push(format!("shared({})", shared.join(", ")));
+                clauses.push(format!("shared({})", shared.join(",")));
             }
         }
         if !private.is_empty() {
-            clauses.push(format!("private({})", private.join(", ")));
+            clauses.push(format!("private({})", private.join(",")));
         }
         if p.worker || p.vector || kernels_like {
             for &ci in &eff.clauses {
@@ -667,7 +694,7 @@ impl<'a> Cx<'a> {
                         .iter()
                         .map(|i| i.text.as_str())
                         .collect::<Vec<_>>()
-                        .join(", ");
+                        .join(",");
                     clauses.push(format!("reduction({}: {list})", op.symbol()));
                 }
             }
@@ -831,10 +858,10 @@ impl<'a> Cx<'a> {
             }
         }
         if !ptrs.is_empty() {
-            clauses.push(format!("use_device_ptr({})", ptrs.join(", ")));
+            clauses.push(format!("use_device_ptr({})", ptrs.join(",")));
         }
         if !addrs.is_empty() {
-            clauses.push(format!("use_device_addr({})", addrs.join(", ")));
+            clauses.push(format!("use_device_addr({})", addrs.join(",")));
         }
         lv.pragmas.push(join_clauses("omp target data", &clauses));
         lv
@@ -873,11 +900,11 @@ impl<'a> Cx<'a> {
                 }
                 if !to.is_empty() {
                     lv.pragmas
-                        .push(format!("omp declare target({})", to.join(", ")));
+                        .push(format!("omp declare target({})", to.join(",")));
                 }
                 if !link.is_empty() {
                     lv.pragmas
-                        .push(format!("omp declare target link({})", link.join(", ")));
+                        .push(format!("omp declare target link({})", link.join(",")));
                 }
             }
         }

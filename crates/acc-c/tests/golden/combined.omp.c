@@ -3,7 +3,7 @@
 void f(int n, double *a) {
   double t, s = 0;
   int u = 2;
-  #pragma omp target teams num_teams(4) firstprivate(u) map(ompx_hold, tofrom: a[0:n]) map(ompx_hold, tofrom: s) shared(a) firstprivate(n, t) reduction(max: s)
+  #pragma omp target teams num_teams(4) firstprivate(u) map(ompx_hold,tofrom: a[0:n]) map(ompx_hold,tofrom: s) shared(a) firstprivate(n) reduction(max: s)
   #pragma omp distribute simd private(t) reduction(max: s)
   for (int i = 0; i < n; ++i) {
     t = a[i] * u;

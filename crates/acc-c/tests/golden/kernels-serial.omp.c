@@ -3,19 +3,19 @@
  * other loop is sequential; in serial every loop is sequential. */
 void f(int n, double *a) {
   double s = 0;
-  #pragma omp target map(ompx_hold, tofrom: a[0:n]) map(ompx_hold, tofrom: n, s)
+  #pragma omp target map(ompx_hold,tofrom: a[0:n]) map(ompx_hold,tofrom: n,s)
   {
-    #pragma omp parallel for shared(n, a)
+    #pragma omp parallel for shared(n,a)
     for (int i = 0; i < n; ++i)
       a[i] = i;
     for (int i = 0; i < n; ++i)
       s += a[i];
   }
-  #pragma omp target map(ompx_hold, tofrom: a[0:n]) firstprivate(n)
+  #pragma omp target map(ompx_hold,tofrom: a[0:n]) firstprivate(n)
   for (int i = 1; i < n; ++i)
     a[i] += a[i - 1];
-  #pragma omp target map(ompx_hold, tofrom: a[0:n]) map(ompx_hold, tofrom: n)
-  #pragma omp parallel for simd shared(n, a)
+  #pragma omp target map(ompx_hold,tofrom: a[0:n]) map(ompx_hold,tofrom: n)
+  #pragma omp parallel for simd shared(n,a)
   for (int i = 0; i < n; ++i)
     a[i] *= 2;
 }

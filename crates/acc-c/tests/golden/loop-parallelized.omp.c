@@ -5,9 +5,9 @@
 void f(int n, double *a, double *b) {
   double t;
   double s = 0;
-  #pragma omp target teams map(ompx_hold, tofrom: a[0:n*n], b[0:n]) shared(a, b) firstprivate(t, n, s)
+  #pragma omp target teams map(ompx_hold,tofrom: a[0:n*n],b[0:n]) shared(a,b) firstprivate(t,n,s)
   {
-    #pragma omp distribute parallel for simd collapse(2) shared(n, b, a) private(t)
+    #pragma omp distribute parallel for simd collapse(2) shared(n,b,a) private(t)
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) {
         t = b[i];
@@ -15,7 +15,7 @@ void f(int n, double *a, double *b) {
       }
     #pragma omp distribute
     for (int i = 0; i < n; ++i) {
-      #pragma omp parallel for shared(n, a) reduction(+: s)
+      #pragma omp parallel for shared(n,a) reduction(+: s)
       for (int j = 0; j < n; ++j)
         s += a[j];
       #pragma omp simd

@@ -4,7 +4,7 @@
  * shared and keeps its value after the loop. */
 void f(int n, double *a) {
   int i, j, t;
-  #pragma omp target teams map(ompx_hold, tofrom: a[0:n]) shared(a) firstprivate(i, n, t, j)
+  #pragma omp target teams map(ompx_hold,tofrom: a[0:n]) shared(a) firstprivate(i,n,t,j)
   {
     for (i = 0; i < n; ++i)
       a[i] = i;

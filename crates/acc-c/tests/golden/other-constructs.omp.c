@@ -18,14 +18,14 @@ void use(double *p);
 
 void f(int n, double *a) {
   double b[16];
-  #pragma omp target data map(ompx_hold, to: b)
+  #pragma omp target data map(ompx_hold,to: b)
   {
   int hits = 0;
   #pragma omp target data use_device_ptr(a) use_device_addr(b)
   {
     use(a);
   }
-  #pragma omp target teams map(ompx_hold, tofrom: a[0:n]) shared(a, table, b) firstprivate(n, hits)
+  #pragma omp target teams map(ompx_hold,tofrom: a[0:n]) shared(a,table,b) firstprivate(n,hits)
   #pragma omp distribute
   for (int i = 0; i < n; ++i) {
     a[i] = twice(a[i]) + table[0];

@@ -3,7 +3,7 @@
 void f(int n, int c, double *p) {
   double a[100];
   int t, u = 1, s = 0;
-  #pragma omp target teams if(n > 1) num_teams(8) private(t) firstprivate(u) map(ompx_hold, tofrom: a) reduction(+: s) map(ompx_hold, tofrom: s) shared(a)
+  #pragma omp target teams if(n > 1) num_teams(8) private(t) firstprivate(u) map(ompx_hold,tofrom: a) reduction(+: s) map(ompx_hold,tofrom: s) shared(a)
   {
     t = u;
     s += t + a[0];

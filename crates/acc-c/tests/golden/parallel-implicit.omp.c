@@ -5,7 +5,7 @@
 void f(int n, double *p) {
   double a[100];
   int x = 3;
-  #pragma omp target teams map(ompx_hold, tofrom: a) shared(a) firstprivate(x, n, p)
+  #pragma omp target teams map(ompx_hold,tofrom: a) shared(a) firstprivate(x,n,p)
   {
     int local = x;
     a[0] = local + n + p[0];

@@ -3,9 +3,9 @@
 void f(int n) {
   double a[100];
   double b[100];
-  #pragma omp target data map(ompx_no_alloc, ompx_hold, alloc: a[0:n]) map(ompx_hold, tofrom: b)
+  #pragma omp target data map(ompx_no_alloc,ompx_hold,alloc: a[0:n]) map(ompx_hold,tofrom: b)
   {
-    #pragma omp target teams map(ompx_no_alloc, alloc: a) shared(a, b)
+    #pragma omp target teams map(ompx_no_alloc,alloc: a) shared(a,b)
     {
       a[0] = b[0];
     }

@@ -4,9 +4,9 @@ void f(int n) {
   double a[100];
   double s = 0;
   int m = n;
-  #pragma omp target data map(ompx_hold, tofrom: a, s, m)
+  #pragma omp target data map(ompx_hold,tofrom: a,s,m)
   {
-    #pragma omp target teams defaultmap(tofrom: scalar) shared(a, s, m)
+    #pragma omp target teams defaultmap(tofrom: scalar) shared(a,s,m)
     {
       a[0] = s + m;
     }

@@ -7,20 +7,20 @@ int g(void);
 void f(int n, double *a) {
   {
   const int __acc_num_workers_0 = n;
-  #pragma omp target teams map(ompx_hold, tofrom: a[0:n]) shared(a) firstprivate(n)
-  #pragma omp distribute parallel for num_threads(__acc_num_workers_0) shared(n, a)
+  #pragma omp target teams map(ompx_hold,tofrom: a[0:n]) shared(a) firstprivate(n)
+  #pragma omp distribute parallel for num_threads(__acc_num_workers_0) shared(n,a)
   for (int i = 0; i < n; ++i)
     a[i] = 0;
   }
   {
   (void)(g());
-  #pragma omp target teams map(ompx_hold, tofrom: a[0:n]) shared(a) firstprivate(n)
+  #pragma omp target teams map(ompx_hold,tofrom: a[0:n]) shared(a) firstprivate(n)
   #pragma omp distribute
   for (int i = 0; i < n; ++i)
     a[i] = 0;
   }
-  #pragma omp target teams map(ompx_hold, tofrom: a[0:n]) shared(a) firstprivate(n)
-  #pragma omp distribute parallel for num_threads(NW) shared(n, a)
+  #pragma omp target teams map(ompx_hold,tofrom: a[0:n]) shared(a) firstprivate(n)
+  #pragma omp distribute parallel for num_threads(NW) shared(n,a)
   for (int i = 0; i < n; ++i)
     a[i] = 0;
 }

@@ -8,7 +8,7 @@ static double   data[N];   /* odd   spacing kept */
 
 void f(void) {
   // a comment before
-  #pragma omp target teams map(ompx_hold, tofrom: data[0:N]) shared(data)
+  #pragma omp target teams map(ompx_hold,tofrom: data[0:N]) shared(data)
   #pragma omp distribute /* trailing comment */
   for (size_t i = 0; i < N; ++i)
     data[i] = SQUARE(i);   // and after

@@ -4,10 +4,10 @@
  * covers gang loops; see attrs.rs). */
 void f(int n, double *a) {
   double s = 0, m = 0;
-  #pragma omp target map(ompx_hold, to: a[0:n]) map(ompx_hold, tofrom: s) firstprivate(n)
+  #pragma omp target map(ompx_hold,to: a[0:n]) map(ompx_hold,tofrom: s) firstprivate(n)
   for (int i = 0; i < n; ++i)
     s += a[i];
-  #pragma omp target teams map(ompx_hold, to: a[0:n]) map(ompx_hold, tofrom: m) shared(a) firstprivate(n) reduction(max: m)
+  #pragma omp target teams map(ompx_hold,to: a[0:n]) map(ompx_hold,tofrom: m) shared(a) firstprivate(n) reduction(max: m)
   for (int i = 0; i < n; ++i)
     m = a[i] > m ? a[i] : m;
 }

@@ -6,14 +6,14 @@
  * variable is also promoted. */
 void f(int n, double *a) {
   double sum = 0, prod = 1;
-  #pragma omp target teams map(ompx_hold, to: a[0:n]) map(ompx_hold, tofrom: sum) shared(a) firstprivate(n) reduction(+: sum)
+  #pragma omp target teams map(ompx_hold,to: a[0:n]) map(ompx_hold,tofrom: sum) shared(a) firstprivate(n) reduction(+: sum)
   #pragma omp distribute
   for (int i = 0; i < n; ++i)
     sum += a[i];
-  #pragma omp target teams map(ompx_hold, to: a[0:n]) map(ompx_hold, tofrom: prod) shared(a) firstprivate(n) reduction(*: prod)
+  #pragma omp target teams map(ompx_hold,to: a[0:n]) map(ompx_hold,tofrom: prod) shared(a) firstprivate(n) reduction(*: prod)
   {
     double local = 0;
-    #pragma omp distribute parallel for shared(n, a) reduction(+: local)
+    #pragma omp distribute parallel for shared(n,a) reduction(+: local)
     for (int i = 0; i < n; ++i)
       local += a[i];
     for (int i = 0; i < n; ++i)
