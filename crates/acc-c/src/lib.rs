@@ -23,6 +23,7 @@ pub mod split;
 pub mod syntax;
 pub mod text;
 pub mod types;
+mod vla;
 
 use acc_engine::omp::{OmpForm, OmpOptions};
 use acc_engine::Diagnostic;

@@ -52,6 +52,7 @@ pub fn analyze(
         pending_deps: Vec::new(),
         header_vars: HashMap::new(),
         array_params: HashMap::new(),
+        extent_vars: HashMap::new(),
     };
     for root in roots {
         let mut c = root.walk();
@@ -123,6 +124,9 @@ struct Walker<'s> {
     header_vars: HashMap<String, VarId>,
     /// Parameters declared as arrays, with their first dimension as written.
     array_params: HashMap<VarId, Option<String>>,
+    /// The variables a variable-length array's extents name (`n` and `m` for
+    /// `double a[n][m]`): a use of the array uses them, as its type needs them.
+    extent_vars: HashMap<VarId, Vec<VarId>>,
     for_runtime: bool,
 }
 
@@ -331,6 +335,38 @@ impl<'s> Walker<'s> {
 
     /// Whether the declarator's first array dimension (the one nearest the name) is an
     /// expression the front end cannot evaluate as a constant: a variable-length array.
+    /// The variables named in the extents of an array declarator (`n`, `m` in `a[n][m]`).
+    fn extent_vars_of(&mut self, src: &str, declarator: Node) -> Vec<VarId> {
+        let mut sizes = Vec::new();
+        let mut x = Some(declarator);
+        while let Some(n) = x {
+            if n.kind() == "array_declarator" {
+                if let Some(size) = n.child_by_field_id(fields().size.get()) {
+                    sizes.push(src[size.byte_range()].to_string());
+                }
+            }
+            x = n.child_by_field_id(fields().declarator.get()).or_else(|| {
+                (n.kind() == "parenthesized_declarator")
+                    .then(|| n.named_child(0))
+                    .flatten()
+            });
+        }
+        let mut vars = Vec::new();
+        for w in sizes.iter().flat_map(|t| {
+            t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        }) {
+            if let Some(v) = self.lookup(&w).or_else(|| self.header_var(&w)) {
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
+            }
+        }
+        vars
+    }
+
     fn first_dimension_is_variable(&self, src: &str, declarator: Node) -> bool {
         let mut first = None;
         let mut x = Some(declarator);
@@ -486,7 +522,11 @@ impl<'s> Walker<'s> {
             }
         }
         for var in vars {
-            self.unit.refs.push(Ref { var, span });
+            self.unit.refs.push(Ref {
+                var,
+                span,
+                implied: true,
+            });
         }
     }
 
@@ -1316,7 +1356,13 @@ impl<'s> Walker<'s> {
         } else {
             format!("{qualifiers} {}", self.text(ty))
         };
+        // Before the variable's id is taken: a header's global named in an extent becomes a
+        // variable of the unit here.
+        let extent_vars = self.extent_vars_of(self.src, declarator);
         let id = VarId(self.unit.vars.len() as u32);
+        if !extent_vars.is_empty() {
+            self.extent_vars.insert(id, extent_vars);
+        }
         // An array parameter is a pointer (C adjusts `double x[8]` to `double *x`): declare it
         // so, and keep the first dimension as written for data clauses that name it whole.
         let array_param = if param {
@@ -1710,7 +1756,15 @@ impl<'s> Walker<'s> {
                     self.unit.refs.push(Ref {
                         var,
                         span: Self::span(node),
+                        implied: false,
                     });
+                    for &extent in self.extent_vars.get(&var).into_iter().flatten() {
+                        self.unit.refs.push(Ref {
+                            var: extent,
+                            span: Self::span(node),
+                            implied: true,
+                        });
+                    }
                 } else {
                     self.macro_refs(name, Self::span(node));
                 }

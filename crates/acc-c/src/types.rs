@@ -83,6 +83,8 @@ const STANDARD_SCALARS: &[&str] = &[
     "uintmax_t",
     "wchar_t",
     "bool",
+    // A keyword, which the grammar reads as a type's name.
+    "_Bool",
     "float_t",
     "double_t",
     "off_t",

@@ -292,6 +292,67 @@ fn a_jagged_array_section_acc_cannot_map_is_an_error_at_the_item() {
     assert_eq!(err.matches("error:").count(), 1, "{err}");
 }
 
+/// A host compiler that searches its own include directory first (a GCC whose specs or
+/// wrapper add it before acc's, as one GPU machine's did) and has an `openacc.h` there, as
+/// GCC's: the program still gets acc's API (OpenACC 3.3's `acc_async_default`,
+/// `acc_set_default_async`), and GCC's header adds nothing.
+#[test]
+fn the_host_compilers_own_openacc_h_does_not_hide_accs() {
+    if !have_cc() || cfg!(windows) {
+        return;
+    }
+    let gcc_like =
+        "#ifndef _OPENACC_H\n#define _OPENACC_H 1\n#error GCC's openacc.h was used\n#endif\n";
+    let src = "#include <openacc.h>\n#include <stdio.h>\nint main(void) {\n  int t = acc_get_device_type();\n  #pragma acc set if(acc_get_device_type() == t) default_async(acc_async_default)\n  acc_set_default_async(acc_async_default);\n  printf(\"%d\\n\", acc_get_default_async());\n  return 0;\n}\n";
+    let dir = project(
+        "own_openacc_h",
+        &[("gcc-include/openacc.h", gcc_like), ("set.c", src)],
+    );
+    let wrapper = dir.join("wrapped-cc");
+    let real = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec {real} -isystem '{}' \"$@\"\n",
+            dir.join("gcc-include").display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    ok(acc(&dir)
+        .env("ACC_CC", &wrapper)
+        .args(["cc", "-o", "set", "set.c"])
+        .output()
+        .unwrap());
+    let out = exe(&dir, "set");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// acc gives each gang its copy of a section of a pointer's target in `private` and
+/// `firstprivate`; a section of an array or of rows behind pointers is an error at the item.
+#[test]
+fn a_private_section_acc_cannot_give_each_gang_is_an_error_at_the_item() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double **q, double *p) {\n  double arr[100];\n  #pragma acc parallel private(arr[0:n], p[0:n]) firstprivate(q[0:n][0:4])\n  { arr[0] = 1; q[0][0] = 2; p[0] = 3; }\n}\n";
+    let dir = project("private_section", &[("ps.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "ps.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    for (at, item) in [("3:32", "arr[0:n]"), ("3:63", "q[0:n][0:4]")] {
+        assert!(
+            err.contains(&format!("ps.c:{at}: error: `{item}`: acc gives each gang its copy of a section of a pointer's target")),
+            "{err}"
+        );
+    }
+    assert_eq!(err.matches("error:").count(), 2, "{err}");
+}
+
 /// A parameter declared `double x[]` is a pointer with no size: a data clause that names it
 /// whole is an error that asks for a section (never an 8-byte map of the pointer).
 #[test]

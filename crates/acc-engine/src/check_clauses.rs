@@ -888,6 +888,13 @@ fn check_item_shape(
 ) {
     let cname = c.kind.name();
     if matches!(c.kind, K::Private | K::Firstprivate) {
+        // acc's lowering gives each gang its copy of a section named on a compute construct
+        // (OpenACC 3.3 §2.5.13-14 allow them); OpenMP has no form for one, nor for a copy per
+        // loop iteration.
+        let compute = matches!(d.kind, D::Parallel | D::Serial | D::Kernels);
+        if item.is_subarray() && rules == Rules::Acc && compute {
+            return;
+        }
         if item.is_subarray() {
             diags.push(
                 Diagnostic::error(item.span, format!("subarrays are not allowed in `{cname}`"))
@@ -1434,6 +1441,19 @@ mod tests {
               note: privatize the whole array
         "#]],
         );
+        // acc's own rules: a gang's copy of a section on a compute construct, not on a loop.
+        let acc = |text: &str| {
+            let (d, _) = parse_directive(text, 0);
+            render(
+                text,
+                0,
+                &super::check_directive_as(&d.expect("parses"), super::Rules::Acc),
+            )
+        };
+        assert_eq!(acc("acc parallel private(a[0:n]) firstprivate(b[2:n])"), "");
+        assert_eq!(acc("acc serial firstprivate(b[0:n])"), "");
+        assert!(acc("acc loop private(a[0:n])").contains("subarrays are not allowed in `private`"));
+        assert!(acc("acc parallel loop private(a[0:n])").contains("subarrays are not allowed"));
         check(
             "acc declare copyin(a[0:n])",
             expect![[r#"

@@ -39,8 +39,9 @@
 //!   body is the same text on every device: the host defines the same
 //!   vocabulary as contiguous chunks and in-order loops.
 //! - **Reductions.** Scalars: each thread starts its private copy from its
-//!   block's slot (the runtime presets the slots with the operator's
-//!   identity), the block combines its threads' copies in a fixed order
+//!   block's slot, which the block's first thread sets to the operator's
+//!   identity as the kernel starts (so a launch uploads nothing for them:
+//!   the runtime presets only array and custom slots), the block combines its threads' copies in a fixed order
 //!   (each warp with shuffles, then the warps' results on one thread), and
 //!   thread 0 stores the result into the block's slot; the runtime combines
 //!   the slots across blocks (the second pass). Arrays and structs
@@ -91,8 +92,9 @@ pub struct CudaKernel {
     /// Per reduction, in slot order: the bytes of one slot (a C expression
     /// that may read `__acc_args`).
     pub slot_bytes: Vec<String>,
-    /// [`Mode::Threads`] and [`Mode::Lanes`]: the reductions, combined
-    /// across the block.
+    /// The scalar reductions of C's arithmetic types, whose slots the kernel
+    /// sets to the operator's identity as it starts (the runtime presets only
+    /// the others'); in every-thread modes also combined across the block.
     pub reductions: Vec<CudaReduction>,
     /// Declarations that read the arguments (through `__acc_args[i]`) and
     /// the reduction copies (through `__acc_slot[j]`), as the host kernel
@@ -174,6 +176,8 @@ pub struct CudaReduction {
     pub ty: String,
     /// The private copy's name in the body.
     pub var: String,
+    /// Its index among the kernel's reductions (`__acc_slot[slot]`).
+    pub slot: usize,
 }
 
 /// Declarations every module starts with: the C types and macros kernels
@@ -338,6 +342,56 @@ struct __acc_bitor { template <class T> __device__ T operator()(T a, T b) const 
 struct __acc_bitxor { template <class T> __device__ T operator()(T a, T b) const { return a ^ b; } };
 struct __acc_and { template <class T> __device__ T operator()(T a, T b) const { return a && b; } };
 struct __acc_or { template <class T> __device__ T operator()(T a, T b) const { return a || b; } };
+/* A C variable-length array seen through a pointer (acc-c's `vla` module writes them): rank R,
+ * the first extent unbounded, the others (ext) run-time values, which C++ types cannot hold.
+ * Indexing and `*` step through it as C does through `double (*)[m]`. */
+template <class T, int R> struct __acc_vla {
+  T *p;
+  long long ext[R - 1];
+  __device__ __acc_vla<T, R - 1> operator[](long long i) const {
+    long long stride = 1;
+    for (int d = 0; d < R - 1; d++) stride *= ext[d];
+    __acc_vla<T, R - 1> row;
+    row.p = p + i * stride;
+    if constexpr (R > 2) {
+      for (int d = 1; d < R - 1; d++) row.ext[d - 1] = ext[d];
+    }
+    return row;
+  }
+  __device__ __acc_vla<T, R - 1> operator*() const { return (*this)[0]; }
+};
+template <class T> struct __acc_vla<T, 1> {
+  T *p;
+  __device__ T &operator[](long long i) const { return p[i]; }
+  __device__ T &operator*() const { return *p; }
+};
+/* Each operator's identity, the private copy's starting value: as the runtime's for the CPU
+ * devices (max of a floating type starts at -infinity). A kernel sets its scalar reductions'
+ * slots itself, so that a launch uploads nothing for them. Integer limits from the type's size
+ * and signedness, which covers C's typedefs, enums and _Bool. */
+template <class T> struct __acc_limits {
+  static __device__ T highest() {
+    return (T)~(T)0 > (T)0 ? (T)~(T)0 : (T)((1ULL << (8 * sizeof(T) - 1)) - 1);
+  }
+  static __device__ T lowest() { return (T)~(T)0 > (T)0 ? (T)0 : (T)(-(long long)highest() - 1); }
+};
+template <> struct __acc_limits<float> {
+  static __device__ float highest() { return __int_as_float(0x7f800000); }
+  static __device__ float lowest() { return -__int_as_float(0x7f800000); }
+};
+template <> struct __acc_limits<double> {
+  static __device__ double highest() { return __longlong_as_double(0x7ff0000000000000LL); }
+  static __device__ double lowest() { return -__longlong_as_double(0x7ff0000000000000LL); }
+};
+template <class T> __device__ T __acc_identity(__acc_add) { return (T)0; }
+template <class T> __device__ T __acc_identity(__acc_mul) { return (T)1; }
+template <class T> __device__ T __acc_identity(__acc_max) { return __acc_limits<T>::lowest(); }
+template <class T> __device__ T __acc_identity(__acc_min) { return __acc_limits<T>::highest(); }
+template <class T> __device__ T __acc_identity(__acc_bitand) { return (T)~(T)0; }
+template <class T> __device__ T __acc_identity(__acc_bitor) { return (T)0; }
+template <class T> __device__ T __acc_identity(__acc_bitxor) { return (T)0; }
+template <class T> __device__ T __acc_identity(__acc_and) { return (T)1; }
+template <class T> __device__ T __acc_identity(__acc_or) { return (T)0; }
 /* C's complex types (acc-c rewrites C's complex type names to these): C's layout (real, then
  * imaginary part) and arithmetic, the <complex.h> functions kernels use, and I. */
 template <class T> struct __acc_complex {
@@ -1012,6 +1066,21 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
             slots.join(", ")
         );
     }
+    if !k.reductions.is_empty() {
+        // The scalar reductions' slots start at the identity, set here by each block (the
+        // runtime does not preset them: see `acc_rt.h`), before any thread reads its slot.
+        out.push_str("  if (threadIdx.x == 0 && threadIdx.y == 0) {");
+        for r in &k.reductions {
+            let _ = write!(
+                out,
+                " *({ty} *)__acc_slot[{j}] = __acc_identity<{ty}>({f}());",
+                ty = r.ty,
+                j = r.slot,
+                f = functor(r.op),
+            );
+        }
+        out.push_str(" }\n  __syncthreads();\n");
+    }
     out.push_str("  (void)__acc_iterations;\n");
     // Every thread stores the same address before it can reach an atomic.
     let _ = writeln!(
@@ -1127,13 +1196,14 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
         );
     }
     if k.mode.every_thread() {
-        for (j, r) in k.reductions.iter().enumerate() {
+        for r in &k.reductions {
             let _ = writeln!(
                 out,
                 "  {{ const {ty} __acc_all = __acc_block_reduce<{ty}>({var}, {f}()); \
                  if ({first_thread}) *({ty} *)__acc_slot[{j}] = {f}()(*({ty} *)__acc_slot[{j}], __acc_all); }}",
                 ty = r.ty,
                 var = r.var,
+                j = r.slot,
                 f = functor(r.op),
             );
         }
@@ -1162,6 +1232,7 @@ mod tests {
                 op: ReductionOp::Add,
                 ty: "double".into(),
                 var: "sum".into(),
+                slot: 0,
             }],
             decls: "  double *x = *(double **)__acc_args[0];\n  long n = *(long *)__acc_args[1];\n  double sum = *(double *)__acc_slot[0];\n".into(),
             body: "for (long long i = __ACC_FIRST(n); i < __ACC_END(n); i += __ACC_STEP) sum += x[i];".into(),

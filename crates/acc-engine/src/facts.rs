@@ -240,6 +240,10 @@ pub struct Construct {
 pub struct Ref {
     pub var: VarId,
     pub span: Span,
+    /// A use the text at `span` does not spell: a variable a macro's expansion or a
+    /// variable-length array's type names. It counts for data attributes; nothing rewrites
+    /// the text there for it.
+    pub implied: bool,
 }
 
 /// Everything the engine knows about one translation unit.

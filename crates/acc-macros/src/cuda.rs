@@ -2152,6 +2152,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
             op: *op,
             ty: ty.c().into(),
             var: c.clone(),
+            slot: cuda_reds.len(),
         });
     }
     // The grid-stride loop over the flattened nest, outer levels first.

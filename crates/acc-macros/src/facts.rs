@@ -492,7 +492,11 @@ impl VisitMut for Layout<'_> {
         if let Some(i) = p.path.get_ident() {
             if let Some(var) = self.lookup(&i.to_string()) {
                 let span = self.take(i.span());
-                self.unit.refs.push(Ref { var, span });
+                self.unit.refs.push(Ref {
+                    var,
+                    span,
+                    implied: false,
+                });
             }
         }
     }
@@ -505,7 +509,11 @@ impl VisitMut for Layout<'_> {
                     proc_macro2::TokenTree::Ident(i) => {
                         if let Some(var) = l.lookup(&i.to_string()) {
                             let span = l.take(i.span());
-                            l.unit.refs.push(Ref { var, span });
+                            l.unit.refs.push(Ref {
+                                var,
+                                span,
+                                implied: false,
+                            });
                         }
                     }
                     proc_macro2::TokenTree::Group(g) => walk(l, g.stream()),

@@ -25,6 +25,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/* By quotes, from this header's own directory: a compiler whose own include directory comes
+ * before acc's (a GCC whose specs or wrapper add it first, as one GPU machine's did) would
+ * otherwise give the program GCC's openacc.h, which lacks OpenACC 3.3's names. */
+#include "openacc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,7 +163,9 @@ typedef struct acc_rt_kernel {
  *   one per block: slot b is at (char *)__acc_red[j] + b * count * esize, where count is the
  *   reduction's element count (>= 1) and esize the builtin type's size (ACC_RT_TYPE_CUSTOM:
  *   `size`). Before the launch every slot holds the private copy's initial value the CPU path
- *   gives a chunk (the operator's identity; for custom reductions init(copy, original)). Each
+ *   gives a chunk (the operator's identity; for custom reductions init(copy, original)),
+ *   except for a reduction of count 0: its kernel sets each block's slot to the identity
+ *   before reading it (so a launch uploads nothing for it). Each
  *   block reads its slot (gridDim.x slots, indexed by blockIdx.x) as its starting value,
  *   reduces its iterations into it (e.g. a shared-memory tree over the block's threads) and
  *   writes the result back into its slot. After the kernel the runtime combines the slots as
@@ -200,14 +206,24 @@ enum acc_rt_arg_kind {
   ACC_RT_ARG_NO_CREATE = 2,
   ACC_RT_ARG_DEVICEPTR = 3,
   ACC_RT_ARG_VALUE = 4,
-  ACC_RT_ARG_POINTER = 5 /* a pointer variable's value: the device address of its target when
-                            present, else unchanged (a warning on a discrete device) */
+  ACC_RT_ARG_POINTER = 5, /* a pointer variable's value: the device address of its target when
+                             present, else unchanged (a warning on a discrete device) */
+  /* A section in private or firstprivate (`private(c[0:n])`): `host` points at two size_t, the
+   * section's host address and its size in bytes B. The kernel receives the address P of the
+   * launch's storage for it: gangs + 1 copies of B bytes (16-byte aligned), gang g's at
+   * P + (g + 1) * B, where g is the chunk's index on the CPU devices and blockIdx.x on nvidia
+   * (acc cc gives a kernel with private sections blocks that are gangs: cuda_lanes 1, 2 or 3,
+   * or one thread of each block running the region). For FIRSTPRIVATE the copy at P holds the section's bytes as they
+   * were at the launch; each gang copies it into its own before using it. */
+  ACC_RT_ARG_PRIVATE = 6,
+  ACC_RT_ARG_FIRSTPRIVATE = 7
 };
 
 typedef struct acc_rt_arg {
   uint32_t kind;    /* enum acc_rt_arg_kind */
-  void *host;       /* host address (MAPPED, NO_CREATE), device address (DEVICEPTR), or the
-                       address of the value (VALUE) */
+  void *host;       /* host address (MAPPED, NO_CREATE), device address (DEVICEPTR), the
+                       address of the value (VALUE), or of the section's address and size
+                       (PRIVATE, FIRSTPRIVATE) */
   size_t bytes;     /* MAPPED/NO_CREATE: bytes that must be present (0: the address only);
                        VALUE: the value's size */
   const char *text; /* source text, for messages */
@@ -232,7 +248,8 @@ typedef struct acc_rt_reduction {
   uint32_t type;    /* enum acc_rt_red_type (bitwise operators: integer types only) */
   void *var;        /* the reduction variable's host address (an array section: its start) */
   const char *text; /* its source text */
-  size_t count;     /* elements reduced, each on its own; 0 means 1 (a scalar) */
+  size_t count;     /* elements reduced, each on its own; 0 means 1: a scalar of a builtin
+                       type, whose CUDA kernel sets its own slots (see below) */
   /* ACC_RT_TYPE_CUSTOM only: an element's size; init(copy, original) sets a private copy to
    * the identity (or to the original value, for idempotent operators); combine(acc, part)
    * computes acc = acc op part. */

@@ -26,6 +26,12 @@
  */
 #ifndef ACC_OPENACC_H
 #define ACC_OPENACC_H
+/* GCC's openacc.h's guard: where the host compiler's own include directory holds that header
+ * and comes first, the program's later `#include <openacc.h>` finds it, and must not declare
+ * the API again (acc cc's generated code has included this one first, through acc_rt.h). */
+#ifndef _OPENACC_H
+#define _OPENACC_H 1
+#endif
 
 #include <stddef.h>
 

@@ -84,6 +84,8 @@ pub const ACC_RT_ARG_NO_CREATE: u32 = 2;
 pub const ACC_RT_ARG_DEVICEPTR: u32 = 3;
 pub const ACC_RT_ARG_VALUE: u32 = 4;
 pub const ACC_RT_ARG_POINTER: u32 = 5;
+pub const ACC_RT_ARG_PRIVATE: u32 = 6;
+pub const ACC_RT_ARG_FIRSTPRIVATE: u32 = 7;
 
 fn action(code: u32, site: &Site<'_>) -> Result<Action> {
     use Action::*;
@@ -530,6 +532,17 @@ pub unsafe extern "C" fn acc_rt_launch(
                     ptr: r.host as usize,
                     bytes: r.bytes,
                 },
+                ACC_RT_ARG_PRIVATE | ACC_RT_ARG_FIRSTPRIVATE if !r.host.is_null() => {
+                    let section = r.host as *const usize;
+                    // SAFETY: for these kinds generated code passes the address of two words:
+                    // the section's host address and its size in bytes.
+                    let (host, bytes) = unsafe { (*section, *section.add(1)) };
+                    Arg::PrivateSection {
+                        host,
+                        bytes,
+                        first: r.kind == ACC_RT_ARG_FIRSTPRIVATE,
+                    }
+                }
                 other => {
                     return Err(Error::new(
                         ErrorKind::InvalidArgument,
@@ -568,6 +581,7 @@ pub unsafe extern "C" fn acc_rt_launch(
                     ty: reduce::Type::U8,
                     var: r.var as usize,
                     count: r.count.max(1),
+                    kernel_sets_slots: false,
                     custom: Some(crate::runtime::CustomReduction {
                         size: r.size,
                         init,
@@ -591,6 +605,7 @@ pub unsafe extern "C" fn acc_rt_launch(
                 var: r.var as usize,
                 count: r.count.max(1),
                 custom: None,
+                kernel_sets_slots: r.count == 0,
                 site: rsite,
             });
         }
@@ -615,28 +630,20 @@ pub unsafe extern "C" fn acc_rt_launch(
                 ));
             }
             // SAFETY: generated code passes NUL-terminated literals that live for the program.
-            let (source, entry) = unsafe {
-                (
-                    std::ffi::CStr::from_ptr(k.cuda_source),
-                    std::ffi::CStr::from_ptr(k.cuda_entry),
+            let entry = unsafe { Text::C(k.cuda_entry).as_str() }.ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidArgument,
+                    &site,
+                    format!("kernel '{name}': its CUDA entry name is not UTF-8"),
                 )
-            };
-            let utf8 = |c: &'static std::ffi::CStr, what: &str| {
-                c.to_str().map_err(|_| {
-                    Error::new(
-                        ErrorKind::InvalidArgument,
-                        &site,
-                        format!("kernel '{name}': its CUDA {what} is not UTF-8"),
-                    )
-                })
-            };
+            })?;
             let file = Text::C(k.file).to_string_lossy().unwrap_or_default();
             let ck = runtime::CudaKernel {
                 name: &name,
                 file: &file,
                 line: k.line.max(0) as u32,
-                source: utf8(source, "source")?,
-                entry: utf8(entry, "entry name")?,
+                source: Text::C(k.cuda_source),
+                entry,
                 key: (k.cuda_source as usize, k.cuda_entry as usize),
                 lanes: crate::device::cuda::Lanes::from_code(k.cuda_lanes),
             };

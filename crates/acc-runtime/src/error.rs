@@ -82,7 +82,21 @@ pub enum Text<'a> {
     C(*const c_char),
 }
 
-impl Text<'_> {
+impl<'a> Text<'a> {
+    /// The text itself; `None` when there is none or it is not UTF-8.
+    ///
+    /// # Safety
+    /// A `Text::C` pointer is a NUL-terminated string valid for `'a`.
+    pub unsafe fn as_str(self) -> Option<&'a str> {
+        match self {
+            Text::None => None,
+            Text::Str(s) => Some(s),
+            Text::C(p) if p.is_null() => None,
+            // SAFETY: forwarded from the caller.
+            Text::C(p) => unsafe { CStr::from_ptr::<'a>(p) }.to_str().ok(),
+        }
+    }
+
     pub fn to_string_lossy(self) -> Option<String> {
         match self {
             Text::None => None,

@@ -13,7 +13,7 @@ use crate::device::cuda::{Function, Shape};
 use crate::device::host::HostDevice;
 use crate::device::host_discrete::HostDiscreteDevice;
 use crate::device::{DevAddr, Device, DeviceError, DeviceKind};
-use crate::error::{Error, ErrorKind, Result, Site};
+use crate::error::{Error, ErrorKind, Result, Site, Text};
 use crate::present::{self, Counter, Entry, Lookup, PresentTable};
 use crate::queue::{QueueSel, Queues, NOVAL_QUEUE};
 use crate::reduce;
@@ -397,6 +397,15 @@ pub enum Arg<'a> {
     DevicePtr(usize),
     /// `bytes` bytes at `ptr`, passed by value.
     Value { ptr: usize, bytes: usize },
+    /// A section in `private` or `firstprivate` (`private(c[0:n])`): passed as the address of
+    /// the launch's storage for it, one copy of `bytes` bytes for each gang after a first copy
+    /// that holds the section's `bytes` at `host` when the launch was made (`first`); each
+    /// gang's code sets up its own copy (`acc_rt.h`).
+    PrivateSection {
+        host: usize,
+        bytes: usize,
+        first: bool,
+    },
 }
 
 /// One reduction of a kernel launch.
@@ -411,6 +420,9 @@ pub struct Reduction<'a> {
     /// element size and the compiler-generated functions; `op` and `ty` are
     /// then unused.
     pub custom: Option<CustomReduction>,
+    /// Whether a CUDA kernel sets this reduction's slots to the identity itself (a scalar of a
+    /// builtin type, `count` 0 in `acc_rt.h`), so that the launch need not preset them.
+    pub kernel_sets_slots: bool,
     pub site: Site<'a>,
 }
 
@@ -1162,6 +1174,7 @@ impl DeviceState {
     fn translate_args(&self, args: &[Arg<'_>]) -> Result<ArgValues> {
         let mut offsets = Vec::with_capacity(args.len());
         let mut storage: Vec<u64> = Vec::with_capacity(args.len());
+        let mut privates = Vec::new();
         let t = if self.shared() {
             None
         } else {
@@ -1213,6 +1226,26 @@ impl DeviceState {
                     None => host,
                 },
                 Arg::DevicePtr(p) => p,
+                Arg::PrivateSection { host, bytes, first } => {
+                    let mut original: Vec<u8> = Vec::new();
+                    if first && bytes > 0 {
+                        original.reserve_exact(bytes);
+                        // SAFETY: the launch's caller guarantees `bytes` readable bytes at the
+                        // section; they are taken now, when the construct is encountered. A
+                        // copy that allows overlap: a program that names more than it
+                        // allocated (the V&V suite has one) must not make the copy abort.
+                        unsafe {
+                            std::ptr::copy(host as *const u8, original.as_mut_ptr(), bytes);
+                            original.set_len(bytes);
+                        }
+                    }
+                    privates.push(PrivateStorage {
+                        word: storage.len(),
+                        bytes,
+                        original,
+                    });
+                    0
+                }
                 Arg::Value { ptr, bytes } => {
                     let words = bytes.div_ceil(8).max(1);
                     let at = storage.len();
@@ -1231,7 +1264,11 @@ impl DeviceState {
             };
             storage.push(word as u64);
         }
-        Ok(ArgValues { offsets, storage })
+        Ok(ArgValues {
+            offsets,
+            storage,
+            privates,
+        })
     }
 
     /// Checks a launch's reductions and finds where each result goes.
@@ -1270,6 +1307,7 @@ impl DeviceState {
             customs,
             sizes,
             targets,
+            cuda_preset: reds.iter().map(|r| !r.kernel_sets_slots).collect(),
         })
     }
 
@@ -1297,7 +1335,11 @@ impl DeviceState {
                 format!("kernel launched with {n} iterations"),
             ));
         }
-        let ArgValues { offsets, storage } = self.translate_args(args)?;
+        let ArgValues {
+            offsets,
+            mut storage,
+            privates,
+        } = self.translate_args(args)?;
         let plan = self.plan_reductions(reds)?;
         let want = if geom.num_gangs > 0 {
             geom.num_gangs as usize
@@ -1306,6 +1348,24 @@ impl DeviceState {
         };
         let chunks = (n as u64).min(want as u64) as usize;
         self.queues.submit(q, move || {
+            // Each private section's storage, in host memory (every CPU device runs kernels
+            // on the host): 16-byte aligned, as any C type needs.
+            let private_storage: Vec<Vec<u128>> = privates
+                .iter()
+                .map(|p| {
+                    let mut buf = vec![0u128; p.total(chunks).div_ceil(16)];
+                    // SAFETY: `buf` has at least `bytes` bytes; `original` is empty or that long.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            p.original.as_ptr(),
+                            buf.as_mut_ptr().cast::<u8>(),
+                            p.original.len(),
+                        )
+                    };
+                    storage[p.word] = buf.as_ptr() as u64;
+                    buf
+                })
+                .collect();
             let base = storage.as_ptr() as usize;
             let ptrs: Vec<usize> = offsets.iter().map(|&o| base + o * 8).collect();
             let nred = plan.len();
@@ -1362,6 +1422,7 @@ impl DeviceState {
                 unsafe { plan.combine(&*self.device, j, parts) };
             }
             drop(storage);
+            drop(private_storage);
         });
         Ok(())
     }
@@ -1402,12 +1463,26 @@ impl DeviceState {
             name: k.name,
             file: k.file,
             line: k.line,
-            source: k.source,
+            source: "",
         };
         // Compiled (or found) now, in the calling thread, so that an error names the launch.
-        let f = gpu
-            .function(k.key, &ks, k.entry)
-            .map_err(|m| Error::new(ErrorKind::Device, &Site::default(), m))?;
+        let f = match gpu.loaded_function(k.key) {
+            Some(f) => f,
+            None => {
+                // SAFETY: the descriptor's source is a NUL-terminated string that lives for
+                // the program (`acc_rt.h`), or Rust text.
+                let source = unsafe { k.source.as_str() }.ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        site,
+                        format!("kernel '{}': its CUDA source is not UTF-8", k.name),
+                    )
+                })?;
+                let ks = crate::jit::KernelSource { source, ..ks };
+                gpu.function(k.key, &ks, k.entry)
+                    .map_err(|m| Error::new(ErrorKind::Device, &Site::default(), m))?
+            }
+        };
         if n == 0 {
             return Ok(());
         }
@@ -1469,38 +1544,75 @@ impl DeviceState {
         let mut red_dev: u64 = lock as u64;
         if nred > 0 {
             host = vec![0u128; total.div_ceil(16)];
-            let buf = gpu
-                .take_scratch(total)
+            let mut buf = gpu
+                .take_reduction_buffer(total)
                 .unwrap_or_else(|e| fail(format!("no room for the reduction slots: {e}")));
-            // SAFETY: the launch's caller guarantees the reduction variables.
-            let originals = unsafe { plan.originals(&*self.device) };
+            let mut header_words: Vec<u64> = starts
+                .iter()
+                .map(|&start| (buf.addr + start) as u64)
+                .collect();
+            header_words.push(lock as u64 + 8);
             let hb = host.as_mut_ptr().cast::<u8>();
-            for (j, &start) in starts.iter().enumerate() {
-                let bytes = plan.bytes(j);
-                for b in 0..blocks {
-                    // SAFETY: slot `b` of reduction `j` lies inside `host` (`total` bytes).
-                    let slot =
-                        unsafe { std::slice::from_raw_parts_mut(hb.add(start + b * bytes), bytes) };
-                    // SAFETY: `slot` is one private copy of reduction `j`.
-                    unsafe { plan.init_copy(j, slot, &originals) };
+            for (j, w) in header_words.iter().enumerate() {
+                // SAFETY: the header has room for `nred + 1` pointers.
+                unsafe { hb.add(j * 8).cast::<u64>().write_unaligned(*w) };
+            }
+            // Only arrays and custom reductions need their slots preset; a buffer whose header
+            // is already on the device (the same layout, the last time it was used) then needs
+            // no upload at all.
+            let upload = if plan.cuda_preset.iter().any(|&p| p) {
+                // SAFETY: the launch's caller guarantees the reduction variables.
+                let originals = unsafe { plan.originals(&*self.device) };
+                for (j, &start) in starts.iter().enumerate() {
+                    if !plan.cuda_preset[j] {
+                        continue;
+                    }
+                    let bytes = plan.bytes(j);
+                    for b in 0..blocks {
+                        // SAFETY: slot `b` of reduction `j` lies inside `host` (`total` bytes).
+                        let slot = unsafe {
+                            std::slice::from_raw_parts_mut(hb.add(start + b * bytes), bytes)
+                        };
+                        // SAFETY: `slot` is one private copy of reduction `j`.
+                        unsafe { plan.init_copy(j, slot, &originals) };
+                    }
                 }
-                let p = (buf.0 + start) as u64;
-                // SAFETY: the header has room for `nred` pointers.
-                unsafe { hb.add(j * 8).cast::<u64>().write_unaligned(p) };
-            }
-            // SAFETY: the header has room for `nred + 1` pointers.
-            unsafe {
-                hb.add(nred * 8)
-                    .cast::<u64>()
-                    .write_unaligned(lock as u64 + 8)
+                total
+            } else if buf.header != header_words {
+                header
+            } else {
+                0
             };
-            // SAFETY: `buf` is a live device buffer of at least `total` bytes; `host` is a
-            // fresh `Vec` (pageable memory).
-            if let Err(m) = unsafe { gpu.upload_before_launch(buf.0, hb, total) } {
-                fail(m)
+            if upload > 0 {
+                // SAFETY: `buf` is a live device buffer of at least `total` bytes; `host` is a
+                // fresh `Vec` (pageable memory) of `total` bytes, kept until the download.
+                if let Err(m) = unsafe { gpu.upload_before_launch(buf.addr, hb, upload) } {
+                    fail(m)
+                }
+                buf.header = header_words;
             }
-            red_dev = buf.0 as u64;
+            red_dev = buf.addr as u64;
             scratch = Some(buf);
+        }
+        // Private sections: device storage for every block (a block is a gang in every kernel
+        // that has them), the first copy uploaded for firstprivate.
+        let mut vals = vals;
+        let mut private_buffers = Vec::with_capacity(vals.privates.len());
+        for p in &vals.privates {
+            let buf = gpu
+                .take_scratch(p.total(blocks))
+                .unwrap_or_else(|e| fail(format!("no room for a private section: {e}")));
+            if !p.original.is_empty() {
+                // SAFETY: `buf` has room for the first copy; `original` lives until the kernel
+                // (which the stream runs after the copy) has been waited for, below.
+                let uploaded =
+                    unsafe { gpu.upload_before_launch(buf.0, p.original.as_ptr(), p.bytes) };
+                if let Err(m) = uploaded {
+                    fail(m)
+                }
+            }
+            vals.storage[p.word] = buf.0 as u64;
+            private_buffers.push(buf);
         }
         let mut iterations = iterations;
         let base = vals.storage.as_ptr() as usize;
@@ -1529,7 +1641,7 @@ impl DeviceState {
             // SAFETY: the slots were uploaded above and are written by the kernel, which this
             // download (on the same stream) waits for.
             let downloaded = unsafe {
-                gpu.download_after_launch(hb.add(header), buf.0 + header, total - header)
+                gpu.download_after_launch(hb.add(header), buf.addr + header, total - header)
             };
             if let Err(m) = downloaded {
                 fail(m)
@@ -1538,10 +1650,15 @@ impl DeviceState {
                 let bytes = plan.bytes(j);
                 let at = hb as usize + start;
                 let parts = (0..blocks).map(|b| (at + b * bytes) as *const u8);
-                // SAFETY: every slot holds a private copy initialised above and reduced by
+                // SAFETY: every slot holds a private copy initialised (above, or by its block
+                // for a scalar) and reduced by
                 // one block; the caller guarantees the variable.
                 unsafe { plan.combine(&*self.device, j, parts) };
             }
+            gpu.put_reduction_buffer(buf);
+        }
+        // The kernel has completed: the launch or the slots' download waited for it.
+        for buf in private_buffers {
             gpu.put_scratch(buf);
         }
         drop(vals);
@@ -1554,8 +1671,10 @@ pub struct CudaKernel<'a> {
     pub name: &'a str,
     pub file: &'a str,
     pub line: u32,
-    /// A complete CUDA C translation unit (NVRTC only, no headers).
-    pub source: &'a str,
+    /// A complete CUDA C translation unit (NVRTC only, no headers): read (measured and
+    /// checked to be UTF-8) only when the kernel is first loaded, as generated modules are
+    /// tens of kilobytes and launches are many.
+    pub source: Text<'a>,
     /// The `extern "C" __global__` function to launch.
     pub entry: &'a str,
     /// Identifies the descriptor for the loaded-kernel cache: generated code passes string
@@ -1571,6 +1690,23 @@ pub struct CudaKernel<'a> {
 struct ArgValues {
     offsets: Vec<usize>,
     storage: Vec<u64>,
+    /// The private sections among the arguments, whose storage the launch makes.
+    privates: Vec<PrivateStorage>,
+}
+
+/// A private section's storage for one launch: `gangs + 1` copies of `bytes` bytes, the first
+/// holding `original` (firstprivate), its address in word `word` of the argument values.
+struct PrivateStorage {
+    word: usize,
+    bytes: usize,
+    original: Vec<u8>,
+}
+
+impl PrivateStorage {
+    /// The bytes of storage for `gangs` gangs.
+    fn total(&self, gangs: usize) -> usize {
+        (gangs + 1) * self.bytes.max(1)
+    }
 }
 
 /// A launch's reductions: operator, type and element count, custom functions, element size,
@@ -1580,6 +1716,9 @@ struct Reds {
     customs: Vec<Option<CustomReduction>>,
     sizes: Vec<usize>,
     targets: Vec<RedTarget>,
+    /// Per reduction: whether a CUDA launch must preset its slots (see
+    /// [`Reduction::kernel_sets_slots`]).
+    cuda_preset: Vec<bool>,
 }
 
 impl Reds {
@@ -1985,6 +2124,7 @@ mod tests {
                 var: &mut sum as *mut i64 as usize,
                 count: 1,
                 custom: None,
+                kernel_sets_slots: false,
                 site: st,
             }];
             d.launch(

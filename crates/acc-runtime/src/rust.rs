@@ -1197,6 +1197,8 @@ pub fn launch_cuda(
             var: r.var,
             count: 1,
             custom: None,
+            // acc-macros' CUDA kernels set every scalar reduction's slots themselves.
+            kernel_sets_slots: true,
             site,
         })
         .collect();
@@ -1217,7 +1219,7 @@ pub fn launch_cuda(
         name: entry,
         file: loc.file,
         line: loc.line,
-        source,
+        source: crate::error::Text::Str(source),
         entry,
         key: (source.as_ptr() as usize, entry.as_ptr() as usize),
         lanes: crate::device::cuda::Lanes::None,

@@ -145,6 +145,16 @@ pub struct Hints {
     pub lanes: Lanes,
 }
 
+/// A device buffer for a launch's reduction slots (`__acc_red` of `acc_rt.h`): its first words
+/// point at the slots and at the lock, and a launch whose slots the kernel sets itself uploads
+/// nothing when `header` (what those words hold on the device, from this buffer's last use)
+/// already matches.
+pub struct ReductionBuffer {
+    pub addr: DevAddr,
+    pub cap: usize,
+    pub header: Vec<u64>,
+}
+
 /// How a kernel shares a gang iteration among a block's threads (`acc_rt_kernel.cuda_lanes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lanes {
@@ -256,6 +266,8 @@ pub struct CudaDevice {
     functions: Mutex<HashMap<(usize, usize), Function>>,
     /// Device buffers for launches' reductions, reused.
     scratch: Mutex<Vec<(DevAddr, usize)>>,
+    /// Buffers for launches' reduction slots, with what their headers hold on the device.
+    reduction_buffers: Mutex<Vec<ReductionBuffer>>,
     /// Pinned staging buffers not in use (one pair per copy under way).
     staging: Mutex<Vec<Staging>>,
     /// Blocks of a kernel resident on one SM, by (function, threads a block).
@@ -323,6 +335,7 @@ impl CudaDevice {
             streams: Mutex::new(HashMap::new()),
             functions: Mutex::new(HashMap::new()),
             scratch: Mutex::new(Vec::new()),
+            reduction_buffers: Mutex::new(Vec::new()),
             staging: Mutex::new(Vec::new()),
             occupancy: Mutex::new(HashMap::new()),
             lock_word: OnceLock::new(),
@@ -458,6 +471,11 @@ impl CudaDevice {
     fn sync(&self, s: cusys::CUstream, what: &str) {
         // SAFETY: `s` is a live stream of this device.
         self.check(what, unsafe { cu::stream::synchronize(s) });
+    }
+
+    /// The kernel loaded for descriptor `key`, if it was (see [`function`](Self::function)).
+    pub fn loaded_function(&self, key: (usize, usize)) -> Option<Function> {
+        lock(&self.functions).get(&key).copied()
     }
 
     /// The kernel `entry` of `k.source`, compiled and loaded on first use. `key` identifies
@@ -684,6 +702,27 @@ impl CudaDevice {
 
     pub fn put_scratch(&self, buf: (DevAddr, usize)) {
         lock(&self.scratch).push(buf);
+    }
+
+    /// A buffer of at least `bytes` bytes for one launch's reduction slots; give it back with
+    /// [`put_reduction_buffer`](Self::put_reduction_buffer) once the launch has completed.
+    pub fn take_reduction_buffer(&self, bytes: usize) -> Result<ReductionBuffer, DeviceError> {
+        {
+            let mut pool = lock(&self.reduction_buffers);
+            if let Some(i) = pool.iter().position(|b| b.cap >= bytes) {
+                return Ok(pool.swap_remove(i));
+            }
+        }
+        let (addr, cap) = self.take_scratch(bytes)?;
+        Ok(ReductionBuffer {
+            addr,
+            cap,
+            header: Vec::new(),
+        })
+    }
+
+    pub fn put_reduction_buffer(&self, buf: ReductionBuffer) {
+        lock(&self.reduction_buffers).push(buf);
     }
 
     /// A pair of staging buffers for a copy of `bytes` bytes, or `None` when the copy is

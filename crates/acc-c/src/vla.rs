@@ -1,0 +1,117 @@
+//! Kernels' pointers to variable-length arrays: a parameter `double a[n][m]` (the pointer
+//! `double (*a)[m]`) or a local `double b[n][m]` reached through its device copy
+//! (`double (*p)[][m]`), whose inner extents are run-time values.
+//!
+//! C spells these types in the host kernel as they are. CUDA C++ has no variable-length
+//! array types, so the CUDA form of the same declaration is the prelude's `__acc_vla<T, R>`
+//! (acc-engine's `cuda` module): an array of rank `R` whose first extent is unbounded and whose
+//! other extents it holds, indexed with `[]` (and `*`) as the C array is; the body's text stays
+//! the same. Both forms go into the shared declarations, chosen by `__CUDACC__`.
+//!
+//! This module only writes declarations; which variables a kernel receives, and how, is the
+//! lowering's (`lower`).
+
+/// The declaration of the pointer `name`, of the type `ty` (a declaration whose declarator
+/// is `(*\0)`, e.g. `double (*\0)[m]`), set to the address `address` (an expression of any
+/// pointer type), when the array it points into has an inner extent that names a variable
+/// (`is_variable` says which identifiers do); `None` for every other type, which the caller
+/// declares as usual.
+pub fn pointer_decl(
+    ty: &str,
+    name: &str,
+    address: &str,
+    is_variable: impl Fn(&str) -> bool,
+) -> Option<String> {
+    const MARK: &str = "(*\0)";
+    let at = ty.find(MARK)?;
+    let base = ty[..at].trim();
+    let dims = bracket_groups(&ty[at + MARK.len()..])?;
+    if dims.is_empty() || !dims.iter().any(|d| names_a_variable(d, &is_variable)) {
+        return None;
+    }
+    let extents: Vec<String> = dims
+        .iter()
+        .map(|d| {
+            if d.trim().is_empty() {
+                "0".to_string()
+            } else {
+                format!("(long long)({})", d.trim())
+            }
+        })
+        .collect();
+    Some(format!(
+        "#ifdef __CUDACC__\n  __acc_vla<{base}, {rank}> {name} = {{({base} *)({address}), {{{extents}}}}}; (void){name};\n#else\n  {host} = ({cast})({address}); (void){name};\n#endif\n",
+        rank = dims.len() + 1,
+        extents = extents.join(", "),
+        host = ty.replacen('\0', name, 1),
+        cast = ty.replacen('\0', "", 1),
+    ))
+}
+
+/// The texts inside `[...]` groups that make up all of `rest` (spaces between allowed);
+/// `None` if anything else is there.
+fn bracket_groups(rest: &str) -> Option<Vec<&str>> {
+    let mut groups = Vec::new();
+    let mut s = rest.trim_start();
+    while !s.is_empty() {
+        s = s.strip_prefix('[')?;
+        let mut depth = 1usize;
+        let end = s.char_indices().find_map(|(i, c)| {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+            None
+        })?;
+        groups.push(&s[..end]);
+        s = s[end + 1..].trim_start();
+    }
+    Some(groups)
+}
+
+fn names_a_variable(text: &str, is_variable: &impl Fn(&str) -> bool) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        .any(is_variable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(w: &str) -> bool {
+        matches!(w, "n" | "m")
+    }
+
+    #[test]
+    fn a_pointer_to_rows_of_variable_length_has_both_forms() {
+        let d = pointer_decl("double (*\0)[m]", "a", "*(void **)__acc_args[0]", var).unwrap();
+        assert!(d.contains(
+            "__acc_vla<double, 2> a = {(double *)(*(void **)__acc_args[0]), {(long long)(m)}};"
+        ));
+        assert!(d.contains("double (*a)[m] = (double (*)[m])(*(void **)__acc_args[0]);"));
+        assert!(d.starts_with("#ifdef __CUDACC__\n") && d.ends_with("#endif\n"));
+    }
+
+    #[test]
+    fn an_unbound_first_extent_is_zero() {
+        let d = pointer_decl("const float (*\0)[][n][4]", "p", "x", var).unwrap();
+        assert!(d.contains(
+            "__acc_vla<const float, 4> p = {(const float *)(x), {0, (long long)(n), (long long)(4)}};"
+        ));
+    }
+
+    #[test]
+    fn constant_extents_and_plain_pointers_keep_the_usual_declaration() {
+        assert_eq!(pointer_decl("double (*\0)[N][8]", "a", "x", var), None);
+        assert_eq!(pointer_decl("double *\0", "a", "x", var), None);
+        assert_eq!(pointer_decl("double (*\0)[]", "a", "x", var), None);
+        assert_eq!(pointer_decl("double (*\0)[m] junk", "a", "x", var), None);
+    }
+}
