@@ -2969,19 +2969,11 @@ impl<'a> Lowerer<'a> {
              const long long __acc_hi{n} = {prefix}END(__acc_t{n}); ",
             trips.join(" * ")
         );
-        let mut header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
-        // Recover each loop's variable from the flat index, innermost
-        // fastest.
-        let mut rest = format!("__acc_it{n}");
-        let mut assigns = Vec::new();
-        for (i, h) in headers.iter().enumerate().rev() {
-            let idx = if i == 0 {
-                rest.clone()
-            } else {
-                format!("({rest} % __acc_n{n}_{i})")
-            };
+        // One loop variable's value from its index `idx` (declared, or assigned through the
+        // edits that rename it).
+        let assign = |h: &LoopHeader, i: usize, idx: &str| {
             let value = format!("__acc_lb{n}_{i} + {idx} * __acc_st{n}_{i}");
-            assigns.push(match &h.var_type {
+            match &h.var_type {
                 Some(t) => format!("{t} {v} = ({t})({value}); (void){v}; ", v = h.var),
                 None => {
                     let target = match ref_edits.iter().find(|e| {
@@ -2993,13 +2985,49 @@ impl<'a> Lowerer<'a> {
                     };
                     format!("{target} = {value}; ")
                 }
-            });
-            if i > 0 {
-                rest = format!("({rest} / __acc_n{n}_{i})");
             }
+        };
+        let mut header;
+        let mut closers = " }".to_string();
+        if headers.len() == 1 {
+            header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
+            header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));
+        } else {
+            // A collapsed nest: where the partition is contiguous (`STEP` 1: a host chunk, a
+            // vector loop run in order) each run of the innermost loop's iterations inside the
+            // chunk is a plain inner loop, the outer indices recovered once per run, so the C
+            // compiler can vectorize it; where iterations are dealt out (a CUDA grid-stride
+            // loop) each run is one iteration, as a flat loop with a division is.
+            let d = headers.len() - 1;
+            header = format!(
+                "for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; ) {{ \
+                 const long long __acc_row{n} = __acc_it{n} / __acc_n{n}_{d}, __acc_col{n} = __acc_it{n} % __acc_n{n}_{d}; \
+                 const long long __acc_run{n} = {prefix}STEP == 1 ? (__acc_n{n}_{d} - __acc_col{n} < __acc_hi{n} - __acc_it{n} ? __acc_n{n}_{d} - __acc_col{n} : __acc_hi{n} - __acc_it{n}) : 1; \
+                 __acc_it{n} += {prefix}STEP == 1 ? __acc_run{n} : {prefix}STEP; "
+            );
+            // The outer loops' variables from the run's row, innermost fastest.
+            let mut rest = format!("__acc_row{n}");
+            let mut assigns = Vec::new();
+            for i in (0..d).rev() {
+                let idx = if i == 0 {
+                    rest.clone()
+                } else {
+                    format!("({rest} % __acc_n{n}_{i})")
+                };
+                assigns.push(assign(&headers[i], i, &idx));
+                if i > 0 {
+                    rest = format!("({rest} / __acc_n{n}_{i})");
+                }
+            }
+            assigns.reverse();
+            header.push_str(&assigns.concat());
+            let _ = write!(
+                header,
+                "for (long long __acc_k{n} = __acc_col{n}; __acc_k{n} < __acc_col{n} + __acc_run{n}; __acc_k{n}++) {{ "
+            );
+            header.push_str(&assign(&headers[d], d, &format!("__acc_k{n}")));
+            closers = " } }".to_string();
         }
-        assigns.reverse();
-        header.push_str(&assigns.concat());
         // Braces of the intermediate loop bodies that the replaced span
         // swallows: reopen them so the original closing braces match.
         let first = headers.first()?;
@@ -3008,7 +3036,7 @@ impl<'a> Lowerer<'a> {
         let swallowed = self.src[span.range()].matches('{').count()
             - self.src[span.range()].matches('}').count();
         header.push_str(&"{".repeat(swallowed));
-        Some((span, header, " }".to_string()))
+        Some((span, header, closers))
     }
 }
 
