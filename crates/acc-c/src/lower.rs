@@ -2349,6 +2349,7 @@ impl<'a> Lowerer<'a> {
                 &ref_edits,
                 &mut open,
                 "__ACC_",
+                None,
             ) {
                 ref_edits.retain(|e| !(header_span.start <= e.start && e.end <= header_span.end));
                 edits.push(Edit {
@@ -2638,6 +2639,7 @@ impl<'a> Lowerer<'a> {
             ref_edits,
             &mut open,
             prefix,
+            None,
         ) else {
             return false;
         };
@@ -2886,6 +2888,23 @@ impl<'a> Lowerer<'a> {
         open: &mut String,
     ) -> Option<(Span, String, String)> {
         let c = self.unit.construct(cid);
+        // `tile(a, b, ...)`: the sizes, innermost last (`*`: 32, acc's choice).
+        let tile: Option<Vec<String>> = c.directive.clauses.iter().find_map(|cl| match &cl.args {
+            ClauseArgs::Exprs(sizes) if cl.kind == ClauseKind::Tile && sizes.len() > 1 => Some(
+                sizes
+                    .iter()
+                    .rev()
+                    .map(|e| {
+                        if e.is_star() {
+                            "32".to_string()
+                        } else {
+                            format!("({})", e.text)
+                        }
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        });
         self.gang_loop_of(
             &c.loops,
             c.directive.name_span,
@@ -2893,13 +2912,16 @@ impl<'a> Lowerer<'a> {
             ref_edits,
             open,
             "__ACC_",
+            tile.as_deref(),
         )
     }
 
     /// As [`Self::gang_loop`], for loop facts of any origin (a loop
     /// construct's, or a `kernels` loop without a directive).
     /// `prefix` names the partitioning macros: `__ACC_` for gang loops, `__ACC_V` for the
-    /// worker/vector loops of a lanes kernel.
+    /// worker/vector loops of a lanes kernel. `tile`: the sizes of a `tile` clause, outermost
+    /// loop first, one per loop of the nest.
+    #[allow(clippy::too_many_arguments)]
     fn gang_loop_of(
         &mut self,
         loops: &[acc_engine::facts::LoopFacts],
@@ -2908,6 +2930,7 @@ impl<'a> Lowerer<'a> {
         ref_edits: &[Edit],
         open: &mut String,
         prefix: &str,
+        tile: Option<&[String]>,
     ) -> Option<(Span, String, String)> {
         let headers: Option<Vec<LoopHeader>> =
             loops.iter().take(depth).map(|l| l.header.clone()).collect();
@@ -2962,6 +2985,20 @@ impl<'a> Lowerer<'a> {
             );
             trips.push(format!("__acc_n{n}_{i}"));
         }
+        // Tiles: the partitioned iterations are whole tiles where the partition is contiguous
+        // (a host chunk runs its tiles one after the other, each a small nest that stays in
+        // cache); where iterations are dealt out (CUDA) a tile is one iteration.
+        let tile = tile.filter(|t| t.len() == headers.len());
+        if let Some(sizes) = tile {
+            for (i, size) in sizes.iter().enumerate() {
+                let _ = write!(
+                    open,
+                    "const long long __acc_ts{n}_{i} = {prefix}STEP == 1 ? (long long){size} : 1; \
+                     const long long __acc_nt{n}_{i} = (__acc_n{n}_{i} + __acc_ts{n}_{i} - 1) / __acc_ts{n}_{i}; "
+                );
+                trips[i] = format!("__acc_nt{n}_{i}");
+            }
+        }
         let _ = write!(
             open,
             "const long long __acc_t{n} = {}; \
@@ -2989,7 +3026,37 @@ impl<'a> Lowerer<'a> {
         };
         let mut header;
         let mut closers = " }".to_string();
-        if headers.len() == 1 {
+        if tile.is_some() {
+            // Each iteration is a tile: its coordinates from the flat index (innermost
+            // fastest), then a loop per level over the tile's part of that loop.
+            header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
+            let d = headers.len() - 1;
+            let mut rest = format!("__acc_it{n}");
+            let mut coords = Vec::new();
+            for i in (0..=d).rev() {
+                let c = if i == 0 {
+                    rest.clone()
+                } else {
+                    format!("({rest} % __acc_nt{n}_{i})")
+                };
+                coords.push(format!("const long long __acc_tc{n}_{i} = {c}; "));
+                if i > 0 {
+                    rest = format!("({rest} / __acc_nt{n}_{i})");
+                }
+            }
+            coords.reverse();
+            header.push_str(&coords.concat());
+            for (i, h) in headers.iter().enumerate() {
+                let _ = write!(
+                    header,
+                    "for (long long __acc_e{n}_{i} = __acc_tc{n}_{i} * __acc_ts{n}_{i}, \
+                     __acc_ee{n}_{i} = __acc_e{n}_{i} + __acc_ts{n}_{i} < __acc_n{n}_{i} ? __acc_e{n}_{i} + __acc_ts{n}_{i} : __acc_n{n}_{i}; \
+                     __acc_e{n}_{i} < __acc_ee{n}_{i}; __acc_e{n}_{i}++) {{ "
+                );
+                header.push_str(&assign(h, i, &format!("__acc_e{n}_{i}")));
+            }
+            closers = " }".repeat(headers.len() + 1);
+        } else if headers.len() == 1 {
             header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
             header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));
         } else {
