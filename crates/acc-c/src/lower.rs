@@ -1332,49 +1332,21 @@ impl<'a> Lowerer<'a> {
                             cuda_params.push(CudaParam::Pointer);
                             offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
                             let address = format!("(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]");
-                            match self.vla_pointer(
+                            decls.push_str(&self.pointer_decl(
                                 declare_as_unbound(self.unit, p.var, "(*\0)"),
                                 &format!("__acc_p_{name}"),
                                 &address,
-                            ) {
-                                Some(d) => decls.push_str(&d),
-                                None => {
-                                    let _ = writeln!(
-                                        decls,
-                                        "  {} = ({})({address}); (void)__acc_p_{name};",
-                                        declare_as_unbound(
-                                            self.unit,
-                                            p.var,
-                                            &format!("(*__acc_p_{name})")
-                                        ),
-                                        declare_as_unbound(self.unit, p.var, "(*)")
-                                    );
-                                }
-                            }
+                            ));
                         }
                         None => {
                             args.push(arg("ACC_RT_ARG_MAPPED", format!("&{name}"), "0", &text));
                             cuda_params.push(CudaParam::Pointer);
                             let address = format!("*(void **)__acc_args[{i}]");
-                            match self.vla_pointer(
+                            decls.push_str(&self.pointer_decl(
                                 declare_as_unbound(self.unit, p.var, "(*\0)"),
                                 &format!("__acc_p_{name}"),
                                 &address,
-                            ) {
-                                Some(d) => decls.push_str(&d),
-                                None => {
-                                    let _ = writeln!(
-                                        decls,
-                                        "  {} = *({})__acc_args[{i}]; (void)__acc_p_{name};",
-                                        declare_as_unbound(
-                                            self.unit,
-                                            p.var,
-                                            &format!("(*__acc_p_{name})")
-                                        ),
-                                        declare_as_unbound(self.unit, p.var, "(**)")
-                                    );
-                                }
-                            }
+                            ));
                         }
                     }
                 }
@@ -1389,17 +1361,11 @@ impl<'a> Lowerer<'a> {
                     let address = format!(
                         "(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]"
                     );
-                    match self.vla_pointer(declare_as(self.unit, p.var, "\0"), name, &address) {
-                        Some(d) => decls.push_str(&d),
-                        None => {
-                            let _ = writeln!(
-                                decls,
-                                "  {} = ({})({address}); (void){name};",
-                                declare_as(self.unit, p.var, name),
-                                declare_as(self.unit, p.var, "")
-                            );
-                        }
-                    }
+                    decls.push_str(&self.pointer_decl(
+                        declare_as(self.unit, p.var, "\0"),
+                        name,
+                        &address,
+                    ));
                 }
                 Pass::TranslatedPointer | Pass::Deviceptr => {
                     let kind = if p.pass == Pass::Deviceptr {
@@ -1410,17 +1376,11 @@ impl<'a> Lowerer<'a> {
                     args.push(arg(kind, name.clone(), "0", &text));
                     cuda_params.push(CudaParam::Pointer);
                     let address = format!("*(void **)__acc_args[{i}]");
-                    match self.vla_pointer(declare_as(self.unit, p.var, "\0"), name, &address) {
-                        Some(d) => decls.push_str(&d),
-                        None => {
-                            let _ = writeln!(
-                                decls,
-                                "  {} = *({})__acc_args[{i}]; (void){name};",
-                                declare_as(self.unit, p.var, name),
-                                declare_as(self.unit, p.var, "(*)")
-                            );
-                        }
-                    }
+                    decls.push_str(&self.pointer_decl(
+                        declare_as(self.unit, p.var, "\0"),
+                        name,
+                        &address,
+                    ));
                 }
                 Pass::Value => {
                     args.push(arg(
@@ -2056,9 +2016,9 @@ impl<'a> Lowerer<'a> {
         None
     }
 
-    /// A pointer to a variable-length array, declared for both the host and CUDA
-    /// (see [`crate::vla`]); `None` for other types.
-    fn vla_pointer(&self, ty: String, name: &str, address: &str) -> Option<String> {
+    /// The declaration of a kernel's pointer `name` of type `ty` (`\0` where the name goes)
+    /// at `address`, for both the host and CUDA (see [`crate::vla`]).
+    fn pointer_decl(&self, ty: String, name: &str, address: &str) -> String {
         crate::vla::pointer_decl(&ty, name, address, |w| {
             self.unit.vars.iter().any(|v| v.name == w)
         })

@@ -12,11 +12,27 @@
 //! lowering's (`lower`).
 
 /// The declaration of the pointer `name`, of the type `ty` (a declaration whose declarator
-/// is `(*\0)`, e.g. `double (*\0)[m]`), set to the address `address` (an expression of any
-/// pointer type), when the array it points into has an inner extent that names a variable
-/// (`is_variable` says which identifiers do); `None` for every other type, which the caller
-/// declares as usual.
+/// holds `\0` where the name goes, e.g. `double (*\0)[m]` or `double *\0`), set to the
+/// address `address` (an expression of any pointer type): both forms when the array it points
+/// into has an inner extent that names a variable (`is_variable` says which identifiers do),
+/// else the one C and CUDA share.
 pub fn pointer_decl(
+    ty: &str,
+    name: &str,
+    address: &str,
+    is_variable: impl Fn(&str) -> bool,
+) -> String {
+    vla_decl(ty, name, address, is_variable).unwrap_or_else(|| {
+        format!(
+            "  {} = ({})({address}); (void){name};\n",
+            ty.replacen('\0', name, 1),
+            ty.replacen('\0', "", 1)
+        )
+    })
+}
+
+/// [`pointer_decl`]'s two forms, for a pointer into a variable-length array.
+fn vla_decl(
     ty: &str,
     name: &str,
     address: &str,
@@ -91,7 +107,7 @@ mod tests {
 
     #[test]
     fn a_pointer_to_rows_of_variable_length_has_both_forms() {
-        let d = pointer_decl("double (*\0)[m]", "a", "*(void **)__acc_args[0]", var).unwrap();
+        let d = pointer_decl("double (*\0)[m]", "a", "*(void **)__acc_args[0]", var);
         assert!(d.contains(
             "__acc_vla<double, 2> a = {(double *)(*(void **)__acc_args[0]), {(long long)(m)}};"
         ));
@@ -101,7 +117,7 @@ mod tests {
 
     #[test]
     fn an_unbound_first_extent_is_zero() {
-        let d = pointer_decl("const float (*\0)[][n][4]", "p", "x", var).unwrap();
+        let d = pointer_decl("const float (*\0)[][n][4]", "p", "x", var);
         assert!(d.contains(
             "__acc_vla<const float, 4> p = {(const float *)(x), {0, (long long)(n), (long long)(4)}};"
         ));
@@ -109,9 +125,17 @@ mod tests {
 
     #[test]
     fn constant_extents_and_plain_pointers_keep_the_usual_declaration() {
-        assert_eq!(pointer_decl("double (*\0)[N][8]", "a", "x", var), None);
-        assert_eq!(pointer_decl("double *\0", "a", "x", var), None);
-        assert_eq!(pointer_decl("double (*\0)[]", "a", "x", var), None);
-        assert_eq!(pointer_decl("double (*\0)[m] junk", "a", "x", var), None);
+        assert_eq!(vla_decl("double (*\0)[N][8]", "a", "x", var), None);
+        assert_eq!(vla_decl("double *\0", "a", "x", var), None);
+        assert_eq!(vla_decl("double (*\0)[]", "a", "x", var), None);
+        assert_eq!(vla_decl("double (*\0)[m] junk", "a", "x", var), None);
+        assert_eq!(
+            pointer_decl("double (*\0)[N]", "__acc_p_a", "x", var),
+            "  double (*__acc_p_a)[N] = (double (*)[N])(x); (void)__acc_p_a;\n"
+        );
+        assert_eq!(
+            pointer_decl("double *\0", "c", "x", var),
+            "  double *c = (double *)(x); (void)c;\n"
+        );
     }
 }
