@@ -1,6 +1,7 @@
 /* Kernels timed for scripts/bench-host: stream triad, Jacobi 2-D (one loop
  * partitioned, and the nest collapsed), dot product, matrix multiply, a 3-D
- * 7-point stencil over a collapsed nest. Written once; the directive set is chosen at
+ * 7-point stencil over a collapsed nest, a tiled transpose and a triangular symmetric
+ * rank-k update. Written once; the directive set is chosen at
  * build time so every variant runs the same loops: the OpenACC directives
  * as written (acc cc, gcc -fopenacc); the OpenMP variant is this file with
  * each directive replaced by the `omp:` comment at its end (sed in
@@ -162,6 +163,31 @@ static void matmul(void) {
   free(a); free(b); free(c);
 }
 
+/* A symmetric rank-k update (the lower triangle of A A^T): row i does i + 1 dot products, so
+ * equal contiguous chunks would leave the last core most of the work. OpenMP's peer is what
+ * an OpenMP programmer writes for a triangle: a dynamic schedule. */
+static void syrk(void) {
+  int n = 1536, m = 128;
+  double *a = malloc((size_t)n * m * sizeof *a), *c = malloc((size_t)n * n * sizeof *c);
+  for (size_t k = 0; k < (size_t)n * m; k++) a[k] = (double)(k % 11) * 0.125;
+  for (size_t k = 0; k < (size_t)n * n; k++) c[k] = 0;
+  double best = 1e30;
+  for (int r = 0; r < REPS; r++) {
+    double t = now();
+    #pragma acc parallel loop copyin(a[0:n*m]) copy(c[0:n*n]) /* omp: parallel for schedule(dynamic, 4) */
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j <= i; j++) {
+        double s = 0;
+        for (int k = 0; k < m; k++) s += a[(size_t)i * m + k] * a[(size_t)j * m + k];
+        c[(size_t)i * n + j] = s;
+      }
+    t = now() - t;
+    if (t < best) best = t;
+  }
+  report("syrk", best, c[(size_t)n * n - 2] + c[(size_t)(n / 2) * n + n / 3]);
+  free(a); free(c);
+}
+
 int main(void) {
   triad();
   jacobi();
@@ -170,5 +196,6 @@ int main(void) {
   matmul();
   stencil3d();
   transpose();
+  syrk();
   return 0;
 }

@@ -142,3 +142,133 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
         body: Span::new(body.start_byte(), body.end_byte()),
     })
 }
+
+/// Whether the iterations of the `for` at `node`, with control variable `var`, differ in
+/// work: its body holds a loop whose bounds depend on `var`, directly or through a variable
+/// the body declares from it. That is the shape of triangular nests (`for (j = i; …)`, as in
+/// factorizations and symmetric updates) and of sparse rows (`for (k = row[i]; k < row[i +
+/// 1]; …)`), which equal contiguous chunks leave mostly to one core.
+///
+/// A scheduling hint only: a wrong answer costs balance, never a result.
+pub fn uneven_trips(node: Node, src: &str, var: &str) -> bool {
+    let f = fields();
+    let Some(body) = node.child_by_field_id(f.body.get()) else {
+        return false;
+    };
+    let mut derived: Vec<&str> = vec![var];
+    walk(body, &mut |n| {
+        // A declaration whose initial value reads a derived name derives its own names
+        // (declarations in a `for` header are that loop's own counters, not bounds).
+        if n.kind() == "init_declarator"
+            && n.parent().and_then(|d| d.parent()).map(|p| p.kind()) != Some("for_statement")
+        {
+            if let (Some(d), Some(v)) = (
+                n.child_by_field_id(f.declarator.get()),
+                n.child_by_field_id(f.value.get()),
+            ) {
+                if names_any(v, src, &derived) {
+                    if let Some(name) = declared_name(d) {
+                        derived.push(&src[name.byte_range()]);
+                    }
+                }
+            }
+        }
+        false
+    });
+    let mut uneven = false;
+    walk(body, &mut |n| {
+        let bounds: &[_] = match n.kind() {
+            "for_statement" => &[f.initializer, f.condition],
+            "while_statement" | "do_statement" => &[f.condition],
+            _ => &[],
+        };
+        uneven |= bounds
+            .iter()
+            .filter_map(|&field| n.child_by_field_id(field.get()))
+            .any(|b| names_any(b, src, &derived));
+        uneven
+    });
+    uneven
+}
+
+/// Visits `n` and its descendants in source order until `f` returns true.
+fn walk<'t>(n: Node<'t>, f: &mut dyn FnMut(Node<'t>) -> bool) -> bool {
+    if f(n) {
+        return true;
+    }
+    let mut c = n.walk();
+    let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
+    children.into_iter().any(|child| walk(child, f))
+}
+
+/// Whether an identifier under `n` is one of `names`.
+fn names_any(n: Node, src: &str, names: &[&str]) -> bool {
+    walk(n, &mut |x| {
+        x.kind() == "identifier" && names.contains(&&src[x.byte_range()])
+    })
+}
+
+/// The identifier a declarator declares (`x`, `*x`, `x[n]`).
+fn declared_name(mut d: Node) -> Option<Node> {
+    while d.kind() != "identifier" {
+        d = d.child_by_field_id(fields().declarator.get())?;
+    }
+    Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `uneven_trips` of the first `for` in `body` (wrapped in a function).
+    fn uneven(body: &str) -> bool {
+        let src = format!("void f(int n, int *r, double *a) {{ {body} }}");
+        let trees = crate::syntax::parse(&src);
+        let mut found = None;
+        walk(trees[0].root_node(), &mut |n| {
+            if n.kind() == "for_statement" {
+                found = Some(n);
+            }
+            found.is_some()
+        });
+        let node = found.expect("a for loop");
+        let var = header(node, &src).expect("a canonical header").var;
+        uneven_trips(node, &src, &var)
+    }
+
+    #[test]
+    fn triangular_and_sparse_nests_are_uneven() {
+        assert!(uneven(
+            "for (int i = 0; i < n; i++) for (int j = 0; j <= i; j++) a[j] += 1;"
+        ));
+        assert!(uneven(
+            "for (int i = 0; i < n; i++) { for (int j = i; j < n; j++) a[j] += 1; }"
+        ));
+        assert!(uneven(
+            "for (int i = 0; i < n; i++) for (int k = r[i]; k < r[i + 1]; k++) a[k] = 0;"
+        ));
+        // Through a local derived from the variable, and in a `while` bound.
+        assert!(uneven(
+            "for (int i = 0; i < n; i++) { const int m = 2 * i; for (int j = 0; j < m; j++) a[j] = 1; }"
+        ));
+        assert!(uneven(
+            "for (int i = 0; i < n; i++) { int j = 0; while (j < i) j++; a[i] = j; }"
+        ));
+    }
+
+    #[test]
+    fn rectangular_nests_are_even() {
+        assert!(!uneven("for (int i = 0; i < n; i++) a[i] = 0;"));
+        assert!(!uneven(
+            "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i] += j;"
+        ));
+        // A triangle inside each iteration is the same work for every iteration.
+        assert!(!uneven(
+            "for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) for (int k = 0; k < j; k++) a[i] += k;"
+        ));
+        // A local that does not depend on the variable.
+        assert!(!uneven(
+            "for (int i = 0; i < n; i++) { int m = n / 2; for (int j = 0; j < m; j++) a[i] += j; }"
+        ));
+    }
+}

@@ -267,6 +267,19 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 #define __ACC_END(t) \
   (__ACC_FIRST(t) + (t) / __acc_chunk->count + (__acc_chunk->index < (t) % __acc_chunk->count))
 #define __ACC_STEP 1
+/* A gang loop whose iterations differ in work (a triangular nest) runs __ACC_ROUNDS(t) rounds
+ * of one block each: the iterations cut into 16 blocks a chunk, dealt out in a zigzag (rounds
+ * alternately forwards and backwards over the chunks), so each chunk gets early and late
+ * iterations alike and the work of any linearly growing or shrinking nest evens out. The
+ * CUDA module deals iterations out one at a time anyway: there it is one round. */
+#define __ACC_BLOCKS(t) ((t) < __acc_chunk->count * 16 ? (t) : __acc_chunk->count * 16)
+#define __ACC_ROUNDS(t) ((__ACC_BLOCKS(t) + __acc_chunk->count - 1) / __acc_chunk->count)
+#define __ACC_BLOCK(t, r) \
+  ((r) * __acc_chunk->count + ((r) & 1 ? __acc_chunk->count - 1 - __acc_chunk->index : __acc_chunk->index))
+#define __ACC_BFIRST(t, b) \
+  ((b) >= __ACC_BLOCKS(t) ? (t) \
+   : (t) / __ACC_BLOCKS(t) * (b) + ((t) % __ACC_BLOCKS(t) < (b) ? (t) % __ACC_BLOCKS(t) : (b)))
+#define __ACC_BEND(t, b) __ACC_BFIRST(t, (b) + 1)
 /* Gang-redundant statements with effects that must happen once per gang (atomics, updates of
  * reduction variables): here a chunk is a gang, so they need nothing; the CUDA module runs
  * them on the first thread of each block. */
@@ -2959,13 +2972,20 @@ impl<'a> Lowerer<'a> {
                 trips[i] = format!("__acc_nt{n}_{i}");
             }
         }
-        let _ = write!(
-            open,
-            "const long long __acc_t{n} = {}; \
-             const long long __acc_lo{n} = {prefix}FIRST(__acc_t{n}); \
-             const long long __acc_hi{n} = {prefix}END(__acc_t{n}); ",
-            trips.join(" * ")
-        );
+        // Iterations that differ in work (a triangular nest) are dealt out in balanced blocks
+        // on the host; only a gang loop's partition is a host chunk's.
+        let balanced = prefix == "__ACC_"
+            && tile.is_none()
+            && headers.len() == 1
+            && loops.first().is_some_and(|l| l.uneven_trips);
+        let _ = write!(open, "const long long __acc_t{n} = {}; ", trips.join(" * "));
+        if !balanced {
+            let _ = write!(
+                open,
+                "const long long __acc_lo{n} = {prefix}FIRST(__acc_t{n}); \
+                 const long long __acc_hi{n} = {prefix}END(__acc_t{n}); "
+            );
+        }
         // One loop variable's value from its index `idx` (declared, or assigned through the
         // edits that rename it).
         let assign = |h: &LoopHeader, i: usize, idx: &str| {
@@ -3016,6 +3036,14 @@ impl<'a> Lowerer<'a> {
                 header.push_str(&assign(h, i, &format!("__acc_e{n}_{i}")));
             }
             closers = " }".repeat(headers.len() + 1);
+        } else if balanced {
+            header = format!(
+                "for (long long __acc_rd{n} = 0; __acc_rd{n} < __ACC_ROUNDS(__acc_t{n}); __acc_rd{n}++) {{ \
+                 const long long __acc_bk{n} = __ACC_BLOCK(__acc_t{n}, __acc_rd{n}); \
+                 for (long long __acc_it{n} = __ACC_BFIRST(__acc_t{n}, __acc_bk{n}); __acc_it{n} < __ACC_BEND(__acc_t{n}, __acc_bk{n}); __acc_it{n} += __ACC_STEP) {{ "
+            );
+            header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));
+            closers = " } }".to_string();
         } else if headers.len() == 1 {
             header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
             header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));

@@ -945,7 +945,11 @@ impl<'s> Walker<'s> {
             deps: None,
             body_statements: Vec::new(),
             body_declarations: Vec::new(),
+            uneven_trips: false,
         };
+        if let Some(h) = &facts.header {
+            facts.uneven_trips = crate::loops::uneven_trips(node, self.src, &h.var);
+        }
         if let Some(body) = node
             .child_by_field_id(fields().body.get())
             .filter(|b| b.kind() == "compound_statement")

@@ -1107,7 +1107,9 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
     };
     let _ = writeln!(
         out,
-        "#define __ACC_FIRST(t) {first}\n#define __ACC_END(t) (t)\n#define __ACC_STEP {step}"
+        "#define __ACC_FIRST(t) {first}\n#define __ACC_END(t) (t)\n#define __ACC_STEP {step}\n\
+         #define __ACC_ROUNDS(t) 1LL\n#define __ACC_BLOCK(t, r) 0LL\n\
+         #define __ACC_BFIRST(t, b) __ACC_FIRST(t)\n#define __ACC_BEND(t, b) (t)"
     );
     // Gang-redundant statements that must run once per gang: on the block's first thread,
     // then a barrier so the block sees their effects (every thread reaches it: they stand at
@@ -1181,6 +1183,7 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
     }
     out.push_str(
         "  }\n#undef __ACC_FIRST\n#undef __ACC_END\n#undef __ACC_STEP\n\
+         #undef __ACC_ROUNDS\n#undef __ACC_BLOCK\n#undef __ACC_BFIRST\n#undef __ACC_BEND\n\
          #undef __ACC_REDUNDANT_BEGIN\n#undef __ACC_REDUNDANT_END\n\
          #undef __ACC_VFIRST\n#undef __ACC_VEND\n#undef __ACC_VSTEP\n#undef __ACC_VSYNC\n\
          #undef __ACC_VRED_BEGIN\n#undef __ACC_VRED_END\n\

@@ -158,6 +158,10 @@ pub struct LoopFacts {
     /// front of it), and those of them that declare variables.
     pub body_statements: Vec<Span>,
     pub body_declarations: Vec<Span>,
+    /// The iterations differ in work (the body holds a loop whose bounds depend on this
+    /// loop's variable: a triangular nest, a sparse row), so a host partition deals them out
+    /// in balanced blocks rather than equal contiguous chunks.
+    pub uneven_trips: bool,
 }
 
 /// What a loop body reads and writes, as the dependence test needs it.

@@ -388,6 +388,7 @@ impl Layout<'_> {
             deps,
             body_statements: Vec::new(),
             body_declarations: Vec::new(),
+            uneven_trips: false,
         }];
         out.extend(inner);
         out
