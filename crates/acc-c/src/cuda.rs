@@ -9,6 +9,7 @@
 //! that depends on the other branch fails to compile with NVRTC's message).
 
 use crate::split::derived;
+use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
 /// The file's top-level items and the names of its `routine` functions.
@@ -36,7 +37,7 @@ fn items_and_routines<'t>(
             None => {
                 if let Some(name) = items[i + 1..]
                     .iter()
-                    .find(|m| m.kind() != "comment")
+                    .find(|m| m.node_kind() != "comment")
                     .and_then(|m| function_name(*m, src))
                 {
                     routines.push(name);
@@ -70,12 +71,12 @@ pub fn routine_globals(src: &str) -> Vec<RoutineGlobal> {
     let (items, routines) = items_and_routines(&trees, src);
     let globals: Vec<&str> = items
         .iter()
-        .filter(|n| n.kind() == "declaration")
+        .filter(|n| n.node_kind() == "declaration")
         .flat_map(|n| declared_names(*n, src))
         .collect();
     let mut used: Vec<RoutineGlobal> = Vec::new();
     for n in &items {
-        if n.kind() != "function_definition"
+        if n.node_kind() != "function_definition"
             || !function_name(*n, src).is_some_and(|f| routines.contains(&f))
         {
             continue;
@@ -132,7 +133,7 @@ pub fn support(
     let (mut define, mut undef) = (String::new(), String::new());
     for n in &items {
         let text = &src[n.byte_range()];
-        let routine = matches!(n.kind(), "declaration" | "function_definition")
+        let routine = matches!(n.node_kind(), "declaration" | "function_definition")
             && function_name(*n, src).is_some_and(|f| routines.contains(&f));
         if routine && !pointers_done {
             // Before the first routine: the device pointers.
@@ -146,7 +147,7 @@ pub fn support(
                 undef.push_str(&format!("#undef {g}\n"));
             }
         }
-        let keep = match n.kind() {
+        let keep = match n.node_kind() {
             "preproc_def" | "preproc_function_def" | "type_definition" => Some(text.to_string()),
             "declaration" if is_type_only(*n) => Some(text.to_string()),
             "struct_specifier" | "union_specifier" | "enum_specifier" => Some(format!("{text};")),
@@ -210,7 +211,7 @@ pub fn header_support(items: &[crate::types::HeaderItem], module: &str) -> Strin
 /// `T (*__acc_gp_g)[N]` for the file-scope declaration of `g`: its type,
 /// without storage class or initializer, with the name made a pointer.
 fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {
-    for n in items.iter().filter(|n| n.kind() == "declaration") {
+    for n in items.iter().filter(|n| n.node_kind() == "declaration") {
         let mut cursor = n.walk();
         let declarators: Vec<Node> = n
             .children_by_field_name("declarator", &mut cursor)
@@ -227,7 +228,7 @@ fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {
                 .split_whitespace()
                 .filter(|w| !matches!(*w, "static" | "extern" | "_Thread_local" | "register"))
                 .collect();
-            let inner = if d.kind() == "init_declarator" {
+            let inner = if d.node_kind() == "init_declarator" {
                 d.child_by_field_name("declarator")?
             } else {
                 d
@@ -403,7 +404,7 @@ fn declared_names<'s>(n: Node, src: &'s str) -> Vec<&'s str> {
 
 /// Every identifier in `n` that names one of `names`.
 fn all_uses<'t>(n: Node<'t>, src: &str, names: &[&str], out: &mut Vec<Node<'t>>) {
-    if n.kind() == "identifier" && names.contains(&&src[n.byte_range()]) {
+    if n.node_kind() == "identifier" && names.contains(&&src[n.byte_range()]) {
         out.push(n);
     }
     let mut cursor = n.walk();
@@ -417,7 +418,7 @@ fn all_uses<'t>(n: Node<'t>, src: &str, names: &[&str], out: &mut Vec<Node<'t>>)
 fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        match child.kind() {
+        match child.node_kind() {
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" => collect(child, out),
             _ => out.push(child),
         }
@@ -426,7 +427,7 @@ fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
 
 /// For `#pragma acc routine…`, the text after `routine`.
 fn acc_routine<'s>(n: Node, src: &'s str) -> Option<&'s str> {
-    if n.kind() != "preproc_call" {
+    if n.node_kind() != "preproc_call" {
         return None;
     }
     let text = src[n.byte_range()].trim();
@@ -442,7 +443,7 @@ fn is_type_only(n: Node) -> bool {
     n.child_by_field_name("declarator").is_none()
         && n.child_by_field_name("type").is_some_and(|t| {
             matches!(
-                t.kind(),
+                t.node_kind(),
                 "struct_specifier" | "union_specifier" | "enum_specifier"
             ) && t.child_by_field_name("body").is_some()
         })
@@ -450,7 +451,7 @@ fn is_type_only(n: Node) -> bool {
 
 /// The name a function definition or prototype declares.
 fn function_name(n: Node, src: &str) -> Option<String> {
-    if !matches!(n.kind(), "function_definition" | "declaration") {
+    if !matches!(n.node_kind(), "function_definition" | "declaration") {
         return None;
     }
     match derived(n.child_by_field_name("declarator")?) {

@@ -8,6 +8,7 @@ use acc_engine::Span;
 use tree_sitter::Node;
 
 use crate::syntax::fields;
+use crate::syntax::NodeKind;
 
 /// Functions without side effects that loops commonly call.
 const PURE: &[&str] = &[
@@ -70,7 +71,7 @@ impl<'s> Cx<'s, '_> {
     fn base<'n>(&self, mut n: Node<'n>) -> Option<Node<'n>> {
         let f = fields();
         loop {
-            match n.kind() {
+            match n.node_kind() {
                 "identifier" => return Some(n),
                 "subscript_expression"
                 | "field_expression"
@@ -87,7 +88,7 @@ impl<'s> Cx<'s, '_> {
 
     fn collect_written(&mut self, n: Node<'s>) {
         let f = fields();
-        let target = match n.kind() {
+        let target = match n.node_kind() {
             "assignment_expression" => n.child_by_field_id(f.left.get()),
             "update_expression" => n.child_by_field_id(f.argument.get()),
             _ => None,
@@ -95,12 +96,12 @@ impl<'s> Cx<'s, '_> {
         if let Some(b) = target.and_then(|t| self.base(t)) {
             self.written.insert(self.text(b));
         }
-        if n.kind() == "declaration" {
+        if n.node_kind() == "declaration" {
             let mut c = n.walk();
             for d in n.children_by_field_id(f.declarator, &mut c) {
                 if let Some(id) = d
                     .child_by_field_id(f.declarator.get())
-                    .filter(|x| x.kind() == "identifier")
+                    .filter(|x| x.node_kind() == "identifier")
                 {
                     self.written.insert(self.text(id));
                 }
@@ -114,7 +115,7 @@ impl<'s> Cx<'s, '_> {
 
     fn subscript(&self, n: Node) -> Subscript {
         let f = fields();
-        match n.kind() {
+        match n.node_kind() {
             "identifier" if self.text(n) == self.control => Subscript::Affine(1),
             "identifier" if self.written.contains(self.text(n)) => Subscript::Unknown,
             "identifier" | "number_literal" | "sizeof_expression" => Subscript::Invariant,
@@ -176,7 +177,7 @@ impl<'s> Cx<'s, '_> {
     }
 
     fn any_identifier(&self, n: Node, f: &mut dyn FnMut(&str)) {
-        if n.kind() == "identifier" {
+        if n.node_kind() == "identifier" {
             f(self.text(n));
         }
         let mut c = n.walk();
@@ -190,7 +191,7 @@ impl<'s> Cx<'s, '_> {
         let f = fields();
         let mut indices = Vec::new();
         let mut cur = n;
-        while cur.kind() == "subscript_expression" {
+        while cur.node_kind() == "subscript_expression" {
             if let Some(i) = cur.child_by_field_id(f.index.get()) {
                 indices.push(i);
             }
@@ -203,7 +204,7 @@ impl<'s> Cx<'s, '_> {
         for &i in &indices {
             self.walk(i);
         }
-        let Some(var) = (cur.kind() == "identifier")
+        let Some(var) = (cur.node_kind() == "identifier")
             .then(|| self.var_at(cur))
             .flatten()
             .map(|r| r.var)
@@ -231,7 +232,7 @@ impl<'s> Cx<'s, '_> {
     }
 
     fn store(&mut self, target: Node<'s>) {
-        if target.kind() == "subscript_expression" {
+        if target.node_kind() == "subscript_expression" {
             self.access(target, true);
             // A compound assignment reads the element too; the same
             // subscripts, so nothing more to record.
@@ -246,7 +247,7 @@ impl<'s> Cx<'s, '_> {
                         self.facts.scalar_writes.push((r.var, span(target)));
                     }
                 }
-                if target.kind() != "identifier" {
+                if target.node_kind() != "identifier" {
                     self.walk(target);
                 }
             }
@@ -259,7 +260,7 @@ impl<'s> Cx<'s, '_> {
 
     fn walk(&mut self, n: Node<'s>) {
         let f = fields();
-        match n.kind() {
+        match n.node_kind() {
             "assignment_expression" => {
                 if let Some(l) = n.child_by_field_id(f.left.get()) {
                     self.store(l);

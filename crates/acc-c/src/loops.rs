@@ -5,6 +5,7 @@ use acc_engine::Span;
 use tree_sitter::Node;
 
 use crate::syntax::fields;
+use crate::syntax::NodeKind;
 
 /// `for (init; cond; update)` in canonical form, or `None`.
 pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
@@ -12,15 +13,15 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
     let text = |n: Node| src[n.byte_range()].trim().to_string();
     let init = node.child_by_field_id(f.initializer.get())?;
     let sp = |n: Node| Span::new(n.start_byte(), n.end_byte());
-    let (var, var_type, lower, lower_span) = match init.kind() {
+    let (var, var_type, lower, lower_span) = match init.node_kind() {
         "declaration" => {
             let ty = init.child_by_field_id(f.ty.get())?;
             let d = init.child_by_field_id(f.declarator.get())?;
-            if d.kind() != "init_declarator" {
+            if d.node_kind() != "init_declarator" {
                 return None;
             }
             let name = d.child_by_field_id(f.declarator.get())?;
-            if name.kind() != "identifier" {
+            if name.node_kind() != "identifier" {
                 return None;
             }
             let value = d.child_by_field_id(f.value.get())?;
@@ -32,7 +33,7 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
         "assignment_expression" => {
             let left = init.child_by_field_id(f.left.get())?;
             let op = init.child_by_field_id(f.operator.get())?;
-            if left.kind() != "identifier" || &src[op.byte_range()] != "=" {
+            if left.node_kind() != "identifier" || &src[op.byte_range()] != "=" {
                 return None;
             }
             let right = init.child_by_field_id(f.right.get())?;
@@ -41,7 +42,7 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
         _ => return None,
     };
     let cond = node.child_by_field_id(f.condition.get())?;
-    if cond.kind() != "binary_expression" {
+    if cond.node_kind() != "binary_expression" {
         return None;
     }
     let (l, r) = (
@@ -80,7 +81,7 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
     };
     let update = node.child_by_field_id(f.update.get())?;
     let mut step_span = None;
-    let step = match update.kind() {
+    let step = match update.node_kind() {
         "update_expression" => {
             let arg = update.child_by_field_id(f.argument.get())?;
             if text(arg) != var {
@@ -108,7 +109,7 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
                     step_span = Some((sp(right), true));
                     format!("-({})", text(right))
                 }
-                "=" if right.kind() == "binary_expression" => {
+                "=" if right.node_kind() == "binary_expression" => {
                     let rl = right.child_by_field_id(f.left.get())?;
                     let rr = right.child_by_field_id(f.right.get())?;
                     let rop = &src[right.child_by_field_id(f.operator.get())?.byte_range()];
@@ -156,61 +157,109 @@ pub fn uneven_trips(node: Node, src: &str, var: &str) -> bool {
         return false;
     };
     let mut derived: Vec<&str> = vec![var];
+    derive(body, src, &mut derived);
+    let mut uneven = false;
     walk(body, &mut |n| {
-        // A declaration whose initial value reads a derived name derives its own names
-        // (declarations in a `for` header are that loop's own counters, not bounds).
-        if n.kind() == "init_declarator"
-            && n.parent().and_then(|d| d.parent()).map(|p| p.kind()) != Some("for_statement")
-        {
+        let bounds: &[_] = match n.node_kind() {
+            "for_statement" => &[f.initializer, f.condition],
+            "while_statement" | "do_statement" => &[f.condition],
+            _ => &[],
+        };
+        uneven = bounds
+            .iter()
+            .filter_map(|&field| n.child_by_field_id(field.get()))
+            .any(|b| names_any(b, src, &derived));
+        if uneven {
+            Visit::Stop
+        } else {
+            Visit::Descend
+        }
+    });
+    uneven
+}
+
+/// Adds to `derived` the names that declarations under `root` initialise from one of them
+/// (a `for` header's declarations are that loop's own counters, not bounds).
+fn derive<'s>(root: Node, src: &'s str, derived: &mut Vec<&'s str>) {
+    let f = fields();
+    walk(root, &mut |n| match n.node_kind() {
+        "for_statement" => {
+            if let Some(b) = n.child_by_field_id(f.body.get()) {
+                derive(b, src, derived);
+            }
+            Visit::Skip
+        }
+        "init_declarator" => {
             if let (Some(d), Some(v)) = (
                 n.child_by_field_id(f.declarator.get()),
                 n.child_by_field_id(f.value.get()),
             ) {
-                if names_any(v, src, &derived) {
+                if names_any(v, src, derived) {
                     if let Some(name) = declared_name(d) {
                         derived.push(&src[name.byte_range()]);
                     }
                 }
             }
+            Visit::Descend
         }
-        false
+        _ => Visit::Descend,
     });
-    let mut uneven = false;
-    walk(body, &mut |n| {
-        let bounds: &[_] = match n.kind() {
-            "for_statement" => &[f.initializer, f.condition],
-            "while_statement" | "do_statement" => &[f.condition],
-            _ => &[],
-        };
-        uneven |= bounds
-            .iter()
-            .filter_map(|&field| n.child_by_field_id(field.get()))
-            .any(|b| names_any(b, src, &derived));
-        uneven
-    });
-    uneven
 }
 
-/// Visits `n` and its descendants in source order until `f` returns true.
-fn walk<'t>(n: Node<'t>, f: &mut dyn FnMut(Node<'t>) -> bool) -> bool {
-    if f(n) {
-        return true;
+/// What [`walk`] does after visiting a node.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    Descend,
+    /// Not into this node's children.
+    Skip,
+    /// Nowhere else.
+    Stop,
+}
+
+/// Visits `n` and its descendants in source order as `f` says; false when `f` stopped it.
+fn walk<'t>(n: Node<'t>, f: &mut dyn FnMut(Node<'t>) -> Visit) -> bool {
+    let mut cursor = n.walk();
+    loop {
+        let visit = if cursor.node().is_named() {
+            f(cursor.node())
+        } else {
+            Visit::Descend
+        };
+        if visit == Visit::Stop {
+            return false;
+        }
+        if visit == Visit::Descend && cursor.goto_first_child() {
+            continue;
+        }
+        // The next sibling of this node or of the nearest ancestor below `n` that has one.
+        loop {
+            if cursor.node() == n {
+                return true;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return true;
+            }
+        }
     }
-    let mut c = n.walk();
-    let children: Vec<Node<'t>> = n.named_children(&mut c).collect();
-    children.into_iter().any(|child| walk(child, f))
 }
 
 /// Whether an identifier under `n` is one of `names`.
 fn names_any(n: Node, src: &str, names: &[&str]) -> bool {
-    walk(n, &mut |x| {
-        x.kind() == "identifier" && names.contains(&&src[x.byte_range()])
+    !walk(n, &mut |x| {
+        if x.node_kind() == "identifier" && names.contains(&&src[x.byte_range()]) {
+            Visit::Stop
+        } else {
+            Visit::Descend
+        }
     })
 }
 
 /// The identifier a declarator declares (`x`, `*x`, `x[n]`).
 fn declared_name(mut d: Node) -> Option<Node> {
-    while d.kind() != "identifier" {
+    while d.node_kind() != "identifier" {
         d = d.child_by_field_id(fields().declarator.get())?;
     }
     Some(d)
@@ -226,10 +275,11 @@ mod tests {
         let trees = crate::syntax::parse(&src);
         let mut found = None;
         walk(trees[0].root_node(), &mut |n| {
-            if n.kind() == "for_statement" {
+            if n.node_kind() == "for_statement" {
                 found = Some(n);
+                return Visit::Stop;
             }
-            found.is_some()
+            Visit::Descend
         });
         let node = found.expect("a for loop");
         let var = header(node, &src).expect("a canonical header").var;

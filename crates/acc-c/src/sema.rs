@@ -14,6 +14,7 @@ use tree_sitter::Node;
 use crate::syntax::fields;
 
 use crate::consts;
+use crate::syntax::NodeKind;
 use crate::types::{TypeEnv, TypeFacts};
 
 /// Builds the unit for `root`, the tree of `src`.
@@ -141,7 +142,7 @@ enum DepsAt {
 
 /// The text and base offset of an OpenACC pragma node, if it is one.
 fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
-    match node.kind() {
+    match node.node_kind() {
         "preproc_call" => {
             let dir = node.child_by_field_id(fields().directive.get())?;
             if &src[dir.byte_range()] != "#pragma" {
@@ -165,7 +166,7 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
         }
         "expression_statement" => {
             let call = node.named_child(0)?;
-            if call.kind() != "call_expression" {
+            if call.node_kind() != "call_expression" {
                 return None;
             }
             let f = call.child_by_field_id(fields().function.get())?;
@@ -174,7 +175,7 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
             }
             let args = call.child_by_field_id(fields().arguments.get())?;
             let lit = args.named_child(0)?;
-            if lit.kind() != "string_literal" {
+            if lit.node_kind() != "string_literal" {
                 return None;
             }
             let start = lit.start_byte() + 1;
@@ -190,13 +191,13 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
 }
 
 fn is_trivia(node: Node) -> bool {
-    matches!(node.kind(), "comment") || (node.is_extra() && node.kind() != "preproc_call")
+    matches!(node.node_kind(), "comment") || (node.is_extra() && node.node_kind() != "preproc_call")
 }
 
 /// Whether `node` is a statement whose innermost body is missing (see [`missing_body`]): a
 /// `for`, `while` or `if` ending in one, however deeply nested.
 fn ends_without_body(node: Node) -> bool {
-    let field = match node.kind() {
+    let field = match node.node_kind() {
         "for_statement" | "while_statement" => "body",
         "if_statement" if node.child_by_field_name("alternative").is_none() => "consequence",
         _ => return false,
@@ -211,7 +212,7 @@ fn ends_without_body(node: Node) -> bool {
 /// stood there (`for (…) #pragma acc loop …`): it parsed as a MISSING `;`.
 fn missing_body(node: Node, field: &str) -> bool {
     node.child_by_field_name(field).is_some_and(|b| {
-        b.kind() == "expression_statement"
+        b.node_kind() == "expression_statement"
             && b.child_count() == 1
             && b.child(0).is_some_and(|c| c.is_missing())
     })
@@ -243,7 +244,7 @@ impl<'s> Walker<'s> {
         let mut nearest = None;
         let mut x = Some(declarator);
         while let Some(n) = x {
-            match n.kind() {
+            match n.node_kind() {
                 "array_declarator" => nearest = Some(n),
                 "identifier" => break,
                 // `double (*p)[8]` is a pointer to arrays, not an array parameter.
@@ -340,13 +341,13 @@ impl<'s> Walker<'s> {
         let mut sizes = Vec::new();
         let mut x = Some(declarator);
         while let Some(n) = x {
-            if n.kind() == "array_declarator" {
+            if n.node_kind() == "array_declarator" {
                 if let Some(size) = n.child_by_field_id(fields().size.get()) {
                     sizes.push(src[size.byte_range()].to_string());
                 }
             }
             x = n.child_by_field_id(fields().declarator.get()).or_else(|| {
-                (n.kind() == "parenthesized_declarator")
+                (n.node_kind() == "parenthesized_declarator")
                     .then(|| n.named_child(0))
                     .flatten()
             });
@@ -371,11 +372,11 @@ impl<'s> Walker<'s> {
         let mut first = None;
         let mut x = Some(declarator);
         while let Some(n) = x {
-            if n.kind() == "array_declarator" {
+            if n.node_kind() == "array_declarator" {
                 first = n.child_by_field_id(fields().size.get());
             }
             x = n.child_by_field_id(fields().declarator.get()).or_else(|| {
-                (n.kind() == "parenthesized_declarator")
+                (n.node_kind() == "parenthesized_declarator")
                     .then(|| n.named_child(0))
                     .flatten()
             });
@@ -391,7 +392,7 @@ impl<'s> Walker<'s> {
     fn live_branch(&self, node: Node<'s>) -> Option<Vec<Node<'s>>> {
         let mut n = node;
         loop {
-            let truth = match n.kind() {
+            let truth = match n.node_kind() {
                 "preproc_ifdef" | "preproc_elifdef" => {
                     let name = self.text(n.child_by_field_id(fields().name.get())?);
                     let negated = self.text(n).trim_start().starts_with("#ifndef")
@@ -577,7 +578,7 @@ impl<'s> Walker<'s> {
         let mut i = 0;
         while i < nodes.len() {
             let n = nodes[i];
-            if matches!(n.kind(), "{" | "}") {
+            if matches!(n.node_kind(), "{" | "}") {
                 i += 1;
                 continue;
             }
@@ -602,7 +603,7 @@ impl<'s> Walker<'s> {
         let Some(&n) = nodes.get(i) else {
             return (i, None);
         };
-        if matches!(n.kind(), "}") {
+        if matches!(n.node_kind(), "}") {
             return (i, None);
         }
         let used = if acc_pragma(n, self.src).is_some() {
@@ -687,7 +688,7 @@ impl<'s> Walker<'s> {
         let named_routine = matches!(d.arg, Some(directive::DirectiveArg::RoutineName(_)));
         let block_rest = (is_declare && !file_scope)
             .then(|| {
-                let close = block.iter().rev().find(|b| b.kind() == "}")?;
+                let close = block.iter().rev().find(|b| b.node_kind() == "}")?;
                 Some(Span::new(pragma_span.end, close.start_byte()))
             })
             .flatten();
@@ -748,7 +749,7 @@ impl<'s> Walker<'s> {
                 // loop after preprocessing; acc reads the source as written.
                 if node
                     .parent()
-                    .is_some_and(|p| p.kind().starts_with("preproc_"))
+                    .is_some_and(|p| p.node_kind().starts_with("preproc_"))
                 {
                     d = d.with_note(
                         "the directive ends a `#if` branch whose condition acc cannot evaluate \
@@ -766,7 +767,7 @@ impl<'s> Walker<'s> {
                     self.loop_facts(id, first);
                 }
                 if let Some(block) =
-                    first.filter(|n| kind.is_compute() && n.kind() == "compound_statement")
+                    first.filter(|n| kind.is_compute() && n.node_kind() == "compound_statement")
                 {
                     let (statements, declarations) = self.statements(block);
                     let c = &mut self.unit.constructs[id.0 as usize];
@@ -798,7 +799,7 @@ impl<'s> Walker<'s> {
                 continue;
             }
             out.push(Span::new(s, n.end_byte()));
-            if n.kind() == "declaration" {
+            if n.node_kind() == "declaration" {
                 declarations.push(Span::new(s, n.end_byte()));
             }
             start = None;
@@ -852,8 +853,8 @@ impl<'s> Walker<'s> {
             .clauses
             .iter()
             .any(|c| matches!(&c.args, ClauseArgs::Collapse { force: Some(_), .. }));
-        let Some(mut node) = first.filter(|n| n.kind() == "for_statement") else {
-            let found = first.map_or("nothing", |n| n.kind());
+        let Some(mut node) = first.filter(|n| n.node_kind() == "for_statement") else {
+            let found = first.map_or("nothing", |n| n.node_kind());
             self.diags.push(
                 Diagnostic::error(
                     name_span,
@@ -873,7 +874,7 @@ impl<'s> Walker<'s> {
                 break;
             }
             let mut body = node.child_by_field_id(fields().body.get());
-            while let Some(b) = body.filter(|b| b.kind() == "compound_statement") {
+            while let Some(b) = body.filter(|b| b.node_kind() == "compound_statement") {
                 let mut c = b.walk();
                 let stmts: Vec<Node> = b
                     .named_children(&mut c)
@@ -881,7 +882,7 @@ impl<'s> Walker<'s> {
                     .collect();
                 body = (stmts.len() == 1).then(|| stmts[0]);
             }
-            match body.filter(|b| b.kind() == "for_statement") {
+            match body.filter(|b| b.node_kind() == "for_statement") {
                 Some(b) => node = b,
                 None if force => break,
                 None => {
@@ -907,8 +908,8 @@ impl<'s> Walker<'s> {
     /// its statement, or the statements of its block.
     fn kernels_plain_loops(&mut self, id: ConstructId, first: Option<Node<'s>>) {
         let loops: Vec<Node<'s>> = match first {
-            Some(n) if n.kind() == "for_statement" => vec![n],
-            Some(n) if n.kind() == "compound_statement" => {
+            Some(n) if n.node_kind() == "for_statement" => vec![n],
+            Some(n) if n.node_kind() == "compound_statement" => {
                 let mut c = n.walk();
                 let children: Vec<Node> = n
                     .named_children(&mut c)
@@ -918,7 +919,7 @@ impl<'s> Walker<'s> {
                     .iter()
                     .enumerate()
                     .filter(|(i, x)| {
-                        x.kind() == "for_statement"
+                        x.node_kind() == "for_statement"
                             && (*i == 0 || acc_pragma(children[i - 1], self.src).is_none())
                     })
                     .map(|(_, x)| *x)
@@ -947,19 +948,20 @@ impl<'s> Walker<'s> {
             body_declarations: Vec::new(),
             uneven_trips: false,
         };
-        if let Some(h) = &facts.header {
+        // Only acc's own lowering schedules iterations; printing OpenMP does not ask.
+        if let Some(h) = facts.header.as_ref().filter(|_| self.for_runtime) {
             facts.uneven_trips = crate::loops::uneven_trips(node, self.src, &h.var);
         }
         if let Some(body) = node
             .child_by_field_id(fields().body.get())
-            .filter(|b| b.kind() == "compound_statement")
+            .filter(|b| b.node_kind() == "compound_statement")
         {
             (facts.body_statements, facts.body_declarations) = self.statements(body);
         }
         let Some(init) = node.child_by_field_id(fields().initializer.get()) else {
             return facts;
         };
-        match init.kind() {
+        match init.node_kind() {
             "declaration" => {
                 let first = {
                     let mut c = init.walk();
@@ -970,7 +972,7 @@ impl<'s> Walker<'s> {
                 };
                 if let Some(d) = first {
                     let mut n = d;
-                    while n.kind() != "identifier" {
+                    while n.node_kind() != "identifier" {
                         match n.child_by_field_id(fields().declarator.get()) {
                             Some(x) => n = x,
                             None => break,
@@ -983,7 +985,7 @@ impl<'s> Walker<'s> {
             "assignment_expression" => {
                 if let Some(l) = init
                     .child_by_field_id(fields().left.get())
-                    .filter(|l| l.kind() == "identifier")
+                    .filter(|l| l.node_kind() == "identifier")
                 {
                     facts.control = self.lookup(self.text(l));
                 }
@@ -997,7 +999,7 @@ impl<'s> Walker<'s> {
     /// when its body was a directive and the following statement).
     fn visit_stmt(&mut self, node: Node<'s>, rest: &[Node<'s>], file_scope: bool) -> usize {
         self.env.learn(node, self.src);
-        match node.kind() {
+        match node.node_kind() {
             "compound_statement" => {
                 self.scopes.push(HashMap::new());
                 let mut c = node.walk();
@@ -1017,7 +1019,7 @@ impl<'s> Walker<'s> {
             "for_statement" => {
                 self.scopes.push(HashMap::new());
                 if let Some(init) = node.child_by_field_id(fields().initializer.get()) {
-                    if init.kind() == "declaration" {
+                    if init.node_kind() == "declaration" {
                         self.declaration(init, false);
                     } else {
                         self.expr(init);
@@ -1109,7 +1111,7 @@ impl<'s> Walker<'s> {
             }
             "break_statement" | "continue_statement" => {
                 if let Some(ctx) = self.computes.last() {
-                    let leaves = if node.kind() == "break_statement" {
+                    let leaves = if node.node_kind() == "break_statement" {
                         self.loop_depth == ctx.loop_depth && self.switch_depth == ctx.switch_depth
                     } else {
                         self.loop_depth == ctx.loop_depth
@@ -1210,7 +1212,7 @@ impl<'s> Walker<'s> {
             .and_then(|d| {
                 let mut n = d;
                 loop {
-                    if n.kind() == "function_declarator" {
+                    if n.node_kind() == "function_declarator" {
                         return n.child_by_field_id(fields().declarator.get());
                     }
                     n = n.child_by_field_id(fields().declarator.get())?;
@@ -1231,7 +1233,7 @@ impl<'s> Walker<'s> {
                 let mut c = params.walk();
                 let ps: Vec<Node> = params.named_children(&mut c).collect();
                 for p in ps {
-                    if p.kind() != "parameter_declaration" {
+                    if p.node_kind() != "parameter_declaration" {
                         continue;
                     }
                     if let (Some(ty), Some(decl)) = (
@@ -1297,7 +1299,7 @@ impl<'s> Walker<'s> {
         let is_static = {
             let mut c = node.walk();
             let r = node.children(&mut c).any(|ch| {
-                ch.kind() == "storage_class_specifier"
+                ch.node_kind() == "storage_class_specifier"
                     && matches!(self.text(ch), "static" | "extern")
             });
             r
@@ -1326,7 +1328,7 @@ impl<'s> Walker<'s> {
         // Array sizes are expressions that use variables.
         let mut x = Some(d);
         while let Some(n) = x {
-            if n.kind() == "array_declarator" {
+            if n.node_kind() == "array_declarator" {
                 if let Some(size) = n.child_by_field_id(fields().size.get()) {
                     self.expr(size);
                 }
@@ -1341,7 +1343,7 @@ impl<'s> Walker<'s> {
             return;
         };
         let ident = find_identifier(d).unwrap_or(d);
-        let declarator = if d.kind() == "init_declarator" {
+        let declarator = if d.node_kind() == "init_declarator" {
             d.child_by_field_id(fields().declarator.get()).unwrap_or(d)
         } else {
             d
@@ -1350,7 +1352,7 @@ impl<'s> Walker<'s> {
             let mut c = decl.walk();
             let r: Vec<&str> = decl
                 .children(&mut c)
-                .filter(|ch| ch.kind() == "type_qualifier")
+                .filter(|ch| ch.node_kind() == "type_qualifier")
                 .map(|ch| self.text(ch))
                 .collect();
             r.join(" ")
@@ -1413,7 +1415,7 @@ impl<'s> Walker<'s> {
             is_global: global,
             vla: !param && self.first_dimension_is_variable(self.src, declarator),
         });
-        if ty.kind() == "type_identifier" && !self.env.knows_type(self.text(ty)) {
+        if ty.node_kind() == "type_identifier" && !self.env.knows_type(self.text(ty)) {
             self.unknown_types.push((id, Self::span(ty)));
         }
         self.var_by_decl.insert(ident.start_byte(), id);
@@ -1597,16 +1599,16 @@ impl<'s> Walker<'s> {
     /// function declarator): the declarator the compiler sees (`A[N][M]`), and the node of the
     /// name in the source (an argument of the macro).
     fn macro_declarator(&self, d: Node<'s>) -> Option<(String, Node<'s>)> {
-        let d = if d.kind() == "init_declarator" {
+        let d = if d.node_kind() == "init_declarator" {
             d.child_by_field_id(fields().declarator.get())?
         } else {
             d
         };
-        if d.kind() != "function_declarator" {
+        if d.node_kind() != "function_declarator" {
             return None;
         }
         let callee = d.child_by_field_id(fields().declarator.get())?;
-        if callee.kind() != "identifier" {
+        if callee.node_kind() != "identifier" {
             return None;
         }
         let (params, body) = self.env.function_macros.get(self.text(callee))?;
@@ -1666,7 +1668,7 @@ impl<'s> Walker<'s> {
             let mut c = decl.walk();
             let r: Vec<&str> = decl
                 .children(&mut c)
-                .filter(|ch| ch.kind() == "type_qualifier")
+                .filter(|ch| ch.node_kind() == "type_qualifier")
                 .map(|ch| self.text(ch))
                 .collect();
             r
@@ -1719,7 +1721,7 @@ impl<'s> Walker<'s> {
     /// or an inline definition).
     fn struct_fields_of(&self, ty: Node<'s>) -> Vec<acc_engine::facts::Field> {
         let f = crate::syntax::fields();
-        match ty.kind() {
+        match ty.node_kind() {
             "struct_specifier" => {
                 if let Some(body) = ty.child_by_field_id(f.body.get()) {
                     return crate::types::struct_fields(body, self.src);
@@ -1753,7 +1755,7 @@ impl<'s> Walker<'s> {
         if self.open.is_empty() {
             return;
         }
-        match node.kind() {
+        match node.node_kind() {
             "identifier" => {
                 let name = self.text(node);
                 if let Some(var) = self.lookup(name).or_else(|| self.header_var(name)) {
@@ -1874,7 +1876,8 @@ fn find_named_identifier<'t>(
 ) -> Option<Node<'t>> {
     let kids: Vec<Node<'t>> = node.named_children(c).collect();
     for k in kids {
-        if matches!(k.kind(), "identifier" | "type_identifier") && &src[k.byte_range()] == name {
+        if matches!(k.node_kind(), "identifier" | "type_identifier") && &src[k.byte_range()] == name
+        {
             return Some(k);
         }
         let mut kc = k.walk();
@@ -1887,7 +1890,7 @@ fn find_named_identifier<'t>(
 
 fn find_identifier(mut n: Node) -> Option<Node> {
     loop {
-        if n.kind() == "identifier" {
+        if n.node_kind() == "identifier" {
             return Some(n);
         }
         n = n
@@ -1898,7 +1901,7 @@ fn find_identifier(mut n: Node) -> Option<Node> {
 
 fn find_descendant<'t>(mut n: Option<Node<'t>>, kind: &str) -> Option<Node<'t>> {
     while let Some(x) = n {
-        if x.kind() == kind {
+        if x.node_kind() == kind {
             return Some(x);
         }
         n = x.child_by_field_id(fields().declarator.get());

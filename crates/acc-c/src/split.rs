@@ -43,6 +43,7 @@ use std::fmt::Write;
 use tree_sitter::Node;
 
 use crate::lower::{Edit, Lowered, PRELUDE};
+use crate::syntax::NodeKind;
 
 /// The pieces of a lowered file, as [`crate::lower`] made them.
 #[derive(Clone, Debug, Default)]
@@ -276,7 +277,7 @@ impl<'s> Scan<'s, '_> {
             if !n.is_named() || matches!(field, Some("condition" | "name")) {
                 continue;
             }
-            match n.kind() {
+            match n.node_kind() {
                 "function_definition" => self.function(n)?,
                 "declaration" => self.declaration(n)?,
                 "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
@@ -305,7 +306,7 @@ impl<'s> Scan<'s, '_> {
         let mut c = n.walk();
         let v = n
             .children(&mut c)
-            .filter(|ch| ch.kind() == "storage_class_specifier")
+            .filter(|ch| ch.node_kind() == "storage_class_specifier")
             .map(|ch| self.text(ch))
             .collect();
         v
@@ -403,7 +404,7 @@ impl<'s> Scan<'s, '_> {
                 continue;
             }
             any_object = true;
-            if d.kind() != "init_declarator" {
+            if d.node_kind() != "init_declarator" {
                 continue;
             }
             let (Some(target), Some(value)) = (
@@ -415,7 +416,7 @@ impl<'s> Scan<'s, '_> {
             let mut c = d.walk();
             let eq = d
                 .children(&mut c)
-                .find(|ch| ch.kind() == "=")
+                .find(|ch| ch.node_kind() == "=")
                 .map_or(target.end_byte(), |ch| ch.start_byte());
             let newlines = self.src[eq..value.end_byte()].matches('\n').count();
             let mut value_lines = 0;
@@ -475,7 +476,7 @@ impl<'s> Scan<'s, '_> {
 fn declarator_name(mut d: Node) -> Option<Node> {
     let f = crate::syntax::fields();
     loop {
-        match d.kind() {
+        match d.node_kind() {
             "identifier" => return Some(d),
             "parenthesized_declarator" => d = d.named_child(0)?,
             _ => d = d.child_by_field_id(f.declarator.get())?,
@@ -488,7 +489,7 @@ fn declarator_name(mut d: Node) -> Option<Node> {
 pub(crate) fn derived(d: Node) -> (Option<&'static str>, Option<Node>) {
     let f = crate::syntax::fields();
     let mut d = d;
-    if d.kind() == "init_declarator" {
+    if d.node_kind() == "init_declarator" {
         match d.child_by_field_id(f.declarator.get()) {
             Some(t) => d = t,
             None => return (None, None),
@@ -496,7 +497,7 @@ pub(crate) fn derived(d: Node) -> (Option<&'static str>, Option<Node>) {
     }
     let mut last = None;
     loop {
-        match d.kind() {
+        match d.node_kind() {
             "identifier" => return (last, Some(d)),
             "parenthesized_declarator" => match d.named_child(0) {
                 Some(x) => d = x,
@@ -531,7 +532,7 @@ fn innermost_array(d: Node) -> Option<Node> {
     let mut d = d;
     let mut last = None;
     loop {
-        match d.kind() {
+        match d.node_kind() {
             "identifier" => return last,
             "parenthesized_declarator" => d = d.named_child(0)?,
             k => {
@@ -556,7 +557,7 @@ fn has_const(n: Node, src: &str) -> bool {
     let mut c = n.walk();
     let constant = n
         .children(&mut c)
-        .any(|ch| ch.kind() == "type_qualifier" && src[ch.byte_range()].contains("const"));
+        .any(|ch| ch.node_kind() == "type_qualifier" && src[ch.byte_range()].contains("const"));
     constant
 }
 
@@ -564,7 +565,7 @@ fn has_const(n: Node, src: &str) -> bool {
 fn has_static_local(body: Node, src: &str) -> bool {
     let mut stack = vec![body];
     while let Some(n) = stack.pop() {
-        if n.kind() == "storage_class_specifier" && &src[n.byte_range()] == "static" {
+        if n.node_kind() == "storage_class_specifier" && &src[n.byte_range()] == "static" {
             return true;
         }
         let mut c = n.walk();

@@ -68,6 +68,30 @@ pub fn fields() -> &'static Fields {
     })
 }
 
+/// A node's kind from a table built once: `Node::kind` measures the name's length and checks
+/// its UTF-8 on every call, which walking a large file's trees over and over notices.
+pub trait NodeKind {
+    fn node_kind(&self) -> &'static str;
+}
+
+impl NodeKind for tree_sitter::Node<'_> {
+    fn node_kind(&self) -> &'static str {
+        static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+        let names = NAMES.get_or_init(|| {
+            let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+            (0..lang.node_kind_count() as u16)
+                .map(|id| lang.node_kind_for_id(id).unwrap_or(""))
+                .map(|name| &*Box::leak(name.to_string().into_boxed_str()))
+                .collect()
+        });
+        // Error nodes have the one symbol outside the table.
+        names
+            .get(self.kind_id() as usize)
+            .copied()
+            .unwrap_or("ERROR")
+    }
+}
+
 /// Files below this size are parsed in one piece.
 const CHUNKED_PARSE_MIN_BYTES: usize = 64 * 1024;
 

@@ -7,6 +7,7 @@ use acc_engine::facts::Shape;
 use tree_sitter::Node;
 
 use crate::syntax::fields;
+use crate::syntax::NodeKind;
 
 /// What the engine needs to know of a type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,14 +97,14 @@ impl TypeEnv {
     /// Records what a top-level item declares: typedefs, complete struct
     /// tags, enumerators, object-like macros.
     pub fn learn(&mut self, node: Node, src: &str) {
-        match node.kind() {
+        match node.node_kind() {
             "type_definition" => {
                 let Some(ty) = node.child_by_field_id(fields().ty.get()) else {
                     return;
                 };
                 let base = self.base_facts(node, ty, src);
                 let mut c = node.walk();
-                let members = match (ty.kind(), ty.child_by_field_id(fields().body.get())) {
+                let members = match (ty.node_kind(), ty.child_by_field_id(fields().body.get())) {
                     ("struct_specifier", Some(body)) => Some(struct_fields(body, src)),
                     ("struct_specifier", None) => ty
                         .child_by_field_id(fields().name.get())
@@ -112,7 +113,7 @@ impl TypeEnv {
                 };
                 for d in node.children_by_field_id(fields().declarator, &mut c) {
                     if let Some((name, facts)) = self.declarator_facts(base, d, src, false) {
-                        if d.kind() == "type_identifier" && facts.shape == Shape::Scalar {
+                        if d.node_kind() == "type_identifier" && facts.shape == Shape::Scalar {
                             let spec = self.resolve_scalar(&src[ty.byte_range()]);
                             self.scalar_typedefs.insert(name.to_string(), spec);
                         }
@@ -167,7 +168,7 @@ impl TypeEnv {
     }
 
     fn learn_specifier(&mut self, ty: Node, src: &str) {
-        match ty.kind() {
+        match ty.node_kind() {
             "struct_specifier" | "union_specifier" => {
                 if let (Some(name), Some(body)) = (
                     ty.child_by_field_id(fields().name.get()),
@@ -186,7 +187,7 @@ impl TypeEnv {
                 let mut next = 0i64;
                 let mut c = body.walk();
                 for e in body.named_children(&mut c) {
-                    if e.kind() != "enumerator" {
+                    if e.node_kind() != "enumerator" {
                         continue;
                     }
                     let Some(name) = e.child_by_field_id(fields().name.get()) else {
@@ -211,11 +212,11 @@ impl TypeEnv {
         let mut is_const = false;
         let mut c = decl.walk();
         for ch in decl.children(&mut c) {
-            if ch.kind() == "type_qualifier" && &src[ch.byte_range()] == "const" {
+            if ch.node_kind() == "type_qualifier" && &src[ch.byte_range()] == "const" {
                 is_const = true;
             }
         }
-        let mut facts = match ty.kind() {
+        let mut facts = match ty.node_kind() {
             "struct_specifier" | "union_specifier" => {
                 let complete = ty.child_by_field_id(fields().body.get()).is_some()
                     || ty
@@ -255,7 +256,7 @@ impl TypeEnv {
     pub fn learn_header_item(&mut self, node: Node, src: &str) {
         let text = src[node.byte_range()].trim_end().to_string();
         let mut names = Vec::new();
-        match node.kind() {
+        match node.node_kind() {
             "preproc_def" | "preproc_function_def" => {
                 if let Some(n) = node.child_by_field_id(fields().name.get()) {
                     names.push(src[n.byte_range()].to_string());
@@ -293,7 +294,7 @@ impl TypeEnv {
             _ => return,
         }
         if !names.is_empty() {
-            let text = if node.kind().ends_with("_specifier") {
+            let text = if node.node_kind().ends_with("_specifier") {
                 format!("{text};")
             } else {
                 text
@@ -308,7 +309,7 @@ impl TypeEnv {
         let mut qualifiers = Vec::new();
         let mut c = decl.walk();
         for ch in decl.children(&mut c) {
-            if ch.kind() == "type_qualifier" {
+            if ch.node_kind() == "type_qualifier" {
                 qualifiers.push(&src[ch.byte_range()]);
             }
         }
@@ -318,7 +319,7 @@ impl TypeEnv {
         }
         type_text.push_str(&src[ty.byte_range()]);
         for &d in declarators {
-            let declarator = if d.kind() == "init_declarator" {
+            let declarator = if d.node_kind() == "init_declarator" {
                 d.child_by_field_id(fields().declarator.get()).unwrap_or(d)
             } else {
                 d
@@ -414,7 +415,7 @@ impl TypeEnv {
         let mut derivations = Vec::new();
         let mut d = declarator;
         let name = loop {
-            match d.kind() {
+            match d.node_kind() {
                 "identifier" | "type_identifier" => break &src[d.byte_range()],
                 "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
                     d = d
@@ -424,7 +425,7 @@ impl TypeEnv {
                 "pointer_declarator" => {
                     let mut c = d.walk();
                     let is_const = d.children(&mut c).any(|ch| {
-                        ch.kind() == "type_qualifier" && &src[ch.byte_range()] == "const"
+                        ch.node_kind() == "type_qualifier" && &src[ch.byte_range()] == "const"
                     });
                     derivations.push((Shape::Pointer, is_const, true));
                     d = d.child_by_field_id(fields().declarator.get())?;
@@ -453,7 +454,7 @@ impl TypeEnv {
                             .last()
                             .is_some_and(|x| x.1);
                     let elem_complete = derivations.len() > 1 || base.is_complete;
-                    let has_init = declarator.kind() == "init_declarator"
+                    let has_init = declarator.node_kind() == "init_declarator"
                         && declarator.child_by_field_id(fields().value.get()).is_some();
                     TypeFacts {
                         shape: Shape::Array,
@@ -552,7 +553,7 @@ pub fn struct_fields(body: Node, src: &str) -> Vec<acc_engine::facts::Field> {
     let mut out = Vec::new();
     let mut c = body.walk();
     for decl in body.named_children(&mut c) {
-        if decl.kind() != "field_declaration" {
+        if decl.node_kind() != "field_declaration" {
             continue;
         }
         let Some(ty) = decl.child_by_field_id(f.ty.get()) else {
@@ -563,7 +564,7 @@ pub fn struct_fields(body: Node, src: &str) -> Vec<acc_engine::facts::Field> {
         for d in decl.children_by_field_id(f.declarator, &mut c2) {
             let mut dims = Vec::new();
             let mut n = d;
-            while n.kind() == "array_declarator" {
+            while n.node_kind() == "array_declarator" {
                 if let Some(size) = n.child_by_field_id(f.size.get()) {
                     dims.insert(0, src[size.byte_range()].to_string());
                 }
@@ -575,7 +576,7 @@ pub fn struct_fields(body: Node, src: &str) -> Vec<acc_engine::facts::Field> {
             // Pointer members and nested declarators are not arithmetic
             // data: recorded with a type text a reduction will refuse.
             let name = src[n.byte_range()].to_string();
-            let type_text = if n.kind() == "field_identifier" {
+            let type_text = if n.node_kind() == "field_identifier" {
                 type_text.clone()
             } else {
                 format!("{type_text} *")
@@ -594,7 +595,7 @@ pub fn struct_fields(body: Node, src: &str) -> Vec<acc_engine::facts::Field> {
 fn tag_and_enumerators(ty: Node, src: &str) -> Vec<String> {
     let mut out = Vec::new();
     if !matches!(
-        ty.kind(),
+        ty.node_kind(),
         "struct_specifier" | "union_specifier" | "enum_specifier"
     ) {
         return out;
@@ -605,7 +606,7 @@ fn tag_and_enumerators(ty: Node, src: &str) -> Vec<String> {
     if let Some(n) = ty.child_by_field_id(fields().name.get()) {
         out.push(src[n.byte_range()].to_string());
     }
-    if ty.kind() == "enum_specifier" {
+    if ty.node_kind() == "enum_specifier" {
         let mut c = body.walk();
         for e in body.named_children(&mut c) {
             if let Some(n) = e.child_by_field_id(fields().name.get()) {

@@ -42,7 +42,7 @@ use crate::directive::{
     AtomicKind, ClauseArgs, ClauseKind, DataModifier, Directive, DirectiveArg, DirectiveKind,
     ReductionOp,
 };
-use crate::facts::{ConstructId, Unit, VarId};
+use crate::facts::{Construct, ConstructId, Unit, VarId};
 use crate::span::Span;
 
 /// The four command-line switches of Clacc's source-to-source mode.
@@ -145,11 +145,14 @@ impl OmpForm {
 
 /// Maps every construct of the unit to its OpenMP form.
 pub fn to_omp(unit: &Unit, an: &Analysis, opts: OmpOptions) -> (Vec<OmpForm>, Vec<Diagnostic>) {
+    let mut by_pragma: Vec<ConstructId> = unit.construct_ids().collect();
+    by_pragma.sort_by_key(|&c| unit.construct(c).pragma_span.start);
     let mut cx = Cx {
         unit,
         an,
         opts,
         diags: Vec::new(),
+        by_pragma,
     };
     let forms = unit
         .construct_ids()
@@ -169,6 +172,9 @@ struct Cx<'a> {
     an: &'a Analysis,
     opts: OmpOptions,
     diags: Vec<Diagnostic>,
+    /// Every construct, by where its directive starts: the constructs inside a span without
+    /// a scan of all of them.
+    by_pragma: Vec<ConstructId>,
 }
 
 /// Values of `num_workers`/`vector_length` a loop inherits.
@@ -209,6 +215,16 @@ pub fn may_have_side_effects(expr: &str) -> bool {
 }
 
 impl<'a> Cx<'a> {
+    /// The constructs whose directive starts inside `span`.
+    fn constructs_in(&self, span: Span) -> impl Iterator<Item = &'a Construct> + '_ {
+        let start = |c: &ConstructId| self.unit.construct(*c).pragma_span.start;
+        let lo = self.by_pragma.partition_point(|c| start(c) < span.start);
+        let hi = self.by_pragma.partition_point(|c| start(c) < span.end);
+        self.by_pragma[lo..hi.max(lo)]
+            .iter()
+            .map(|&c| self.unit.construct(c))
+    }
+
     fn directive(&self, e: EffId) -> &'a Directive {
         &self.unit.construct(self.an.eff(e).construct).directive
     }
@@ -442,7 +458,7 @@ impl<'a> Cx<'a> {
         let referenced = |v: VarId| {
             construct.body.is_some_and(|b| {
                 self.unit.refs_in(b).iter().any(|r| r.var == v)
-                    || self.unit.constructs.iter().any(|c| {
+                    || self.constructs_in(b).any(|c| {
                         b.contains(c.pragma_span)
                             && c.clause_vars.iter().flatten().any(|x| *x == Some(v))
                     })
@@ -454,12 +470,15 @@ impl<'a> Cx<'a> {
         // `omp target teams`. (acc's own lowering keeps the attribute: a gang reduction inside
         // may still need the variable at the compute level.)
         let loop_private = |v: VarId| {
-            self.an.effs.iter().any(|l| {
-                l.kind == EffKind::Loop
-                    && l.construct == self.an.eff(p).construct
-                    && l.attr(v)
-                        .is_some_and(|x| matches!(x.dsa, Some((Dsa::Private, Origin::Exp { .. }))))
-            })
+            self.an.by_construct[self.an.eff(p).construct.0 as usize]
+                .iter()
+                .any(|&l| {
+                    let l = self.an.eff(l);
+                    l.kind == EffKind::Loop
+                        && l.attr(v).is_some_and(|x| {
+                            matches!(x.dsa, Some((Dsa::Private, Origin::Exp { .. })))
+                        })
+                })
         };
         for a in &self.an.eff(p).attrs {
             let name = self.name(a.var);
