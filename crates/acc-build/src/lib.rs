@@ -66,6 +66,10 @@ const HEADERS: &[(&str, &str)] = &[
         "acc_rt.h",
         include_str!("../../acc-runtime/include/acc_rt.h"),
     ),
+    (
+        "acc_prof.h",
+        include_str!("../../acc-runtime/include/acc_prof.h"),
+    ),
 ];
 
 /// The variable cargo sets for a build script whose package depends on

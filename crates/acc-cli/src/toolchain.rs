@@ -161,6 +161,10 @@ pub fn runtime_include() -> Result<PathBuf> {
             "acc_rt.h",
             include_str!("../../acc-runtime/include/acc_rt.h"),
         ),
+        (
+            "acc_prof.h",
+            include_str!("../../acc-runtime/include/acc_prof.h"),
+        ),
     ];
     let mut hash = Fnv::default();
     for (name, text) in HEADERS {

@@ -29,6 +29,7 @@
  * before acc's (a GCC whose specs or wrapper add it first, as one GPU machine's did) would
  * otherwise give the program GCC's openacc.h, which lacks OpenACC 3.3's names. */
 #include "openacc.h"
+#include "acc_prof.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -320,6 +321,18 @@ void *acc_rt_global(void *host);
 
 /* Nonzero when the current device shares the host's memory (data calls are then no-ops). */
 int acc_rt_shared_memory(void);
+
+/* A profiling library linked into the program defines acc_register_library (acc_prof.h): each
+ * translation unit of generated code hands it to the runtime as the program starts, through a
+ * weak reference that is null when the program defines none; the runtime calls it once. */
+void acc_rt_prof_linked(void (*register_library)(acc_prof_reg, acc_prof_reg, acc_prof_lookup_func));
+#if defined(__GNUC__) && !defined(__CUDACC__)
+extern void acc_register_library(acc_prof_reg, acc_prof_reg, acc_prof_lookup_func)
+    __attribute__((weak));
+__attribute__((constructor, unused)) static void __acc_rt_find_profiling_library(void) {
+  acc_rt_prof_linked(acc_register_library);
+}
+#endif
 
 #ifdef __cplusplus
 }

@@ -8,11 +8,13 @@
 use crate::error::{Error, ErrorKind, Result, Site, Text};
 use crate::ffi::guard;
 use crate::present::Counter;
+use crate::prof;
+use crate::queue::QueueSel;
 use crate::reduce;
 use crate::runtime::{
     self, queue_sel, Action, Arg, Chunk, DeviceState, Flags, Geometry, Reduction,
 };
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_char, c_int, c_void, CStr};
 
 /// `acc_rt_data`: one data clause item.
 #[repr(C)]
@@ -219,7 +221,7 @@ fn each(
     line: c_int,
     c: *const AccRtData,
     n: usize,
-    reverse: bool,
+    (reverse, async_arg): (bool, c_int),
     step: impl Fn(&'static DeviceState, Action, &AccRtData, &Site<'_>) -> Result<()>,
 ) {
     guard(routine, || {
@@ -241,11 +243,26 @@ fn each(
             let site = region.with_var(Text::C(item.text));
             step(d, action(item.action, &site)?, item, &site)
         };
-        if reverse {
+        // The construct's start and end events around its data actions (an invalid async
+        // argument is the actions' error to report).
+        let (start, end) = match routine {
+            "acc_rt_update" => (prof::Event::UpdateStart, prof::Event::UpdateEnd),
+            "acc_rt_region_end" | "acc_rt_exit_data" => {
+                (prof::Event::ExitDataStart, prof::Event::ExitDataEnd)
+            }
+            _ => (prof::Event::EnterDataStart, prof::Event::EnterDataEnd),
+        };
+        let q = queue_sel(async_arg, &region).unwrap_or(QueueSel::Sync);
+        let at = d.prof_origin(q, &region);
+        let construct = prof::construct_of_routine(routine);
+        prof::other(start, &at, construct, false);
+        let done = if reverse {
             items.iter().rev().try_for_each(&mut run)
         } else {
             items.iter().try_for_each(&mut run)
-        }
+        };
+        prof::other(end, &at, construct, false);
+        done
     })
 }
 
@@ -264,7 +281,7 @@ pub unsafe extern "C" fn acc_rt_region_begin(
         line,
         clauses,
         n,
-        false,
+        (false, async_arg),
         |d, a, c, site| {
             let q = queue_sel(async_arg, site)?;
             // SAFETY: generated code passes host ranges that stay valid for the region.
@@ -299,7 +316,7 @@ pub unsafe extern "C" fn acc_rt_region_end(
         line,
         clauses,
         n,
-        true,
+        (true, async_arg),
         |d, a, c, site| {
             let q = queue_sel(async_arg, site)?;
             // SAFETY: as for `acc_rt_region_begin`.
@@ -333,7 +350,7 @@ pub unsafe extern "C" fn acc_rt_enter_data(
         line,
         clauses,
         n,
-        false,
+        (false, async_arg),
         |d, a, c, site| {
             let q = queue_sel(async_arg, site)?;
             // SAFETY: generated code passes valid host ranges.
@@ -368,7 +385,7 @@ pub unsafe extern "C" fn acc_rt_exit_data(
         line,
         clauses,
         n,
-        false,
+        (false, async_arg),
         |d, a, c, site| {
             let q = queue_sel(async_arg, site)?;
             // SAFETY: generated code passes valid host ranges.
@@ -402,7 +419,7 @@ pub unsafe extern "C" fn acc_rt_update(
         line,
         clauses,
         n,
-        false,
+        (false, async_arg),
         |d, a, c, site| {
             let q = queue_sel(async_arg, site)?;
             let to_device = match a {
@@ -503,6 +520,56 @@ pub unsafe extern "C" fn acc_rt_launch(
         };
         let d = runtime::current(&site)?;
         let q = queue_sel(cfg.async_arg, &site)?;
+        let at = d.prof_origin(q, &site);
+        // SAFETY: the kernel's name is null or a NUL-terminated literal.
+        let kernel_name = (!k.name.is_null()).then(|| unsafe { CStr::from_ptr(k.name) });
+        let launch = prof::Launch {
+            construct: construct_of(kernel_name),
+            kernel_name,
+            num_gangs: cfg.num_gangs.max(0) as usize,
+            num_workers: cfg.num_workers.max(0) as usize,
+            vector_length: cfg.vector_length.max(0) as usize,
+        };
+        prof::launch(prof::Event::ComputeConstructStart, &at, &launch);
+        prof::launch(prof::Event::EnqueueLaunchStart, &at, &launch);
+        // SAFETY: forwarded from the caller.
+        let done = unsafe { launch_on(d, k, cfg, args, nargs, reds, nreds, q, &site) };
+        prof::launch(prof::Event::EnqueueLaunchEnd, &at, &launch);
+        prof::launch(prof::Event::ComputeConstructEnd, &at, &launch);
+        done
+    })
+}
+
+/// The construct a generated kernel's name starts with (`"parallel loop at line 3"`).
+fn construct_of(name: Option<&CStr>) -> prof::Construct {
+    let name = name.map_or(&b""[..], CStr::to_bytes);
+    if name.starts_with(b"kernels") {
+        prof::Construct::Kernels
+    } else if name.starts_with(b"serial") {
+        prof::Construct::Serial
+    } else {
+        prof::Construct::Parallel
+    }
+}
+
+/// The launch itself, between the profiling events of [`acc_rt_launch`].
+///
+/// # Safety
+/// As for [`acc_rt_launch`].
+#[allow(clippy::too_many_arguments)]
+unsafe fn launch_on(
+    d: &'static runtime::DeviceState,
+    k: &AccRtKernel,
+    cfg: &AccRtConfig,
+    args: *const AccRtArg,
+    nargs: usize,
+    reds: *const AccRtReduction,
+    nreds: usize,
+    q: QueueSel,
+    site: &Site<'_>,
+) -> Result<()> {
+    let site = *site;
+    {
         let raw_args = if args.is_null() || nargs == 0 {
             &[][..]
         } else {
@@ -665,7 +732,7 @@ pub unsafe extern "C" fn acc_rt_launch(
         // SAFETY: generated code's kernel follows the chunk layout of acc_rt.h, and its value
         // arguments and reduction variables are valid as the header requires.
         unsafe { d.launch(f, geom, &a, &rs, q, &site) }
-    })
+    }
 }
 
 /// `acc_rt_data_info`: the constant part of a data clause item (the compact calls).

@@ -24,6 +24,7 @@ mod ffi;
 pub mod jit;
 pub mod nvrtc;
 pub mod present;
+pub mod prof;
 pub mod queue;
 pub mod reduce;
 pub mod runtime;

@@ -15,6 +15,7 @@ use crate::device::host_discrete::HostDiscreteDevice;
 use crate::device::{DevAddr, Device, DeviceError, DeviceKind};
 use crate::error::{Error, ErrorKind, Result, Site, Text};
 use crate::present::{self, Counter, Entry, Lookup, PresentTable};
+use crate::prof;
 use crate::queue::{QueueSel, Queues, NOVAL_QUEUE};
 use crate::reduce;
 use std::cell::Cell;
@@ -93,10 +94,13 @@ pub const ASYNC_SYNC: i32 = -2;
 
 /// The process's runtime, created on first use from the environment.
 pub fn runtime() -> Result<&'static Runtime> {
-    RUNTIME
+    let rt = RUNTIME
         .get_or_init(Runtime::from_env)
         .as_ref()
-        .map_err(Clone::clone)
+        .map_err(Clone::clone);
+    // After the runtime exists, so that a library may call the API while it registers.
+    prof::load_env_libraries();
+    rt
 }
 
 type Gpus = std::result::Result<Vec<DeviceState>, String>;
@@ -498,6 +502,36 @@ impl DeviceState {
         self.device.kind()
     }
 
+    /// Where a profiling event on this device and queue comes from.
+    pub fn prof_origin<'a>(&self, queue: QueueSel, site: &'a Site<'a>) -> prof::Origin<'a> {
+        prof::Origin {
+            device: self.device.kind(),
+            device_number: self.device.number(),
+            queue,
+            site,
+        }
+    }
+
+    /// Raises a data event about `[host, host + bytes)` and its device copy at `dev`.
+    fn data_event(
+        &self,
+        ev: prof::Event,
+        q: QueueSel,
+        site: &Site<'_>,
+        (host, bytes, dev): (usize, usize, DevAddr),
+    ) {
+        if prof::wants(ev) {
+            let data = prof::Data {
+                construct: prof::construct_of_routine(site.routine),
+                implicit: false,
+                bytes,
+                host,
+                device: dev,
+            };
+            prof::data(ev, &self.prof_origin(q, site), &data);
+        }
+    }
+
     fn shared(&self) -> bool {
         self.device.shares_host_memory()
     }
@@ -573,26 +607,46 @@ impl DeviceState {
     ///
     /// # Safety
     /// `host` stays readable for `bytes` bytes until the copy ran; `dev` is live device memory.
-    unsafe fn put(&'static self, q: QueueSel, dev: DevAddr, host: usize, bytes: usize) {
+    unsafe fn put(
+        &'static self,
+        q: QueueSel,
+        dev: DevAddr,
+        host: usize,
+        bytes: usize,
+        site: &Site<'_>,
+    ) {
+        let what = (host, bytes, dev);
+        self.data_event(prof::Event::EnqueueUploadStart, q, site, what);
         let h = Addr(host);
         self.queues.submit(q, move || {
             let h = h;
             // SAFETY: guaranteed by the caller of `put`.
             unsafe { self.device.copy_to_device(dev, h.0 as *const u8, bytes) }
         });
+        self.data_event(prof::Event::EnqueueUploadEnd, q, site, what);
     }
 
     /// Enqueues a device-to-host copy.
     ///
     /// # Safety
     /// `host` stays writable for `bytes` bytes until the copy ran; `dev` is live device memory.
-    unsafe fn get(&'static self, q: QueueSel, host: usize, dev: DevAddr, bytes: usize) {
+    unsafe fn get(
+        &'static self,
+        q: QueueSel,
+        host: usize,
+        dev: DevAddr,
+        bytes: usize,
+        site: &Site<'_>,
+    ) {
+        let what = (host, bytes, dev);
+        self.data_event(prof::Event::EnqueueDownloadStart, q, site, what);
         let h = Addr(host);
         self.queues.submit(q, move || {
             let h = h;
             // SAFETY: guaranteed by the caller of `get`.
             unsafe { self.device.copy_to_host(h.0 as *mut u8, dev, bytes) }
         });
+        self.data_event(prof::Event::EnqueueDownloadEnd, q, site, what);
     }
 
     /// Enqueues freeing device memory the runtime allocated for a mapping.
@@ -671,7 +725,7 @@ impl DeviceState {
             Ok(present::Enter::Present { dev }) => {
                 if flags.has(Flags::ALWAYS_IN) && matches!(action, Action::Copy | Action::CopyIn) {
                     // SAFETY: forwarded from the caller; `dev` lies in the present entry.
-                    unsafe { self.put(q, dev, host, bytes) };
+                    unsafe { self.put(q, dev, host, bytes, site) };
                 }
                 Ok(dev)
             }
@@ -685,9 +739,11 @@ impl DeviceState {
                         .map_err(|e| self.dev_error(e, site, host, bytes))?;
                     let var = site.var.to_string_lossy().unwrap_or_default();
                     t.insert_counted(Entry::new(host, bytes, dev, &var), counter);
+                    self.data_event(prof::Event::Alloc, q, site, (host, bytes, dev));
+                    self.data_event(prof::Event::Create, q, site, (host, bytes, dev));
                     if matches!(action, Action::Copy | Action::CopyIn) {
                         // SAFETY: forwarded from the caller; `dev` was just allocated.
-                        unsafe { self.put(q, dev, host, bytes) };
+                        unsafe { self.put(q, dev, host, bytes, site) };
                     } else if flags.has(Flags::ZERO) {
                         self.queues.submit(q, move || {
                             // SAFETY: `dev` is the live allocation of the new entry; only a
@@ -755,7 +811,7 @@ impl DeviceState {
                     if let Lookup::Present(e) = t.lookup(host, bytes) {
                         let dev = e.dev_of(host);
                         // SAFETY: forwarded from the caller; `dev` lies in a present entry.
-                        unsafe { self.get(q, host, dev, bytes) };
+                        unsafe { self.get(q, host, dev, bytes, site) };
                     }
                 }
                 Ok(())
@@ -764,8 +820,20 @@ impl DeviceState {
                 if copy_out {
                     // SAFETY: forwarded from the caller; the allocation is freed only by the
                     // `release` enqueued after this copy.
-                    unsafe { self.get(q, host, dev, bytes) };
+                    unsafe { self.get(q, host, dev, bytes, site) };
                 }
+                self.data_event(
+                    prof::Event::Delete,
+                    q,
+                    site,
+                    (entry.host, entry.bytes, entry.dev),
+                );
+                self.data_event(
+                    prof::Event::Free,
+                    q,
+                    site,
+                    (entry.host, entry.bytes, entry.dev),
+                );
                 self.release(q, entry.dev);
                 Ok(())
             }
@@ -802,9 +870,9 @@ impl DeviceState {
                 // table lock keeps alive while the copy is enqueued or run.
                 unsafe {
                     if to_device {
-                        self.put(q, dev, host, bytes);
+                        self.put(q, dev, host, bytes, site);
                     } else {
-                        self.get(q, host, dev, bytes);
+                        self.get(q, host, dev, bytes, site);
                     }
                 }
                 Ok(())
@@ -1084,7 +1152,7 @@ impl DeviceState {
         }
         self.check_dev(dev, bytes, site)?;
         // SAFETY: forwarded from the caller; the device range was just checked.
-        unsafe { self.put(q, dev, host, bytes) };
+        unsafe { self.put(q, dev, host, bytes, site) };
         Ok(())
     }
 
@@ -1105,7 +1173,7 @@ impl DeviceState {
         }
         self.check_dev(dev, bytes, site)?;
         // SAFETY: forwarded from the caller; the device range was just checked.
-        unsafe { self.get(q, host, dev, bytes) };
+        unsafe { self.get(q, host, dev, bytes, site) };
         Ok(())
     }
 
@@ -1135,6 +1203,24 @@ impl DeviceState {
         let QueueSel::Async(key) = queue_sel(wait_arg, site)? else {
             return Ok(());
         };
+        let at = self.prof_origin(QueueSel::Async(key), site);
+        prof::other(
+            prof::Event::WaitStart,
+            &at,
+            prof::construct_of_routine(site.routine),
+            false,
+        );
+        let done = self.wait_on(key, async_arg, site);
+        prof::other(
+            prof::Event::WaitEnd,
+            &at,
+            prof::construct_of_routine(site.routine),
+            false,
+        );
+        done
+    }
+
+    fn wait_on(&self, key: i32, async_arg: Option<i32>, site: &Site<'_>) -> Result<()> {
         match async_arg.map(|a| queue_sel(a, site)).transpose()? {
             None | Some(QueueSel::Sync) => self.queues.wait(key),
             Some(QueueSel::Async(on)) => self.queues.wait_async(key, on),
@@ -1143,10 +1229,15 @@ impl DeviceState {
     }
 
     pub fn wait_all(&self, async_arg: Option<i32>, site: &Site<'_>) -> Result<()> {
-        match async_arg.map(|a| queue_sel(a, site)).transpose()? {
+        let on = async_arg.map(|a| queue_sel(a, site)).transpose()?;
+        let at = self.prof_origin(QueueSel::Sync, site);
+        let construct = prof::construct_of_routine(site.routine);
+        prof::other(prof::Event::WaitStart, &at, construct, false);
+        match on {
             None | Some(QueueSel::Sync) => self.queues.wait_all(),
             Some(QueueSel::Async(on)) => self.queues.wait_all_async(on),
         }
+        prof::other(prof::Event::WaitEnd, &at, construct, false);
         Ok(())
     }
 
