@@ -19,6 +19,7 @@ pub mod preprocess;
 pub mod print;
 pub mod render;
 pub mod sema;
+mod sites;
 pub mod split;
 pub mod syntax;
 pub mod text;

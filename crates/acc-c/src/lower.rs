@@ -200,7 +200,7 @@ fn lower_analysis(
         // The kernels name no CUDA source: on a GPU the runtime says so.
         None if !lw.cuda_kernels.is_empty() => "#define __acc_cuda_module 0\n".to_string(),
         None => String::new(),
-    };
+    } + &crate::sites::table(lw.unit, src, &lw.file);
     let mut out = String::with_capacity(src.len() * 2);
     out.push_str(PRELUDE);
     out.push_str(&cuda_decl);
@@ -829,6 +829,9 @@ impl<'a> Lowerer<'a> {
         }
         if d.if_present {
             flags.push("ACC_RT_IF_PRESENT");
+        }
+        if d.implicit {
+            flags.push("ACC_RT_IMPLICIT");
         }
         let flags = if flags.is_empty() {
             "0".to_string()

@@ -1223,6 +1223,9 @@ impl<'s> Walker<'s> {
             self.unit.constructs[id.0 as usize].function =
                 Some((name.to_string(), Self::span(node)));
         }
+        self.unit
+            .functions
+            .push((name.to_string(), Self::span(node)));
         self.scopes.push(HashMap::new());
         // Parameters.
         if let Some(fd) = find_descendant(

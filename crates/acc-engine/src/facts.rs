@@ -258,6 +258,9 @@ pub struct Unit {
     pub constructs: Vec<Construct>,
     /// Sorted by `span.start`.
     pub refs: Vec<Ref>,
+    /// The function definitions, in source order: name and the span of the definition (what
+    /// profiling reports as an event's function).
+    pub functions: Vec<(String, Span)>,
 }
 
 impl Unit {
@@ -271,6 +274,12 @@ impl Unit {
 
     pub fn construct_ids(&self) -> impl Iterator<Item = ConstructId> {
         (0..self.constructs.len() as u32).map(ConstructId)
+    }
+
+    /// The function whose definition contains `span`.
+    pub fn enclosing_function(&self, span: Span) -> Option<&(String, Span)> {
+        let i = self.functions.partition_point(|f| f.1.start <= span.start);
+        self.functions[..i].last().filter(|f| f.1.contains(span))
     }
 
     /// The references inside `span`, in source order.

@@ -66,10 +66,11 @@ enum acc_rt_flag {
   ACC_RT_IF_PRESENT = 16, /* update if_present: skip data that is not present; attach/detach:
                              do nothing when the pointer itself is not present (an implicit
                              attach of a member pointer whose struct is not mapped) */
-  ACC_RT_ROWS = 32        /* a jagged array section `a[lo:n][0:m]` (a points to pointers): this
+  ACC_RT_ROWS = 32,       /* a jagged array section `a[lo:n][0:m]` (a points to pointers): this
                              item is the row pointers, and the next item (host unused) gives
                              each row's bytes; the runtime maps each row too and attaches the
                              device's row pointers to the device's rows (updates: the rows) */
+  ACC_RT_IMPLICIT = 64    /* an implicit data attribute's item (profiling events say so) */
 };
 
 typedef struct acc_rt_data {
@@ -321,6 +322,17 @@ void *acc_rt_global(void *host);
 
 /* Nonzero when the current device shares the host's memory (data calls are then no-ops). */
 int acc_rt_shared_memory(void);
+
+/* Where a file's constructs are, for profiling events (acc_prof.h): generated calls pass a
+ * file and a line, and events report the construct's last line, kind (acc_construct_t) and
+ * function from this table, which each file's generated code registers as the program starts. */
+typedef struct acc_rt_site {
+  int line, end_line; /* the directive's line, the construct's last */
+  int construct;      /* acc_construct_t */
+  const char *func;   /* the function around it, or NULL */
+  int func_line, func_end_line;
+} acc_rt_site;
+void acc_rt_register_sites(const char *file, const acc_rt_site *sites, size_t n);
 
 /* A profiling library linked into the program defines acc_register_library (acc_prof.h): each
  * translation unit of generated code hands it to the runtime as the program starts, through a

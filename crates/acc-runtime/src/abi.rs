@@ -254,14 +254,25 @@ fn each(
         };
         let q = queue_sel(async_arg, &region).unwrap_or(QueueSel::Sync);
         let at = d.prof_origin(q, &region);
-        let construct = prof::construct_of_routine(routine);
-        prof::other(start, &at, construct, false);
+        // A compute construct's data clauses are inside its start and end events.
+        let compute = (prof::wants(prof::Event::ComputeConstructStart)
+            || prof::wants(prof::Event::ComputeConstructEnd))
+        .then(|| prof::site_construct(&region))
+        .flatten()
+        .filter(|c| c.is_compute());
+        if let Some(c) = compute.filter(|_| routine == "acc_rt_region_begin") {
+            prof::other(prof::Event::ComputeConstructStart, &at, Some(c));
+        }
+        prof::other(start, &at, None);
         let done = if reverse {
             items.iter().rev().try_for_each(&mut run)
         } else {
             items.iter().try_for_each(&mut run)
         };
-        prof::other(end, &at, construct, false);
+        prof::other(end, &at, None);
+        if let Some(c) = compute.filter(|_| routine == "acc_rt_region_end") {
+            prof::other(prof::Event::ComputeConstructEnd, &at, Some(c));
+        }
         done
     })
 }
@@ -520,22 +531,25 @@ pub unsafe extern "C" fn acc_rt_launch(
         };
         let d = runtime::current(&site)?;
         let q = queue_sel(cfg.async_arg, &site)?;
+        // A compute construct whose file registered no site table (code not from acc cc)
+        // has its construct events here, around the launch.
+        let unlisted = (prof::wants(prof::Event::ComputeConstructStart)
+            || prof::wants(prof::Event::ComputeConstructEnd))
+            && prof::site_construct(&site).is_none();
         let at = d.prof_origin(q, &site);
-        // SAFETY: the kernel's name is null or a NUL-terminated literal.
-        let kernel_name = (!k.name.is_null()).then(|| unsafe { CStr::from_ptr(k.name) });
-        let launch = prof::Launch {
-            construct: construct_of(kernel_name),
-            kernel_name,
-            num_gangs: cfg.num_gangs.max(0) as usize,
-            num_workers: cfg.num_workers.max(0) as usize,
-            vector_length: cfg.vector_length.max(0) as usize,
-        };
-        prof::launch(prof::Event::ComputeConstructStart, &at, &launch);
-        prof::launch(prof::Event::EnqueueLaunchStart, &at, &launch);
+        let construct = Some(construct_of(
+            // SAFETY: the kernel's name is null or a NUL-terminated literal.
+            (!k.name.is_null()).then(|| unsafe { CStr::from_ptr(k.name) }),
+        ))
+        .filter(|_| unlisted);
+        if let Some(c) = construct {
+            prof::other(prof::Event::ComputeConstructStart, &at, Some(c));
+        }
         // SAFETY: forwarded from the caller.
         let done = unsafe { launch_on(d, k, cfg, args, nargs, reds, nreds, q, &site) };
-        prof::launch(prof::Event::EnqueueLaunchEnd, &at, &launch);
-        prof::launch(prof::Event::ComputeConstructEnd, &at, &launch);
+        if let Some(c) = construct {
+            prof::other(prof::Event::ComputeConstructEnd, &at, Some(c));
+        }
         done
     })
 }

@@ -401,17 +401,123 @@ pub fn load_env_libraries() {
     }
 }
 
+/// `acc_rt_site`: one construct of a file's table (see `acc_rt.h`).
+#[repr(C)]
+pub struct AccRtSite {
+    pub line: c_int,
+    pub end_line: c_int,
+    pub construct: c_int,
+    pub func: *const c_char,
+    pub func_line: c_int,
+    pub func_end_line: c_int,
+}
+
+/// What a registered table says about one line of one file.
+#[derive(Clone, Copy)]
+struct SiteRow {
+    end_line: c_int,
+    construct: c_int,
+    /// A string literal of the program (lives for the process), as an address.
+    func: usize,
+    func_line: c_int,
+    func_end_line: c_int,
+}
+
+type SiteTables = std::collections::HashMap<Box<[u8]>, std::collections::HashMap<c_int, SiteRow>>;
+
+/// Each file's constructs by line, from generated code's `acc_rt_register_sites`.
+static SITES: RwLock<Option<SiteTables>> = RwLock::new(None);
+
+/// `acc_rt_register_sites`: a file's table of constructs, registered by its generated code as
+/// the program starts.
+///
+/// # Safety
+/// `file` is a NUL-terminated string; `sites` points at `n` rows whose strings live for the
+/// process (generated code passes static tables of literals).
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_register_sites(
+    file: *const c_char,
+    sites: *const AccRtSite,
+    n: usize,
+) {
+    if file.is_null() || sites.is_null() {
+        return;
+    }
+    // SAFETY: guaranteed by the caller.
+    let (file, rows) = unsafe { (CStr::from_ptr(file), std::slice::from_raw_parts(sites, n)) };
+    let mut tables = SITES.write().unwrap_or_else(|e| e.into_inner());
+    let table = tables
+        .get_or_insert_with(Default::default)
+        .entry(file.to_bytes().into())
+        .or_default();
+    for r in rows {
+        table.entry(r.line).or_insert(SiteRow {
+            end_line: r.end_line,
+            construct: r.construct,
+            func: r.func as usize,
+            func_line: r.func_line,
+            func_end_line: r.func_end_line,
+        });
+    }
+}
+
+/// The registered row of a site's file and line.
+fn site_row(site: &Site<'_>) -> Option<SiteRow> {
+    let file: &[u8] = match site.file {
+        // SAFETY: a site's C text is a NUL-terminated string that outlives it.
+        crate::error::Text::C(p) if !p.is_null() => unsafe { CStr::from_ptr(p) }.to_bytes(),
+        crate::error::Text::Str(s) => s.as_bytes(),
+        _ => return None,
+    };
+    let tables = SITES.read().unwrap_or_else(|e| e.into_inner());
+    tables
+        .as_ref()?
+        .get(file)?
+        .get(&(site.line as c_int))
+        .copied()
+}
+
+/// The construct at a site, when its file registered a table.
+pub fn site_construct(site: &Site<'_>) -> Option<Construct> {
+    Construct::from_code(site_row(site)?.construct)
+}
+
+impl Construct {
+    fn from_code(code: c_int) -> Option<Construct> {
+        use Construct::*;
+        [
+            Parallel, Kernels, Data, EnterData, ExitData, Update, Wait, RuntimeApi, Serial,
+        ]
+        .into_iter()
+        .find(|c| *c as c_int == code)
+    }
+
+    pub fn is_compute(self) -> bool {
+        matches!(
+            self,
+            Construct::Parallel | Construct::Kernels | Construct::Serial
+        )
+    }
+}
+
 /// Where an event happens: its device, queue and source location.
 pub struct Origin<'a> {
     pub device: DeviceKind,
     pub device_number: usize,
     pub queue: QueueSel,
     pub site: &'a Site<'a>,
+    /// The GPU, for the CUDA handles of `acc_api_info`.
+    pub gpu: Option<&'a crate::device::cuda::CudaDevice>,
 }
 
-/// The construct of a runtime call: generated code's calls for directives, the API's routines
-/// for everything else.
-pub fn construct_of_routine(routine: &str) -> Construct {
+/// The construct of a runtime call: the registered table's, else the routine's.
+fn construct_at(site: &Site<'_>) -> Construct {
+    site_construct(site).unwrap_or_else(|| construct_of_routine(site.routine))
+}
+
+/// The construct of a runtime call by its routine: generated code's calls for directives, the
+/// API's routines for everything else.
+fn construct_of_routine(routine: &str) -> Construct {
     match routine {
         "acc_rt_region_begin" | "acc_rt_region_end" | "acc_rt_launch" => Construct::Data,
         "acc_rt_enter_data" => Construct::EnterData,
@@ -424,16 +530,18 @@ pub fn construct_of_routine(routine: &str) -> Construct {
 
 /// The data of a data event.
 pub struct Data {
-    pub construct: Construct,
+    /// `None`: the construct at the event's site.
+    pub construct: Option<Construct>,
     pub implicit: bool,
     pub bytes: usize,
     pub host: usize,
     pub device: usize,
 }
 
-/// The data of a launch or compute construct event.
+/// The data of a launch event.
 pub struct Launch<'a> {
-    pub construct: Construct,
+    /// `None`: the construct at the event's site.
+    pub construct: Option<Construct>,
     pub kernel_name: Option<&'a CStr>,
     pub num_gangs: usize,
     pub num_workers: usize,
@@ -465,6 +573,7 @@ fn c_text(text: crate::error::Text<'_>, keep: &mut Vec<CString>) -> *const c_cha
 }
 
 fn prof_info(ev: Event, at: &Origin<'_>, keep: &mut Vec<CString>) -> ProfInfo {
+    let row = site_row(at.site);
     let (async_, async_queue) = match at.queue {
         QueueSel::Sync => (crate::runtime::ASYNC_SYNC as c_long, -1),
         QueueSel::Async(q) => (q as c_long, q as c_long),
@@ -475,31 +584,35 @@ fn prof_info(ev: Event, at: &Origin<'_>, keep: &mut Vec<CString>) -> ProfInfo {
         version: VERSION,
         device_type: device_t(at.device),
         device_number: at.device_number as c_int,
-        thread_id: THREAD_ID.with(|t| *t),
+        thread_id: THREAD_ID.try_with(|t| *t).unwrap_or(0),
         async_,
         async_queue,
         src_file: c_text(at.site.file, keep),
-        func_name: std::ptr::null(),
+        func_name: row.map_or(std::ptr::null(), |r| r.func as *const c_char),
         line_no: at.site.line as c_int,
-        end_line_no: 0,
-        func_line_no: 0,
-        func_end_line_no: 0,
+        end_line_no: row.map_or(at.site.line as c_int, |r| r.end_line),
+        func_line_no: row.map_or(0, |r| r.func_line),
+        func_end_line_no: row.map_or(0, |r| r.func_end_line),
     }
 }
 
+/// `acc_api_info`: on a GPU, CUDA (`acc_device_api_cuda`) with the device's address, context
+/// and the event's stream; on the CPU devices, no device API.
 fn api_info(at: &Origin<'_>) -> ApiInfo {
+    let key = match at.queue {
+        QueueSel::Sync => None,
+        QueueSel::Async(q) => Some(q),
+    };
+    let [device, context, stream] = at.gpu.map_or([std::ptr::null(); 3], |g| g.api_handles(key));
     ApiInfo {
-        device_api: if at.device == DeviceKind::Nvidia {
-            1
-        } else {
-            0
-        },
+        device_api: if at.gpu.is_some() { 1 } else { 0 },
         valid_bytes: valid_bytes!(ApiInfo, async_handle),
         device_type: device_t(at.device),
-        vendor: -1,
-        device_handle: std::ptr::null(),
-        context_handle: std::ptr::null(),
-        async_handle: std::ptr::null(),
+        // NVIDIA's PCI vendor id on a GPU; none on the CPU devices.
+        vendor: if at.gpu.is_some() { 0x10de } else { 0 },
+        device_handle: device,
+        context_handle: context,
+        async_handle: stream,
     }
 }
 
@@ -513,7 +626,8 @@ fn dispatch(ev: Event, info: &mut ProfInfo, event: &mut EventInfo, api: &mut Api
         };
         list.iter().filter(|r| r.on).map(|r| r.callback).collect()
     };
-    OFF_HERE.with(|off| {
+    // At exit the thread's locals may be gone: then nothing is toggled off for it.
+    let _ = OFF_HERE.try_with(|off| {
         let off = off.borrow();
         callbacks.retain(|&cb| {
             !off.iter()
@@ -530,6 +644,48 @@ fn dispatch(ev: Event, info: &mut ProfInfo, event: &mut EventInfo, api: &mut Api
     }
 }
 
+/// Raises a device or runtime event (`device_init_*`, `device_shutdown_*`,
+/// `runtime_shutdown`) for device `number` of `kind`, from the runtime itself.
+pub fn device_event(ev: Event, kind: DeviceKind, number: usize, routine: &'static str) {
+    if !wants(ev) {
+        return;
+    }
+    let site = Site::routine(routine);
+    let at = Origin {
+        device: kind,
+        device_number: number,
+        queue: QueueSel::Sync,
+        site: &site,
+        gpu: None,
+    };
+    other(ev, &at, Some(Construct::RuntimeApi));
+}
+
+/// The runtime's default device, which `runtime_shutdown` reports.
+static DEFAULT_DEVICE: std::sync::OnceLock<(DeviceKind, usize)> = std::sync::OnceLock::new();
+
+/// Raises `runtime_shutdown` as the process exits: registered with the C library's `atexit`
+/// when the runtime starts.
+extern "C" fn at_exit() {
+    let (kind, number) = DEFAULT_DEVICE
+        .get()
+        .copied()
+        .unwrap_or((DeviceKind::Host, 0));
+    device_event(Event::RuntimeShutdown, kind, number, "exit");
+}
+
+/// Arranges for [`at_exit`], once, for a runtime whose default device is `number` of `kind`.
+pub fn register_at_exit(kind: DeviceKind, number: usize) {
+    extern "C" {
+        fn atexit(f: extern "C" fn()) -> c_int;
+    }
+    if DEFAULT_DEVICE.set((kind, number)).is_ok() {
+        // SAFETY: `at_exit` is an `extern "C"` function with no arguments that lives for the
+        // process, as `atexit` requires.
+        unsafe { atexit(at_exit) };
+    }
+}
+
 /// Raises a data event.
 pub fn data(ev: Event, at: &Origin<'_>, d: &Data) {
     if !wants(ev) {
@@ -542,7 +698,7 @@ pub fn data(ev: Event, at: &Origin<'_>, d: &Data) {
         data_event: DataEventInfo {
             event_type: ev as c_int,
             valid_bytes: valid_bytes!(DataEventInfo, device_ptr),
-            parent_construct: d.construct as c_int,
+            parent_construct: d.construct.unwrap_or_else(|| construct_at(at.site)) as c_int,
             implicit: d.implicit as c_int,
             tool_info: std::ptr::null_mut(),
             var_name,
@@ -565,7 +721,7 @@ pub fn launch(ev: Event, at: &Origin<'_>, l: &Launch<'_>) {
         launch_event: LaunchEventInfo {
             event_type: ev as c_int,
             valid_bytes: valid_bytes!(LaunchEventInfo, vector_length),
-            parent_construct: l.construct as c_int,
+            parent_construct: l.construct.unwrap_or_else(|| construct_at(at.site)) as c_int,
             implicit: 0,
             tool_info: std::ptr::null_mut(),
             kernel_name: l.kernel_name.map_or(std::ptr::null(), CStr::as_ptr),
@@ -577,8 +733,9 @@ pub fn launch(ev: Event, at: &Origin<'_>, l: &Launch<'_>) {
     dispatch(ev, &mut info, &mut event, &mut api_info(at));
 }
 
-/// Raises any other event (enter/exit data and update starts and ends, waits).
-pub fn other(ev: Event, at: &Origin<'_>, construct: Construct, implicit: bool) {
+/// Raises any other event (enter/exit data and update starts and ends, waits); `construct`
+/// `None` is the construct at the event's site.
+pub fn other(ev: Event, at: &Origin<'_>, construct: Option<Construct>) {
     if !wants(ev) {
         return;
     }
@@ -588,8 +745,8 @@ pub fn other(ev: Event, at: &Origin<'_>, construct: Construct, implicit: bool) {
         other_event: OtherEventInfo {
             event_type: ev as c_int,
             valid_bytes: valid_bytes!(OtherEventInfo, tool_info),
-            parent_construct: construct as c_int,
-            implicit: implicit as c_int,
+            parent_construct: construct.unwrap_or_else(|| construct_at(at.site)) as c_int,
+            implicit: 0,
             tool_info: std::ptr::null_mut(),
         },
     };

@@ -49,6 +49,8 @@ impl Flags {
     pub const ALWAYS_OUT: Flags = Flags(4);
     pub const FINALIZE: Flags = Flags(8);
     pub const IF_PRESENT: Flags = Flags(16);
+    /// The item is an implicit data attribute's (for profiling events only).
+    pub const IMPLICIT: Flags = Flags(64);
 
     pub fn has(self, f: Flags) -> bool {
         self.0 & f.0 != 0
@@ -94,13 +96,22 @@ pub const ASYNC_SYNC: i32 = -2;
 
 /// The process's runtime, created on first use from the environment.
 pub fn runtime() -> Result<&'static Runtime> {
-    let rt = RUNTIME
-        .get_or_init(Runtime::from_env)
-        .as_ref()
-        .map_err(Clone::clone);
-    // After the runtime exists, so that a library may call the API while it registers.
+    if let Some(rt) = RUNTIME.get() {
+        return rt.as_ref().map_err(Clone::clone);
+    }
+    // Before the runtime starts, so that the libraries see its device initialisation; a
+    // library that calls the API while it registers starts the runtime from here.
     prof::load_env_libraries();
-    rt
+    RUNTIME
+        .get_or_init(|| {
+            let rt = Runtime::from_env();
+            if let Ok(rt) = &rt {
+                prof::register_at_exit(rt.default_kind, rt.default_num);
+            }
+            rt
+        })
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 type Gpus = std::result::Result<Vec<DeviceState>, String>;
@@ -226,7 +237,21 @@ impl Runtime {
                 })?,
             Err(_) => 1,
         };
+        // The devices of the CPU are ready as they are made; a GPU's context is made on first
+        // use, after the probe that chose the default device.
+        prof::device_event(
+            prof::Event::DeviceInitStart,
+            default_kind,
+            0,
+            "acc runtime start-up",
+        );
         let rt = Runtime::new(discrete_count, default_kind, 0);
+        prof::device_event(
+            prof::Event::DeviceInitEnd,
+            default_kind,
+            0,
+            "acc runtime start-up",
+        );
         let default_num = match std::env::var("ACC_DEVICE_NUM") {
             Ok(s) if !s.trim().is_empty() => {
                 let n = s.trim().parse::<usize>().ok();
@@ -503,12 +528,38 @@ impl DeviceState {
     }
 
     /// Where a profiling event on this device and queue comes from.
-    pub fn prof_origin<'a>(&self, queue: QueueSel, site: &'a Site<'a>) -> prof::Origin<'a> {
+    pub fn prof_origin<'a>(&'a self, queue: QueueSel, site: &'a Site<'a>) -> prof::Origin<'a> {
         prof::Origin {
             device: self.device.kind(),
             device_number: self.device.number(),
             queue,
             site,
+            gpu: self.device.cuda(),
+        }
+    }
+
+    /// Raises a launch event for the kernel a launch's site names (its `var`), with the
+    /// geometry it runs with: gangs, workers, vector length.
+    fn launch_event(
+        &self,
+        ev: prof::Event,
+        q: QueueSel,
+        site: &Site<'_>,
+        (num_gangs, num_workers, vector_length): (usize, usize, usize),
+    ) {
+        if prof::wants(ev) {
+            let name = site
+                .var
+                .to_string_lossy()
+                .and_then(|n| CString::new(n).ok());
+            let launch = prof::Launch {
+                construct: None,
+                kernel_name: name.as_deref(),
+                num_gangs,
+                num_workers,
+                vector_length,
+            };
+            prof::launch(ev, &self.prof_origin(q, site), &launch);
         }
     }
 
@@ -519,11 +570,12 @@ impl DeviceState {
         q: QueueSel,
         site: &Site<'_>,
         (host, bytes, dev): (usize, usize, DevAddr),
+        implicit: bool,
     ) {
         if prof::wants(ev) {
             let data = prof::Data {
-                construct: prof::construct_of_routine(site.routine),
-                implicit: false,
+                construct: None,
+                implicit,
                 bytes,
                 host,
                 device: dev,
@@ -614,16 +666,17 @@ impl DeviceState {
         host: usize,
         bytes: usize,
         site: &Site<'_>,
+        implicit: bool,
     ) {
         let what = (host, bytes, dev);
-        self.data_event(prof::Event::EnqueueUploadStart, q, site, what);
+        self.data_event(prof::Event::EnqueueUploadStart, q, site, what, implicit);
         let h = Addr(host);
         self.queues.submit(q, move || {
             let h = h;
             // SAFETY: guaranteed by the caller of `put`.
             unsafe { self.device.copy_to_device(dev, h.0 as *const u8, bytes) }
         });
-        self.data_event(prof::Event::EnqueueUploadEnd, q, site, what);
+        self.data_event(prof::Event::EnqueueUploadEnd, q, site, what, implicit);
     }
 
     /// Enqueues a device-to-host copy.
@@ -637,16 +690,17 @@ impl DeviceState {
         dev: DevAddr,
         bytes: usize,
         site: &Site<'_>,
+        implicit: bool,
     ) {
         let what = (host, bytes, dev);
-        self.data_event(prof::Event::EnqueueDownloadStart, q, site, what);
+        self.data_event(prof::Event::EnqueueDownloadStart, q, site, what, implicit);
         let h = Addr(host);
         self.queues.submit(q, move || {
             let h = h;
             // SAFETY: guaranteed by the caller of `get`.
             unsafe { self.device.copy_to_host(h.0 as *mut u8, dev, bytes) }
         });
-        self.data_event(prof::Event::EnqueueDownloadEnd, q, site, what);
+        self.data_event(prof::Event::EnqueueDownloadEnd, q, site, what, implicit);
     }
 
     /// Enqueues freeing device memory the runtime allocated for a mapping.
@@ -725,7 +779,7 @@ impl DeviceState {
             Ok(present::Enter::Present { dev }) => {
                 if flags.has(Flags::ALWAYS_IN) && matches!(action, Action::Copy | Action::CopyIn) {
                     // SAFETY: forwarded from the caller; `dev` lies in the present entry.
-                    unsafe { self.put(q, dev, host, bytes, site) };
+                    unsafe { self.put(q, dev, host, bytes, site, flags.has(Flags::IMPLICIT)) };
                 }
                 Ok(dev)
             }
@@ -739,11 +793,23 @@ impl DeviceState {
                         .map_err(|e| self.dev_error(e, site, host, bytes))?;
                     let var = site.var.to_string_lossy().unwrap_or_default();
                     t.insert_counted(Entry::new(host, bytes, dev, &var), counter);
-                    self.data_event(prof::Event::Alloc, q, site, (host, bytes, dev));
-                    self.data_event(prof::Event::Create, q, site, (host, bytes, dev));
+                    self.data_event(
+                        prof::Event::Alloc,
+                        q,
+                        site,
+                        (host, bytes, dev),
+                        flags.has(Flags::IMPLICIT),
+                    );
+                    self.data_event(
+                        prof::Event::Create,
+                        q,
+                        site,
+                        (host, bytes, dev),
+                        flags.has(Flags::IMPLICIT),
+                    );
                     if matches!(action, Action::Copy | Action::CopyIn) {
                         // SAFETY: forwarded from the caller; `dev` was just allocated.
-                        unsafe { self.put(q, dev, host, bytes, site) };
+                        unsafe { self.put(q, dev, host, bytes, site, flags.has(Flags::IMPLICIT)) };
                     } else if flags.has(Flags::ZERO) {
                         self.queues.submit(q, move || {
                             // SAFETY: `dev` is the live allocation of the new entry; only a
@@ -811,7 +877,7 @@ impl DeviceState {
                     if let Lookup::Present(e) = t.lookup(host, bytes) {
                         let dev = e.dev_of(host);
                         // SAFETY: forwarded from the caller; `dev` lies in a present entry.
-                        unsafe { self.get(q, host, dev, bytes, site) };
+                        unsafe { self.get(q, host, dev, bytes, site, flags.has(Flags::IMPLICIT)) };
                     }
                 }
                 Ok(())
@@ -820,19 +886,21 @@ impl DeviceState {
                 if copy_out {
                     // SAFETY: forwarded from the caller; the allocation is freed only by the
                     // `release` enqueued after this copy.
-                    unsafe { self.get(q, host, dev, bytes, site) };
+                    unsafe { self.get(q, host, dev, bytes, site, flags.has(Flags::IMPLICIT)) };
                 }
                 self.data_event(
                     prof::Event::Delete,
                     q,
                     site,
                     (entry.host, entry.bytes, entry.dev),
+                    flags.has(Flags::IMPLICIT),
                 );
                 self.data_event(
                     prof::Event::Free,
                     q,
                     site,
                     (entry.host, entry.bytes, entry.dev),
+                    flags.has(Flags::IMPLICIT),
                 );
                 self.release(q, entry.dev);
                 Ok(())
@@ -870,9 +938,9 @@ impl DeviceState {
                 // table lock keeps alive while the copy is enqueued or run.
                 unsafe {
                     if to_device {
-                        self.put(q, dev, host, bytes, site);
+                        self.put(q, dev, host, bytes, site, false);
                     } else {
-                        self.get(q, host, dev, bytes, site);
+                        self.get(q, host, dev, bytes, site, false);
                     }
                 }
                 Ok(())
@@ -1152,7 +1220,7 @@ impl DeviceState {
         }
         self.check_dev(dev, bytes, site)?;
         // SAFETY: forwarded from the caller; the device range was just checked.
-        unsafe { self.put(q, dev, host, bytes, site) };
+        unsafe { self.put(q, dev, host, bytes, site, false) };
         Ok(())
     }
 
@@ -1173,7 +1241,7 @@ impl DeviceState {
         }
         self.check_dev(dev, bytes, site)?;
         // SAFETY: forwarded from the caller; the device range was just checked.
-        unsafe { self.get(q, host, dev, bytes, site) };
+        unsafe { self.get(q, host, dev, bytes, site, false) };
         Ok(())
     }
 
@@ -1204,19 +1272,9 @@ impl DeviceState {
             return Ok(());
         };
         let at = self.prof_origin(QueueSel::Async(key), site);
-        prof::other(
-            prof::Event::WaitStart,
-            &at,
-            prof::construct_of_routine(site.routine),
-            false,
-        );
+        prof::other(prof::Event::WaitStart, &at, None);
         let done = self.wait_on(key, async_arg, site);
-        prof::other(
-            prof::Event::WaitEnd,
-            &at,
-            prof::construct_of_routine(site.routine),
-            false,
-        );
+        prof::other(prof::Event::WaitEnd, &at, None);
         done
     }
 
@@ -1231,13 +1289,12 @@ impl DeviceState {
     pub fn wait_all(&self, async_arg: Option<i32>, site: &Site<'_>) -> Result<()> {
         let on = async_arg.map(|a| queue_sel(a, site)).transpose()?;
         let at = self.prof_origin(QueueSel::Sync, site);
-        let construct = prof::construct_of_routine(site.routine);
-        prof::other(prof::Event::WaitStart, &at, construct, false);
+        prof::other(prof::Event::WaitStart, &at, None);
         match on {
             None | Some(QueueSel::Sync) => self.queues.wait_all(),
             Some(QueueSel::Async(on)) => self.queues.wait_all_async(on),
         }
-        prof::other(prof::Event::WaitEnd, &at, construct, false);
+        prof::other(prof::Event::WaitEnd, &at, None);
         Ok(())
     }
 
@@ -1251,6 +1308,13 @@ impl DeviceState {
     /// Waits for outstanding work, then drops every mapping and frees the runtime's device
     /// memory (`acc_shutdown`). Memory of `acc_map_data` mappings belongs to the program.
     pub fn shutdown(&self) {
+        let (kind, number) = (self.device.kind(), self.device.number());
+        prof::device_event(
+            prof::Event::DeviceShutdownStart,
+            kind,
+            number,
+            "acc_shutdown",
+        );
         self.queues.wait_all();
         let entries = self.table().drain();
         for e in entries {
@@ -1258,6 +1322,7 @@ impl DeviceState {
                 let _ = self.device.free(e.dev);
             }
         }
+        prof::device_event(prof::Event::DeviceShutdownEnd, kind, number, "acc_shutdown");
     }
 
     /// Each argument's value as a kernel receives it, in 8-byte-aligned words: the device
@@ -1438,6 +1503,7 @@ impl DeviceState {
             self.device.concurrency()
         };
         let chunks = (n as u64).min(want as u64) as usize;
+        self.launch_event(prof::Event::EnqueueLaunchStart, q, site, (chunks, 1, 1));
         self.queues.submit(q, move || {
             // Each private section's storage, in host memory (every CPU device runs kernels
             // on the host): 16-byte aligned, as any C type needs.
@@ -1515,6 +1581,7 @@ impl DeviceState {
             drop(storage);
             drop(private_storage);
         });
+        self.launch_event(prof::Event::EnqueueLaunchEnd, q, site, (chunks, 1, 1));
         Ok(())
     }
 
@@ -1586,10 +1653,19 @@ impl DeviceState {
             k.lanes,
         );
         let what = format!("{}kernel '{}'", ks.location(), k.name);
+        // Gangs are blocks, workers rows and vector lanes threads of a row (`Lanes`), or each
+        // thread is a gang (`Threads`: the block's threads as the vector).
+        let geometry = (
+            shape.grid as usize,
+            shape.block.1 as usize,
+            shape.block.0 as usize,
+        );
+        self.launch_event(prof::Event::EnqueueLaunchStart, q, site, geometry);
         self.queues.submit(q, move || {
             // SAFETY: forwarded from the caller of `launch_cuda`.
             unsafe { self.run_cuda(f, shape, n, vals, plan, &what) }
         });
+        self.launch_event(prof::Event::EnqueueLaunchEnd, q, site, geometry);
         Ok(())
     }
 

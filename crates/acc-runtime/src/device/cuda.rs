@@ -422,6 +422,22 @@ impl CudaDevice {
         }
     }
 
+    /// The handles profiling events give a tool (`acc_api_info`): the address of this GPU's
+    /// `CUdevice`, its primary context (null before first use) and the stream of queue `key`.
+    pub fn api_handles(&self, key: Option<i32>) -> [*const std::ffi::c_void; 3] {
+        let ctx = self
+            .ctx
+            .get()
+            .and_then(|c| c.as_ref().ok())
+            .copied()
+            .unwrap_or(0);
+        [
+            (&self.dev as *const cusys::CUdevice).cast(),
+            ctx as *const std::ffi::c_void,
+            self.stream_for(key) as *const std::ffi::c_void,
+        ]
+    }
+
     /// The stream of queue `key` (created on first use), or of synchronous operations for
     /// `None`.
     pub fn stream_for(&self, key: Option<i32>) -> cusys::CUstream {

@@ -23,22 +23,22 @@ static void record(acc_prof_info *p, acc_event_info *e, acc_api_info *api) {
   case acc_ev_create: case acc_ev_delete: case acc_ev_alloc: case acc_ev_free:
   case acc_ev_enqueue_upload_start: case acc_ev_enqueue_upload_end:
   case acc_ev_enqueue_download_start: case acc_ev_enqueue_download_end:
-    fprintf(stderr, " var %s bytes %zu devptr %s valid %d/%d", e->data_event.var_name,
-            e->data_event.bytes, e->data_event.device_ptr ? "set" : "null",
+    fprintf(stderr, " var %s bytes %zu devptr %s implicit %d valid %d/%d", e->data_event.var_name,
+            e->data_event.bytes, e->data_event.device_ptr ? "set" : "null", e->data_event.implicit,
             e->data_event.valid_bytes, (int)sizeof(acc_data_event_info));
     break;
-  case acc_ev_compute_construct_start: case acc_ev_compute_construct_end:
   case acc_ev_enqueue_launch_start: case acc_ev_enqueue_launch_end:
-    fprintf(stderr, " kernel \"%s\" construct %d valid %d/%d",
+    fprintf(stderr, " kernel \"%s\" gangs %zu construct %d valid %d/%d",
             e->launch_event.kernel_name ? e->launch_event.kernel_name : "-",
-            (int)e->launch_event.parent_construct, e->launch_event.valid_bytes,
+            e->launch_event.num_gangs, (int)e->launch_event.parent_construct, e->launch_event.valid_bytes,
             (int)sizeof(acc_launch_event_info));
     break;
   default:
     fprintf(stderr, " construct %d valid %d/%d", (int)e->other_event.parent_construct,
             e->other_event.valid_bytes, (int)sizeof(acc_other_event_info));
   }
-  fprintf(stderr, " api %d\n", api ? (int)api->device_api : -1);
+  fprintf(stderr, " func %s %d-%d end %d api %d\n", p->func_name ? p->func_name : "-",
+          p->func_line_no, p->func_end_line_no, p->end_line_no, api ? (int)api->device_api : -1);
 }
 
 /* A second callback on one event, to show the order of several: start events in the order
