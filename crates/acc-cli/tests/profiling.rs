@@ -316,3 +316,210 @@ fn a_library_that_cannot_load_is_a_warning() {
         "{log}"
     );
 }
+
+/// Runs the app on host_discrete with acc's own tools turned on by `env`; returns stderr.
+fn with_tools(name: &str, env: &[(&str, &str)]) -> (PathBuf, String) {
+    let dir = work(name);
+    let app = build_app(&dir, &[]);
+    let mut c = Command::new(&app);
+    c.env("ACC_DEVICE_TYPE", "host_discrete").current_dir(&dir);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let log = run_ok(&mut c);
+    (dir, log)
+}
+
+#[test]
+fn acc_notify_prints_what_its_mask_asks_for() {
+    if !have_cc() {
+        return;
+    }
+    let (_, log) = with_tools("notify-launch", &[("ACC_NOTIFY", "1")]);
+    let lines: Vec<&str> = log.lines().filter(|l| l.starts_with("acc: ")).collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(
+        lines[0].starts_with("acc: launch kernel 'parallel loop at line 13' file="),
+        "{log}"
+    );
+    assert!(
+        lines[0].contains(" function=main line=13 device=host_discrete:0 queue=sync "),
+        "{log}"
+    );
+    assert!(lines[1].contains("'parallel loop at line 18'"), "{log}");
+    let (_, log) = with_tools("notify-data", &[("ACC_NOTIFY", "18")]);
+    let kinds: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("acc: "))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "alloc", "upload", "download", "download", "free", "alloc", "upload", "download",
+            "free", "alloc", "upload", "free"
+        ],
+        "{log}"
+    );
+    assert!(log.contains("upload file="), "{log}");
+    assert!(
+        log.contains(" queue=1 threadid=0 variable=a[0:n] bytes=8000"),
+        "{log}"
+    );
+    let (_, log) = with_tools("notify-regions", &[("ACC_NOTIFY", "12")]);
+    let kinds: Vec<String> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("acc: "))
+        .map(|l| l.split(" file=").next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "enter data region",
+            "enter compute region (parallel)",
+            "leave compute region (parallel)",
+            "update",
+            "leave data region",
+            "enter compute region (parallel)",
+            "leave compute region (parallel)",
+            "enter data",
+            "wait",
+            "exit data"
+        ],
+        "{log}"
+    );
+    let (_, log) = with_tools("notify-bad", &[("ACC_NOTIFY", "launches")]);
+    assert!(
+        log.contains("acc: warning: ACC_NOTIFY=launches: expected a number"),
+        "{log}"
+    );
+}
+
+#[test]
+fn acc_time_sums_up_each_construct_at_exit() {
+    if !have_cc() {
+        return;
+    }
+    let (_, log) = with_tools("time", &[("ACC_TIME", "1")]);
+    let summary = log
+        .split("acc: time per construct (ACC_TIME; times in microseconds)\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no summary in\n{log}"));
+    let lines: Vec<&str> = summary.lines().collect();
+    assert!(
+        lines[0].ends_with("app.c: main: time ".to_string().as_str())
+            || lines[0].contains("app.c: main: time "),
+        "{summary}"
+    );
+    for want in [
+        "  13: compute region (parallel) reached 1 time",
+        "    13: kernel 'parallel loop at line 13' launched 1 time, gangs 2: total ",
+        "  18: compute region (parallel) reached 1 time",
+        "    18: upload of b: 1 transfer, 32 bytes: total ",
+        "    18: download of b: 1 transfer, 32 bytes: total ",
+        "  11: data region reached 1 time",
+        "    11: upload of a[0:n]: 1 transfer, 8000 bytes: total ",
+        "  15: update reached 1 time",
+        "    15: download of a[0:n]: 1 transfer, 8000 bytes: total ",
+        "  20: enter data reached 1 time",
+        "  26: wait reached 1 time",
+        "    26: waited 1 time: total ",
+        "  27: exit data reached 1 time",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(want)),
+            "{want:?} not in\n{summary}"
+        );
+    }
+    // The costliest construct first: a kernel launch costs more than a 32-byte copy.
+    let first = lines.iter().position(|l| l.starts_with("  ")).unwrap();
+    assert!(lines[first].contains("compute region"), "{summary}");
+}
+
+#[test]
+fn acc_trace_writes_a_chrome_trace_with_nested_slices_per_track() {
+    if !have_cc() {
+        return;
+    }
+    let dir = work("trace-out");
+    let path = dir.join("trace.json");
+    let (_, _log) = with_tools("trace", &[("ACC_TRACE", path.to_str().unwrap())]);
+    let text = std::fs::read_to_string(&path).expect("the trace file");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("the trace is JSON");
+    let events = v["traceEvents"].as_array().unwrap();
+    let slices: Vec<&serde_json::Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+    let names: Vec<&str> = slices.iter().map(|e| e["name"].as_str().unwrap()).collect();
+    for want in [
+        "kernel parallel loop at line 13",
+        "kernel parallel loop at line 18",
+        "upload a[0:n]",
+        "download b",
+        "wait",
+        "data region line 11",
+        "compute region (parallel) line 13",
+        "enter data line 20",
+        "exit data line 27",
+    ] {
+        assert!(names.contains(&want), "{want:?} not in {names:?}");
+    }
+    // Tracks: the host thread, and the async queue the enter data's upload went to.
+    let track = |name: &str| {
+        events
+            .iter()
+            .find(|e| e["ph"] == "M" && e["args"]["name"] == name)
+            .map(|e| e["tid"].as_i64().unwrap())
+            .unwrap_or_else(|| panic!("no track {name}"))
+    };
+    let (host, queue) = (track("host thread 0"), track("async queue 1"));
+    let upload_on_queue = slices
+        .iter()
+        .find(|e| e["name"] == "upload a[0:n]" && e["tid"] == queue)
+        .expect("the async upload on queue 1's track");
+    assert_eq!(upload_on_queue["args"]["bytes"], "8000");
+    assert_eq!(upload_on_queue["args"]["line"], "20");
+    let kernel = slices
+        .iter()
+        .find(|e| e["name"] == "kernel parallel loop at line 13")
+        .unwrap();
+    assert_eq!(kernel["tid"], host);
+    assert_eq!(kernel["args"]["function"], "main");
+    // On each track, slices nest or follow each other: never partly overlap.
+    for t in [host, queue] {
+        let mut spans: Vec<(f64, f64)> = slices
+            .iter()
+            .filter(|e| e["tid"] == t)
+            .map(|e| {
+                let ts = e["ts"].as_f64().unwrap();
+                (ts, ts + e["dur"].as_f64().unwrap())
+            })
+            .collect();
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        let mut open: Vec<f64> = Vec::new();
+        for (start, end) in spans {
+            while open.last().is_some_and(|&e| e <= start) {
+                open.pop();
+            }
+            if let Some(&outer) = open.last() {
+                assert!(
+                    end <= outer + 1e-3,
+                    "a slice [{start}, {end}] crosses its parent's end {outer}"
+                );
+            }
+            open.push(end);
+        }
+    }
+    // The data region holds the compute construct inside it.
+    let span = |name: &str| {
+        let e = slices.iter().find(|e| e["name"] == name).unwrap();
+        let ts = e["ts"].as_f64().unwrap();
+        (ts, ts + e["dur"].as_f64().unwrap())
+    };
+    let (region, compute) = (
+        span("data region line 11"),
+        span("compute region (parallel) line 13"),
+    );
+    assert!(
+        region.0 <= compute.0 && compute.1 <= region.1,
+        "{region:?} {compute:?}"
+    );
+}

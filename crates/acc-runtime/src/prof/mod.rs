@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::RwLock;
 
 use crate::device::DeviceKind;
+mod tools;
+
 use crate::error::Site;
 use crate::queue::QueueSel;
 
@@ -362,8 +364,9 @@ pub unsafe extern "C" fn acc_rt_prof_linked(register: Option<RegisterLibraryFn>)
     unsafe { register_library(register) }
 }
 
-/// Opens the libraries `ACC_PROFLIB` names (`;`-separated, in order) and calls each one's
-/// `acc_register_library`, once per process; called when the runtime starts.
+/// Registers acc's own tools that the environment asks for (`ACC_NOTIFY`, `ACC_TIME`,
+/// `ACC_TRACE`), then opens the libraries `ACC_PROFLIB` names (`;`-separated, in order) and
+/// calls each one's `acc_register_library`, once per process; called as the runtime starts.
 pub fn load_env_libraries() {
     // A flag, not a `Once`: a library's `acc_register_library` may call the API, which comes
     // back here on the same thread.
@@ -371,6 +374,7 @@ pub fn load_env_libraries() {
     if STARTED.load(Ordering::Relaxed) || STARTED.swap(true, Ordering::AcqRel) {
         return;
     }
+    tools::register_from_env();
     {
         let Some(list) = std::env::var_os("ACC_PROFLIB") else {
             return;
