@@ -406,11 +406,7 @@ fn acc_time_sums_up_each_construct_at_exit() {
         .nth(1)
         .unwrap_or_else(|| panic!("no summary in\n{log}"));
     let lines: Vec<&str> = summary.lines().collect();
-    assert!(
-        lines[0].ends_with("app.c: main: time ".to_string().as_str())
-            || lines[0].contains("app.c: main: time "),
-        "{summary}"
-    );
+    assert!(lines[0].contains("app.c: main: time "), "{summary}");
     for want in [
         "  13: compute region (parallel) reached 1 time",
         "    13: kernel 'parallel loop at line 13' launched 1 time, gangs 2: total ",
