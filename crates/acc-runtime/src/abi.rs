@@ -252,14 +252,17 @@ fn each(
             }
             _ => (prof::Event::EnterDataStart, prof::Event::EnterDataEnd),
         };
+        if !prof::active() {
+            return if reverse {
+                items.iter().rev().try_for_each(&mut run)
+            } else {
+                items.iter().try_for_each(&mut run)
+            };
+        }
         let q = queue_sel(async_arg, &region).unwrap_or(QueueSel::Sync);
         let at = d.prof_origin(q, &region);
         // A compute construct's data clauses are inside its start and end events.
-        let compute = (prof::wants(prof::Event::ComputeConstructStart)
-            || prof::wants(prof::Event::ComputeConstructEnd))
-        .then(|| prof::site_construct(&region))
-        .flatten()
-        .filter(|c| c.is_compute());
+        let compute = prof::site_construct(&region).filter(|c| c.is_compute());
         if let Some(c) = compute.filter(|_| routine == "acc_rt_region_begin") {
             prof::other(prof::Event::ComputeConstructStart, &at, Some(c));
         }
@@ -531,17 +534,18 @@ pub unsafe extern "C" fn acc_rt_launch(
         };
         let d = runtime::current(&site)?;
         let q = queue_sel(cfg.async_arg, &site)?;
+        if !prof::active() {
+            // SAFETY: forwarded from the caller.
+            return unsafe { launch_on(d, k, cfg, args, nargs, reds, nreds, q, &site) };
+        }
         // A compute construct whose file registered no site table (code not from acc cc)
         // has its construct events here, around the launch.
-        let unlisted = (prof::wants(prof::Event::ComputeConstructStart)
-            || prof::wants(prof::Event::ComputeConstructEnd))
-            && prof::site_construct(&site).is_none();
         let at = d.prof_origin(q, &site);
         let construct = Some(construct_of(
             // SAFETY: the kernel's name is null or a NUL-terminated literal.
             (!k.name.is_null()).then(|| unsafe { CStr::from_ptr(k.name) }),
         ))
-        .filter(|_| unlisted);
+        .filter(|_| prof::site_construct(&site).is_none());
         if let Some(c) = construct {
             prof::other(prof::Event::ComputeConstructStart, &at, Some(c));
         }

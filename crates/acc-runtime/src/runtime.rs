@@ -1271,6 +1271,9 @@ impl DeviceState {
         let QueueSel::Async(key) = queue_sel(wait_arg, site)? else {
             return Ok(());
         };
+        if !prof::active() {
+            return self.wait_on(key, async_arg, site);
+        }
         let at = self.prof_origin(QueueSel::Async(key), site);
         prof::other(prof::Event::WaitStart, &at, None);
         let done = self.wait_on(key, async_arg, site);

@@ -213,17 +213,30 @@ thread_local! {
 }
 static NEXT_THREAD_ID: AtomicI32 = AtomicI32::new(0);
 
+/// Whether any event has a callback that is on.
+static ANY_ACTIVE: AtomicBool = AtomicBool::new(false);
+
 /// Whether anything listens for `ev`: checked before building an event's data.
 #[inline]
 pub fn wants(ev: Event) -> bool {
     ACTIVE[ev as usize].load(Ordering::Relaxed)
 }
 
+/// Whether anything listens for any event: what a runtime call checks once before it
+/// gathers where its events come from.
+#[inline]
+pub fn active() -> bool {
+    ANY_ACTIVE.load(Ordering::Relaxed)
+}
+
 fn refresh_active(registry: &[Vec<Registered>]) {
+    let mut any = false;
     for (e, active) in ACTIVE.iter().enumerate() {
         let on = registry.get(e).is_some_and(|l| l.iter().any(|r| r.on));
         active.store(on, Ordering::Relaxed);
+        any |= on;
     }
+    ANY_ACTIVE.store(any, Ordering::Relaxed);
 }
 
 const ACC_REG: c_int = 0;
