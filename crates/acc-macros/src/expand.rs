@@ -439,6 +439,17 @@ fn expand_fn(
         file: ::core::file!(),
         line: ::core::line!()
     });
+    // Profiling: the region's events around its data clauses' guards (`acc_construct_t`).
+    let construct_code: u8 = match c {
+        Construct::Parallel => 0,
+        Construct::Kernels => 1,
+        Construct::Serial => 16,
+        Construct::Data => 3,
+    };
+    let function_name = ctx.function.to_string();
+    prologue.extend(quote! {
+        let __acc_region = ::acc::__private::Region::enter(#loc, #construct_code, #function_name);
+    });
     for p in &ctx.params {
         let name = &p.name;
         if p.kind == ParamKind::Scalar {
@@ -474,6 +485,10 @@ fn expand_fn(
             },
         });
     }
+
+    prologue.extend(quote! {
+        let __acc_region_exit = __acc_region.entered();
+    });
 
     let mut rw = Rewriter::new(&ctx);
     // Host code that touches slice elements has no GPU form (checked on the function as

@@ -18,6 +18,7 @@
 use crate::device::DeviceKind;
 use crate::error::{fatal, Site, Text};
 use crate::present::Counter;
+use crate::prof;
 use crate::queue::QueueSel;
 use crate::runtime::{self, Action, DeviceState, Flags};
 use std::marker::PhantomData;
@@ -102,11 +103,93 @@ fn is_gpu(d: &DeviceState) -> bool {
     d.device.cuda().is_some()
 }
 
-/// Where generated code comes from, for error messages.
+/// Where generated code comes from, for error messages and profiling events.
 #[derive(Clone, Copy, Debug)]
 pub struct Loc {
     pub file: &'static str,
     pub line: u32,
+}
+
+/// The profiling events of an `#[acc::parallel]`/`kernels`/`serial`/`data` function's region:
+/// made before its data clauses' guards (the construct's start and its data's entry start),
+/// told when they are in place ([`Region::entered`]: entry end), and dropped after them (exit
+/// end and the construct's end); [`RegionExit`], made after the guards, is dropped before
+/// them (exit start). Nothing but one atomic load unless a profiling tool listens.
+pub struct Region {
+    loc: Loc,
+    construct: prof::Construct,
+    device: Option<&'static DeviceState>,
+}
+
+/// The start of a [`Region`]'s exit, when dropped.
+pub struct RegionExit {
+    loc: Loc,
+    construct: prof::Construct,
+    device: Option<&'static DeviceState>,
+}
+
+impl Region {
+    /// `construct`: `acc_construct_t` of the function's directive; `function`: its name.
+    pub fn enter(loc: Loc, construct: u8, function: &'static str) -> Region {
+        let construct = match construct {
+            1 => prof::Construct::Kernels,
+            3 => prof::Construct::Data,
+            16 => prof::Construct::Serial,
+            _ => prof::Construct::Parallel,
+        };
+        let device = prof::active().then(|| current(&loc.site("")));
+        if let Some(d) = device {
+            prof::register_rust_site(loc.file, loc.line, construct, function);
+            let site = loc.site("");
+            let at = d.prof_origin(QueueSel::Sync, &site);
+            if construct.is_compute() {
+                prof::other(prof::Event::ComputeConstructStart, &at, Some(construct));
+            }
+            prof::other(prof::Event::EnterDataStart, &at, Some(construct));
+        }
+        Region {
+            loc,
+            construct,
+            device,
+        }
+    }
+
+    /// The data clauses' guards are in place.
+    pub fn entered(&self) -> RegionExit {
+        if let Some(d) = self.device {
+            let site = self.loc.site("");
+            let at = d.prof_origin(QueueSel::Sync, &site);
+            prof::other(prof::Event::EnterDataEnd, &at, Some(self.construct));
+        }
+        RegionExit {
+            loc: self.loc,
+            construct: self.construct,
+            device: self.device,
+        }
+    }
+}
+
+impl Drop for RegionExit {
+    fn drop(&mut self) {
+        if let Some(d) = self.device {
+            let site = self.loc.site("");
+            let at = d.prof_origin(QueueSel::Sync, &site);
+            prof::other(prof::Event::ExitDataStart, &at, Some(self.construct));
+        }
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        if let Some(d) = self.device {
+            let site = self.loc.site("");
+            let at = d.prof_origin(QueueSel::Sync, &site);
+            prof::other(prof::Event::ExitDataEnd, &at, Some(self.construct));
+            if self.construct.is_compute() {
+                prof::other(prof::Event::ComputeConstructEnd, &at, Some(self.construct));
+            }
+        }
+    }
 }
 
 impl Loc {
@@ -344,11 +427,37 @@ pub fn launch<R: Send>(
         let r = body(split(n, chunks, c)..split(n, chunks, c + 1));
         *parts[c].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
     };
-    device.device.launch(chunks, &run);
+    run_chunks(device, loc, chunks, &run);
     parts
         .into_iter()
         .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
         .collect()
+}
+
+/// Runs chunks `0..chunks` of a host launch on `device`, between its launch events.
+fn run_chunks(device: &'static DeviceState, loc: Loc, chunks: usize, run: &(dyn Fn(usize) + Sync)) {
+    let events = prof::active().then(|| {
+        let name = format!("loop at {}:{}", loc.file, loc.line);
+        (
+            loc.site(""),
+            std::ffi::CString::new(name).unwrap_or_default(),
+        )
+    });
+    let launch_event = |ev| {
+        if let Some((site, name)) = &events {
+            let launch = prof::Launch {
+                construct: None,
+                kernel_name: Some(name.as_c_str()),
+                num_gangs: chunks,
+                num_workers: 1,
+                vector_length: 1,
+            };
+            prof::launch(ev, &device.prof_origin(QueueSel::Sync, site), &launch);
+        }
+    };
+    launch_event(prof::Event::EnqueueLaunchStart);
+    device.device.launch(chunks, run);
+    launch_event(prof::Event::EnqueueLaunchEnd);
 }
 
 /// The device and the chunk count of a host launch of `n` iterations (`None`: nothing to run).

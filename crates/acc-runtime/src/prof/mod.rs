@@ -10,7 +10,7 @@
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_long, c_void, CStr, CString};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
 use crate::device::DeviceKind;
 mod tools;
@@ -476,6 +476,45 @@ pub unsafe extern "C" fn acc_rt_register_sites(
             func_end_line: r.func_end_line,
         });
     }
+}
+
+/// Registers a Rust function's region or loop (`file`, `line`) as a construct of `function`,
+/// so that its events name the function and their construct (Rust kernels have no table of
+/// their own; the source lines of the function are not known to the runtime).
+pub fn register_rust_site(
+    file: &'static str,
+    line: u32,
+    construct: Construct,
+    function: &'static str,
+) {
+    static NAMES: Mutex<Vec<(&'static str, CString)>> = Mutex::new(Vec::new());
+    let func = {
+        let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+        match names.iter().find(|n| n.0 == function) {
+            Some(n) => n.1.as_ptr() as usize,
+            None => {
+                let c = CString::new(function).unwrap_or_default();
+                let p = c.as_ptr() as usize;
+                // The name's bytes stay where they are while the vector grows: they live in
+                // the `CString`'s own allocation, kept for the process.
+                names.push((function, c));
+                p
+            }
+        }
+    };
+    let mut tables = SITES.write().unwrap_or_else(|e| e.into_inner());
+    tables
+        .get_or_insert_with(Default::default)
+        .entry(file.as_bytes().into())
+        .or_default()
+        .entry(line as c_int)
+        .or_insert(SiteRow {
+            end_line: line as c_int,
+            construct: construct as c_int,
+            func,
+            func_line: 0,
+            func_end_line: 0,
+        });
 }
 
 /// The registered row of a site's file and line.

@@ -13,7 +13,7 @@
 //! [`Window`]s that panic on any index outside the chunk's own window. A wrong hint costs a
 //! panic with a clear message, never a race.
 
-use super::{chunks_of, split, Loc};
+use super::{chunks_of, run_chunks, split, Loc};
 use std::marker::PhantomData;
 use std::ops::{Index, IndexMut, Range};
 use std::sync::Mutex;
@@ -318,7 +318,7 @@ pub fn launch_owned<O: Owners, R: Send, const W: usize>(
         let r = body(ranges[c].clone(), windows);
         *results[c].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
     };
-    device.device.launch(chunks, &run);
+    run_chunks(device, loc, chunks, &run);
     results
         .into_iter()
         .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
