@@ -9,6 +9,9 @@ use std::process::Command;
 mod support;
 use support::{have_cc, runtime_lib};
 
+#[path = "../../../tests/cuda-sim/support.rs"]
+mod sim;
+
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
 
 fn data() -> PathBuf {
@@ -518,4 +521,40 @@ fn acc_trace_writes_a_chrome_trace_with_nested_slices_per_track() {
         region.0 <= compute.0 && compute.1 <= region.1,
         "{region:?} {compute:?}"
     );
+}
+
+#[test]
+fn on_the_simulated_gpu_events_carry_the_cuda_handles_and_grid() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let dir = work("sim");
+    let app = build_app(&dir, &[]);
+    let so = build_recorder(&dir);
+    let cache = sim::fresh_cache("profiling");
+    let mut cmd = Command::new(&app);
+    cmd.env("ACC_DEVICE_TYPE", "nvidia")
+        .env_remove("ACC_DEVICE_NUM")
+        .env("ACC_PROFLIB", &so);
+    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    let log = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "{}", sim::printed(&run));
+    // The same constructs and data as on a discrete CPU device, from device type nvidia.
+    let names: Vec<&str> = events(&log).into_iter().map(|e| e.0).collect();
+    let want: Vec<&str> = discrete_events().into_iter().map(|e| e.0).collect();
+    assert_eq!(names, want, "{log}");
+    for l in log
+        .lines()
+        .filter(|l| l.starts_with("event ") && !l.contains(" line 0 "))
+    {
+        assert!(l.contains(" device 5 "), "{l}");
+        // acc_device_api_cuda, with the device, context and stream handles.
+        assert!(l.ends_with(" api 1 handles 111"), "{l}");
+    }
+    // A launch reports its grid: gangs are blocks.
+    let launch = nth(&log, "enqueue_launch_start", 0);
+    assert!(!launch.contains(" gangs 0 "), "{launch}");
 }

@@ -423,18 +423,16 @@ impl CudaDevice {
     }
 
     /// The handles profiling events give a tool (`acc_api_info`): the address of this GPU's
-    /// `CUdevice`, its primary context (null before first use) and the stream of queue `key`.
+    /// `CUdevice`, its primary context and the stream of queue `key`.
     pub fn api_handles(&self, key: Option<i32>) -> [*const std::ffi::c_void; 3] {
-        let ctx = self
-            .ctx
-            .get()
-            .and_then(|c| c.as_ref().ok())
-            .copied()
-            .unwrap_or(0);
+        // The stream first: making it makes the context, which a tool expects of an event on
+        // the device.
+        let stream = self.stream_for(key) as *const std::ffi::c_void;
+        let ctx = self.ctx.get().and_then(|c| c.as_ref().ok()).copied();
         [
             (&self.dev as *const cusys::CUdevice).cast(),
-            ctx as *const std::ffi::c_void,
-            self.stream_for(key) as *const std::ffi::c_void,
+            ctx.unwrap_or(0) as *const std::ffi::c_void,
+            stream,
         ]
     }
 

@@ -37,8 +37,12 @@ static void record(acc_prof_info *p, acc_event_info *e, acc_api_info *api) {
     fprintf(stderr, " construct %d valid %d/%d", (int)e->other_event.parent_construct,
             e->other_event.valid_bytes, (int)sizeof(acc_other_event_info));
   }
-  fprintf(stderr, " func %s %d-%d end %d api %d\n", p->func_name ? p->func_name : "-",
+  fprintf(stderr, " func %s %d-%d end %d api %d", p->func_name ? p->func_name : "-",
           p->func_line_no, p->func_end_line_no, p->end_line_no, api ? (int)api->device_api : -1);
+  if (api && api->device_api == acc_device_api_cuda)
+    fprintf(stderr, " handles %d%d%d", api->device_handle != 0, api->context_handle != 0,
+            api->async_handle != 0);
+  fprintf(stderr, "\n");
 }
 
 /* A second callback on one event, to show the order of several: start events in the order
