@@ -558,3 +558,61 @@ fn on_the_simulated_gpu_events_carry_the_cuda_handles_and_grid() {
     let launch = nth(&log, "enqueue_launch_start", 0);
     assert!(!launch.contains(" gangs 0 "), "{launch}");
 }
+
+#[test]
+fn data_routines_and_shutdown_raise_their_events() {
+    if !have_cc() {
+        return;
+    }
+    let dir = work("api");
+    let exe = dir.join("api");
+    run_ok(
+        Command::new(env!("CARGO_BIN_EXE_acc"))
+            .env("ACC_RUNTIME_LIB", runtime_lib())
+            .args(["cc", "-O1"])
+            .arg(data().join("api.c"))
+            .arg("-o")
+            .arg(&exe),
+    );
+    let so = build_recorder(&dir);
+    let log = run_ok(
+        Command::new(&exe)
+            .env("ACC_PROFLIB", &so)
+            .env("ACC_DEVICE_TYPE", "host_discrete"),
+    );
+    let names: Vec<&str> = events(&log).into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        names,
+        [
+            "device_init_start",
+            "device_init_end",
+            "enter_data_start",
+            "alloc",
+            "create",
+            "enqueue_upload_start",
+            "enqueue_upload_end",
+            "enter_data_end",
+            "update_start",
+            "enqueue_download_start",
+            "enqueue_download_end",
+            "update_end",
+            "exit_data_start",
+            "delete",
+            "free",
+            "exit_data_end",
+            "device_shutdown_start",
+            "device_shutdown_end",
+            "runtime_shutdown",
+        ],
+        "{log}"
+    );
+    // A routine's events belong to acc_construct_runtime_api (15), without a source line.
+    for l in log.lines().filter(|l| l.starts_with("event ")) {
+        assert!(l.contains(" construct 15 "), "{l}");
+        assert!(l.contains(" line 0 file - "), "{l}");
+    }
+    assert!(
+        nth(&log, "alloc", 0).contains(" bytes 800 devptr set "),
+        "{log}"
+    );
+}

@@ -12,6 +12,7 @@ use crate::device::{exec, DeviceKind};
 use crate::error::{Error, ErrorKind, Result, Site};
 use crate::ffi::guard;
 use crate::present::Counter;
+use crate::prof;
 use crate::queue::QueueSel;
 use crate::runtime::{self, queue_sel, Action, DeviceState, Flags};
 use std::ffi::{c_char, c_int, c_void};
@@ -530,6 +531,29 @@ pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
 }
 
 /// Enter (`Dynamic`) with an async argument: the body of `acc_copyin`, `acc_create` and forms.
+/// Runs a data routine's work between the start and end events a directive doing the same
+/// would raise, with `acc_construct_runtime_api` as their construct.
+fn with_events<T>(
+    d: &'static DeviceState,
+    q: QueueSel,
+    site: &Site<'_>,
+    (start, end): (prof::Event, prof::Event),
+    work: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    if !prof::active() {
+        return work();
+    }
+    let at = d.prof_origin(q, site);
+    prof::other(start, &at, Some(prof::Construct::RuntimeApi));
+    let done = work();
+    prof::other(end, &at, Some(prof::Construct::RuntimeApi));
+    done
+}
+
+const ENTER: (prof::Event, prof::Event) = (prof::Event::EnterDataStart, prof::Event::EnterDataEnd);
+const EXIT: (prof::Event, prof::Event) = (prof::Event::ExitDataStart, prof::Event::ExitDataEnd);
+const UPDATE: (prof::Event, prof::Event) = (prof::Event::UpdateStart, prof::Event::UpdateEnd);
+
 fn dyn_enter(
     routine: &'static str,
     action: Action,
@@ -540,9 +564,10 @@ fn dyn_enter(
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;
+        let d = cur(&site)?;
         // SAFETY: the program's pointer is valid for `bytes` bytes, as the routine requires.
-        let dev = unsafe {
-            cur(&site)?.enter(
+        let dev = with_events(d, q, &site, ENTER, || unsafe {
+            d.enter(
                 action,
                 Flags::default(),
                 data as usize,
@@ -550,8 +575,8 @@ fn dyn_enter(
                 Counter::Dynamic,
                 q,
                 &site,
-            )?
-        };
+            )
+        })?;
         Ok(dev as *mut c_void)
     })
 }
@@ -573,9 +598,10 @@ fn dyn_exit(
         } else {
             Flags::default()
         };
+        let d = cur(&site)?;
         // SAFETY: the program's pointer is valid for `bytes` bytes, as the routine requires.
-        unsafe {
-            cur(&site)?.exit(
+        with_events(d, q, &site, EXIT, || unsafe {
+            d.exit(
                 action,
                 flags,
                 data as usize,
@@ -584,7 +610,7 @@ fn dyn_exit(
                 q,
                 &site,
             )
-        }
+        })
     })
 }
 
@@ -794,8 +820,11 @@ fn update(
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;
+        let d = cur(&site)?;
         // SAFETY: the program's pointer is valid for `bytes` bytes, as the routine requires.
-        unsafe { cur(&site)?.update(to_device, false, data as usize, bytes, q, &site) }
+        with_events(d, q, &site, UPDATE, || unsafe {
+            d.update(to_device, false, data as usize, bytes, q, &site)
+        })
     })
 }
 

@@ -23,8 +23,10 @@ static void record(acc_prof_info *p, acc_event_info *e, acc_api_info *api) {
   case acc_ev_create: case acc_ev_delete: case acc_ev_alloc: case acc_ev_free:
   case acc_ev_enqueue_upload_start: case acc_ev_enqueue_upload_end:
   case acc_ev_enqueue_download_start: case acc_ev_enqueue_download_end:
-    fprintf(stderr, " var %s bytes %zu devptr %s implicit %d valid %d/%d", e->data_event.var_name,
-            e->data_event.bytes, e->data_event.device_ptr ? "set" : "null", e->data_event.implicit,
+    fprintf(stderr, " var %s bytes %zu devptr %s implicit %d construct %d valid %d/%d",
+            e->data_event.var_name ? e->data_event.var_name : "-", e->data_event.bytes,
+            e->data_event.device_ptr ? "set" : "null", e->data_event.implicit,
+            (int)e->data_event.parent_construct,
             e->data_event.valid_bytes, (int)sizeof(acc_data_event_info));
     break;
   case acc_ev_enqueue_launch_start: case acc_ev_enqueue_launch_end:
