@@ -1,5 +1,6 @@
 //! The Rust front end's host path against the same loops written by hand with rayon and as
-//! plain serial Rust: saxpy, dot, a 5-point stencil and matmul. The variants take turns, and each
+//! plain serial Rust: saxpy, dot, a 5-point stencil, matmul and a triangular symmetric rank-k
+//! update (rayon's work stealing balances its rows; acc deals them out in balanced blocks). The variants take turns, and each
 //! keeps its best run; prints the times and the ratios (acc / rayon, acc / serial; lower is better
 //! for acc).
 //!
@@ -54,6 +55,20 @@ fn matmul(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     }
 }
 
+#[acc::parallel(copyin(a) copy(c))]
+fn syrk(n: usize, m: usize, a: &[f64], c: &mut [f64]) {
+    #[acc(loop gang)]
+    for i in 0..n {
+        for j in 0..=i {
+            let mut s = 0.0;
+            for k in 0..m {
+                s += a[i * m + k] * a[j * m + k];
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
 /// Runs the variants in turns (each once a round, after one warm-up run each) and returns each
 /// one's best time: noise on a shared machine then falls on all of them alike, where timing one
 /// variant after the other lets a slow minute favour one.
@@ -93,6 +108,7 @@ fn main() {
         &__ACC_CUDA_DOT,
         &__ACC_CUDA_STENCIL,
         &__ACC_CUDA_MATMUL,
+        &__ACC_CUDA_SYRK,
     ] {
         assert!(m.complete(), "{}: {}", m.function, m.reasons());
     }
@@ -223,4 +239,37 @@ fn main() {
         ],
     );
     row("matmul (256^2 f64)", t);
+
+    let (sn, sm) = (1536, 128);
+    let sa: Vec<f64> = (0..sn * sm).map(|v| (v % 11) as f64 * 0.125).collect();
+    let mut sc = vec![0.0; sn * sn];
+    let t = take_turns(
+        &mut sc,
+        &mut [
+            &mut |sc: &mut Vec<f64>| syrk(sn, sm, &sa, sc),
+            &mut |sc: &mut Vec<f64>| {
+                sc.par_chunks_mut(sn).enumerate().for_each(|(i, row)| {
+                    for j in 0..=i {
+                        let mut s = 0.0;
+                        for k in 0..sm {
+                            s += sa[i * sm + k] * sa[j * sm + k];
+                        }
+                        row[j] = s;
+                    }
+                })
+            },
+            &mut |sc: &mut Vec<f64>| {
+                for i in 0..sn {
+                    for j in 0..=i {
+                        let mut s = 0.0;
+                        for k in 0..sm {
+                            s += sa[i * sm + k] * sa[j * sm + k];
+                        }
+                        sc[i * sn + j] = s;
+                    }
+                }
+            },
+        ],
+    );
+    row("syrk (1536, k=128)", t);
 }

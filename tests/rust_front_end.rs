@@ -68,6 +68,34 @@ fn discrete() -> bool {
     acc::device_type() != acc::DeviceType::Host
 }
 
+/// A triangular nest (row i does i + 1 dot products): the host deals its rows out in balanced
+/// blocks, each writing its own rows of `c` through checked windows.
+#[acc::parallel(copyin(a) copy(c))]
+fn lower_gram(n: usize, m: usize, a: &[f64], c: &mut [f64]) {
+    #[acc(loop gang)]
+    for i in 0..n {
+        for j in 0..=i {
+            let mut s = 0.0;
+            for k in 0..m {
+                s += a[i * m + k] * a[j * m + k];
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+/// The upper triangle's sum: a reduction over balanced blocks.
+#[acc::parallel(loop gang reduction(+:total))]
+fn upper_sum(n: usize, a: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for i in 0..n {
+        for j in i..n {
+            total += a[i * n + j];
+        }
+    }
+    total
+}
+
 #[test]
 fn saxpy_on_both_devices() {
     each_device(|| {
@@ -80,6 +108,32 @@ fn saxpy_on_both_devices() {
         for i in 0..1000 {
             assert_eq!(y[i], 1.0 + 2.0 * i as f32);
         }
+    });
+}
+
+#[test]
+fn triangular_nests_on_both_devices() {
+    each_device(|| {
+        let (n, m) = (67, 5);
+        let a: Vec<f64> = (0..n * m).map(|k| (k % 9) as f64 - 4.0).collect();
+        let mut c = vec![-1.0; n * n];
+        lower_gram(n, m, &a, &mut c);
+        for i in 0..n {
+            for j in 0..n {
+                let want = if j <= i {
+                    (0..m).map(|k| a[i * m + k] * a[j * m + k]).sum()
+                } else {
+                    -1.0
+                };
+                assert_eq!(c[i * n + j], want, "c[{i}][{j}]");
+            }
+        }
+        let b: Vec<f64> = (0..n * n).map(|k| (k % 5) as f64).collect();
+        let want: f64 = (0..n)
+            .flat_map(|i| (i..n).map(move |j| (i, j)))
+            .map(|(i, j)| b[i * n + j])
+            .sum();
+        assert_eq!(upper_sum(n, &b), want);
     });
 }
 

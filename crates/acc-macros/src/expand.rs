@@ -1159,6 +1159,11 @@ impl Rewriter<'_> {
             }
         }
         let mut body = cur.body.clone();
+        // Iterations that differ in work are dealt out in balanced blocks on the host.
+        let balanced = match (&*levels[0].0, levels.len()) {
+            (Pat::Ident(p), 1) => crate::uneven::uneven_trips(&p.ident, &body),
+            _ => false,
+        };
         let was = self.inside;
         self.inside = true;
         self.visit_block_mut(&mut body);
@@ -1471,6 +1476,7 @@ impl Rewriter<'_> {
                     #loc,
                     __acc_total,
                     #gangs,
+                    #balanced,
                     &|__acc_range: ::core::ops::Range<i64>| { #chunk_prologue },
                 )
             }
@@ -1480,6 +1486,7 @@ impl Rewriter<'_> {
                     #loc,
                     __acc_total,
                     #gangs,
+                    #balanced,
                     ( #( ::acc::__private::Owned::new(&mut *#win_names, #win_strs), )* ),
                     #extent,
                     &|__acc_range: ::core::ops::Range<i64>, __acc_windows| {

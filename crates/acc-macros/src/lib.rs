@@ -84,6 +84,7 @@ pub(crate) mod facts;
 mod owned;
 mod routine;
 mod text;
+mod uneven;
 
 use proc_macro::TokenStream;
 

@@ -410,22 +410,27 @@ impl<T: DeviceCopy> Drop for MapMut<'_, T> {
     }
 }
 
-/// Runs `body` over `0..n` split into contiguous chunks on the current device's executor and
-/// returns each chunk's result in chunk order. `num_gangs` caps the number of chunks (the
-/// device's concurrency when `None`).
+/// Runs `body` over `0..n` on the current device's executor, split into one contiguous range
+/// a chunk, or with `balanced` (iterations that differ in work: a triangular nest) into
+/// [`blocks`] dealt out over the chunks; returns each range's result in range order.
+/// `num_gangs` caps the number of chunks (the device's concurrency when `None`).
 pub fn launch<R: Send>(
     loc: Loc,
     n: i64,
     num_gangs: Option<u32>,
+    balanced: bool,
     body: &(dyn Fn(Range<i64>) -> R + Sync),
 ) -> Vec<R> {
     let Some((device, chunks)) = chunks_of(loc, n, num_gangs) else {
         return Vec::new();
     };
-    let parts: Vec<Mutex<Option<R>>> = (0..chunks).map(|_| Mutex::new(None)).collect();
+    let (ranges, runs) = blocks(n, chunks, balanced);
+    let parts: Vec<Mutex<Option<R>>> = ranges.iter().map(|_| Mutex::new(None)).collect();
     let run = |c: usize| {
-        let r = body(split(n, chunks, c)..split(n, chunks, c + 1));
-        *parts[c].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+        for &b in &runs[c] {
+            let r = body(ranges[b].clone());
+            *parts[b].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+        }
     };
     run_chunks(device, loc, chunks, &run);
     parts
@@ -481,6 +486,28 @@ fn chunks_of(loc: Loc, n: i64, num_gangs: Option<u32>) -> Option<(&'static Devic
         _ => device.device.concurrency(),
     };
     Some((device, (n as u64).min(want.max(1) as u64) as usize))
+}
+
+/// The ranges of a host launch of `n` iterations on `chunks` chunks, and the ranges each chunk
+/// runs, in order: one contiguous range a chunk; with `balanced`, 16 blocks a chunk dealt out
+/// in a zigzag (rounds alternately forwards and backwards over the chunks, as the C path's
+/// `__ACC_BLOCK`), so every chunk gets early and late iterations alike.
+pub(crate) fn blocks(n: i64, chunks: usize, balanced: bool) -> (Vec<Range<i64>>, Vec<Vec<usize>>) {
+    let count = if balanced {
+        (n as u64).min(chunks as u64 * 16) as usize
+    } else {
+        chunks
+    };
+    let ranges = (0..count)
+        .map(|b| split(n, count, b)..split(n, count, b + 1))
+        .collect();
+    let mut runs = vec![Vec::new(); chunks];
+    for b in 0..count {
+        let (round, at) = (b / chunks, b % chunks);
+        let chunk = if round % 2 == 1 { chunks - 1 - at } else { at };
+        runs[chunk].push(b);
+    }
+    (ranges, runs)
 }
 
 /// The first iteration of chunk `c` of `chunks` over `0..n` (the C path's partition).
@@ -1349,5 +1376,55 @@ pub fn launch_cuda(
     };
     if let Err(e) = r {
         fatal(&e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every iteration in exactly one range, every range run by exactly one chunk.
+    fn check_cover(n: i64, chunks: usize, balanced: bool) -> (Vec<Range<i64>>, Vec<Vec<usize>>) {
+        let (ranges, runs) = blocks(n, chunks, balanced);
+        let mut seen = vec![0; n as usize];
+        for r in &ranges {
+            for i in r.clone() {
+                seen[i as usize] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&s| s == 1), "{n} over {chunks}");
+        let mut run: Vec<usize> = runs.iter().flatten().copied().collect();
+        run.sort();
+        assert_eq!(run, (0..ranges.len()).collect::<Vec<_>>());
+        (ranges, runs)
+    }
+
+    #[test]
+    fn blocks_cover_the_iterations_once() {
+        for n in [0, 1, 5, 31, 32, 33, 1000] {
+            for chunks in [1, 2, 3, 7] {
+                check_cover(n, chunks, false);
+                check_cover(n, chunks, true);
+            }
+        }
+    }
+
+    #[test]
+    fn balanced_blocks_even_out_a_triangle() {
+        // Row i costs i + 1: contiguous chunks give the last chunk most of the work.
+        let (n, chunks) = (1536, 4);
+        let work = |ranges: &[Range<i64>], run: &[usize]| -> i64 {
+            run.iter()
+                .flat_map(|&b| ranges[b].clone())
+                .map(|i| i + 1)
+                .sum()
+        };
+        let (ranges, runs) = check_cover(n, chunks, false);
+        let plain: Vec<i64> = runs.iter().map(|r| work(&ranges, r)).collect();
+        let (ranges, runs) = check_cover(n, chunks, true);
+        let balanced: Vec<i64> = runs.iter().map(|r| work(&ranges, r)).collect();
+        let spread = |w: &[i64]| *w.iter().max().unwrap() as f64 / *w.iter().min().unwrap() as f64;
+        assert!(spread(&plain) > 5.0, "{plain:?}");
+        assert!(spread(&balanced) < 1.01, "{balanced:?}");
     }
 }

@@ -13,7 +13,7 @@
 //! [`Window`]s that panic on any index outside the chunk's own window. A wrong hint costs a
 //! panic with a clear message, never a race.
 
-use super::{chunks_of, run_chunks, split, Loc};
+use super::{blocks, chunks_of, run_chunks, Loc};
 use std::marker::PhantomData;
 use std::ops::{Index, IndexMut, Range};
 use std::sync::Mutex;
@@ -282,6 +282,7 @@ pub fn launch_owned<O: Owners, R: Send, const W: usize>(
     loc: Loc,
     n: i64,
     num_gangs: Option<u32>,
+    balanced: bool,
     owners: O,
     extent: &(dyn Fn(Range<i64>) -> Extent<W> + Sync),
     body: &(dyn Fn(Range<i64>, O::Windows) -> R + Sync),
@@ -290,9 +291,7 @@ pub fn launch_owned<O: Owners, R: Send, const W: usize>(
     let Some((device, chunks)) = chunks_of(loc, n, num_gangs) else {
         return Vec::new();
     };
-    let ranges: Vec<Range<i64>> = (0..chunks)
-        .map(|c| split(n, chunks, c)..split(n, chunks, c + 1))
-        .collect();
+    let (ranges, runs) = blocks(n, chunks, balanced);
     let mut parts: Vec<[(usize, usize); W]> = ranges
         .iter()
         .map(|r| {
@@ -308,15 +307,17 @@ pub fn launch_owned<O: Owners, R: Send, const W: usize>(
             p[k] = g;
         }
     }
-    let results: Vec<Mutex<Option<R>>> = (0..chunks).map(|_| Mutex::new(None)).collect();
+    let results: Vec<Mutex<Option<R>>> = ranges.iter().map(|_| Mutex::new(None)).collect();
     let run = |c: usize| {
-        // SAFETY: every window is inside its slice (`clip`), and the windows of one slice are
-        // pairwise disjoint across chunks (`check_disjoint`); each chunk's windows are made
-        // once, here, and `owners` holds the slices' exclusive borrows, which the windows
-        // keep.
-        let windows = unsafe { owners.windows(&parts[c], loc) };
-        let r = body(ranges[c].clone(), windows);
-        *results[c].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+        for &b in &runs[c] {
+            // SAFETY: every window is inside its slice (`clip`), and the windows of one slice
+            // are pairwise disjoint across ranges (`check_disjoint`); each range's windows
+            // are made once, here, by the one chunk that runs it, and `owners` holds the
+            // slices' exclusive borrows, which the windows keep.
+            let windows = unsafe { owners.windows(&parts[b], loc) };
+            let r = body(ranges[b].clone(), windows);
+            *results[b].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+        }
     };
     run_chunks(device, loc, chunks, &run);
     results
