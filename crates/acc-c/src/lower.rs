@@ -1432,6 +1432,22 @@ impl<'a> Lowerer<'a> {
             }
         }
         decls.insert_str(0, &value_decls);
+        // The function's own types (and enumerators) that the kernel's declarations and body
+        // may name: ahead of everything in the host kernel; around the CUDA kernel and its
+        // parameters' structs, which name them too.
+        let local_types: String = self
+            .unit
+            .local_types_at(c.pragma_span)
+            .map(|t| format!("  {}\n", t.text))
+            .collect();
+        // A typedef the kernel repeats, or whose only use in the host function was the
+        // construct, is used as far as the C compiler can tell.
+        let typedefs_used: String = self
+            .unit
+            .local_types_at(c.pragma_span)
+            .flat_map(|t| &t.typedef_names)
+            .map(|n| format!("(void)sizeof({n}); "))
+            .collect();
         for &v in &k.private {
             if let Some((item, false)) = self.private_section(id, v) {
                 sections.push((v, item, false));
@@ -1907,6 +1923,7 @@ impl<'a> Lowerer<'a> {
                 params: cuda_params.clone(),
                 slot_bytes: cuda_slot_bytes.clone(),
                 reductions: cuda_reds.clone(),
+                types: local_types.clone(),
                 decls: format!("{decls}{bind_globals}"),
                 body: kernel_body.clone(),
                 store: red_store.clone(),
@@ -1962,6 +1979,10 @@ impl<'a> Lowerer<'a> {
                 "  void *const *const __acc_args = __acc_chunk->args; (void)__acc_args;\n  \
                  void *const *const __acc_slot = __acc_chunk->red; (void)__acc_slot;"
             );
+            text.push_str(&local_types);
+            if !typedefs_used.is_empty() {
+                let _ = writeln!(text, "  {typedefs_used}");
+            }
             text.push_str(&decls);
             let _ = writeln!(text, "#line {} {}", self.line(*span), self.file);
             text.push_str(&kernel_body);
@@ -1976,7 +1997,8 @@ impl<'a> Lowerer<'a> {
             .private
             .iter()
             .map(|&v| format!("(void){}; ", self.unit.var(v).name))
-            .collect();
+            .collect::<String>()
+            + &typedefs_used;
         let launch = format!(
             "{wait}{unused}{data_array} acc_rt_region_begin_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy}); \
              {offset_decls}{args_decl} {reds_decl} {launches}\

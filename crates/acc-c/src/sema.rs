@@ -43,6 +43,7 @@ pub fn analyze(
         scopes: vec![HashMap::new()],
         open: Vec::new(),
         computes: Vec::new(),
+        blocks: Vec::new(),
         loop_depth: 0,
         switch_depth: 0,
         var_by_decl: HashMap::new(),
@@ -109,6 +110,8 @@ struct Walker<'s> {
     /// Constructs whose statement is being walked, innermost last.
     open: Vec<ConstructId>,
     computes: Vec<ComputeCtx>,
+    /// The blocks (compound statements) around the statement being walked, innermost last.
+    blocks: Vec<Span>,
     loop_depth: usize,
     switch_depth: usize,
     var_by_decl: HashMap<usize, VarId>,
@@ -1002,9 +1005,11 @@ impl<'s> Walker<'s> {
         match node.node_kind() {
             "compound_statement" => {
                 self.scopes.push(HashMap::new());
+                self.blocks.push(Self::span(node));
                 let mut c = node.walk();
                 let children: Vec<Node> = node.children(&mut c).collect();
                 self.visit_seq(&children, false);
+                self.blocks.pop();
                 self.scopes.pop();
                 1
             }
@@ -1013,6 +1018,14 @@ impl<'s> Walker<'s> {
                 1
             }
             "declaration" => {
+                // A type a function defines in a declaration of variables (`enum e { A } v;`):
+                // kernels repeat the definition, and the variables' declarations refer to it.
+                if let Some(ty) = node
+                    .child_by_field_id(fields().ty.get())
+                    .filter(|t| !file_scope && self.defines_type(*t))
+                {
+                    self.local_type(format!("{};", self.text(ty)), node);
+                }
                 self.declaration(node, file_scope);
                 1
             }
@@ -1138,7 +1151,13 @@ impl<'s> Walker<'s> {
                 }
                 1
             }
-            "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => 1,
+            "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                if !file_scope {
+                    let text = self.text(node).trim_end_matches(';');
+                    self.local_type(format!("{text};"), node);
+                }
+                1
+            }
             "preproc_if" | "preproc_ifdef" if self.live_branch(node).is_some() => {
                 // The branch the compiler will see, with the statements after `#endif`: a
                 // directive that ends the branch (`#ifdef _OPENMP … #else #pragma acc … #endif`
@@ -1203,6 +1222,59 @@ impl<'s> Walker<'s> {
                 1
             }
             None => 1,
+        }
+    }
+
+    /// Whether a type specifier inside a function defines a type a kernel can repeat: a struct,
+    /// union or enum with a body and a tag, or an enum's constants.
+    fn defines_type(&self, ty: Node) -> bool {
+        let kind = ty.node_kind();
+        matches!(
+            kind,
+            "struct_specifier" | "union_specifier" | "enum_specifier"
+        ) && ty.child_by_field_id(fields().body.get()).is_some()
+            && (kind == "enum_specifier" || ty.child_by_field_id(fields().name.get()).is_some())
+            && !self.blocks.is_empty()
+    }
+
+    /// A declared variable's type as a kernel declares it: a type the function defines in the
+    /// declaration itself by its tag (`enum color`), or `int` for an enum without one, since
+    /// the kernel repeats the definition once ([`Self::local_type`]); any other as written.
+    fn referring_type(&self, ty: Node) -> String {
+        if !self.defines_type(ty) {
+            return self.text(ty).to_string();
+        }
+        let keyword = ty.node_kind().trim_end_matches("_specifier");
+        match ty.child_by_field_id(fields().name.get()) {
+            Some(name) => format!("{keyword} {}", self.text(name)),
+            None => "int".to_string(),
+        }
+    }
+
+    /// Records a type a function declares for itself, visible in the innermost block.
+    fn local_type(&mut self, text: String, node: Node<'s>) {
+        let mut typedef_names = Vec::new();
+        if node.node_kind() == "type_definition" {
+            let mut c = node.walk();
+            for mut d in node.children_by_field_id(fields().declarator, &mut c) {
+                while d.node_kind() != "type_identifier" {
+                    match d.child_by_field_id(fields().declarator.get()) {
+                        Some(inner) => d = inner,
+                        None => break,
+                    }
+                }
+                if d.node_kind() == "type_identifier" {
+                    typedef_names.push(self.text(d).to_string());
+                }
+            }
+        }
+        if let Some(&scope) = self.blocks.last() {
+            self.unit.local_types.push(acc_engine::facts::LocalType {
+                text,
+                span: Self::span(node),
+                scope,
+                typedef_names,
+            });
         }
     }
 
@@ -1361,9 +1433,9 @@ impl<'s> Walker<'s> {
             r.join(" ")
         };
         let type_text = if qualifiers.is_empty() {
-            self.text(ty).to_string()
+            self.referring_type(ty)
         } else {
-            format!("{qualifiers} {}", self.text(ty))
+            format!("{qualifiers} {}", self.referring_type(ty))
         };
         // Before the variable's id is taken: a header's global named in an extent becomes a
         // variable of the unit here.

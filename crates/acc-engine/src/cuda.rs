@@ -96,6 +96,10 @@ pub struct CudaKernel {
     /// sets to the operator's identity as it starts (the runtime presets only
     /// the others'); in every-thread modes also combined across the block.
     pub reductions: Vec<CudaReduction>,
+    /// The types the construct's function declares for itself (C declarations), which the
+    /// parameters and the body may name: the kernel and its parameters' structs go in a
+    /// namespace of their own that starts with them (the `extern "C"` entry keeps its name).
+    pub types: String,
     /// Declarations that read the arguments (through `__acc_args[i]`) and
     /// the reduction copies (through `__acc_slot[j]`), as the host kernel
     /// has them.
@@ -1025,6 +1029,9 @@ pub fn emit_module(support: &str, kernels: &[CudaKernel]) -> String {
 pub fn emit_kernel(k: &CudaKernel) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "\n/* {}:{} */", k.file, k.line);
+    if !k.types.is_empty() {
+        let _ = writeln!(out, "namespace {}_types {{\n{}", k.entry, k.types);
+    }
     let mut params = Vec::new();
     for (i, p) in k.params.iter().enumerate() {
         match p {
@@ -1212,6 +1219,11 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
         }
     }
     out.push_str("}\n");
+    if !k.types.is_empty() {
+        // The entry keeps its unmangled name in the namespace (`extern "C"`); this makes it
+        // visible by that name in the module's scope too.
+        let _ = writeln!(out, "}}\nusing {e}_types::{e};", e = k.entry);
+    }
     out
 }
 
@@ -1237,6 +1249,7 @@ mod tests {
                 var: "sum".into(),
                 slot: 0,
             }],
+            types: String::new(),
             decls: "  double *x = *(double **)__acc_args[0];\n  long n = *(long *)__acc_args[1];\n  double sum = *(double *)__acc_slot[0];\n".into(),
             body: "for (long long i = __ACC_FIRST(n); i < __ACC_END(n); i += __ACC_STEP) sum += x[i];".into(),
             store: "  *(double *)__acc_slot[0] = sum;\n".into(),

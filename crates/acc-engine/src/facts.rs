@@ -261,6 +261,21 @@ pub struct Unit {
     /// The function definitions, in source order: name and the span of the definition (what
     /// profiling reports as an event's function).
     pub functions: Vec<(String, Span)>,
+    /// Types a function declares for itself (`typedef … t;`, `struct s {…};`, `enum { N = 8 };`),
+    /// in source order: the declaration as C text, where it stands, and the block it is
+    /// visible in. Kernels outlined from that block after it repeat them.
+    pub local_types: Vec<LocalType>,
+}
+
+/// One of [`Unit::local_types`].
+#[derive(Clone, Debug)]
+pub struct LocalType {
+    pub text: String,
+    pub span: Span,
+    pub scope: Span,
+    /// The names a `typedef` declares (a kernel that repeats it, and the host code whose
+    /// only use of it moved into a kernel, mark them used).
+    pub typedef_names: Vec<String>,
 }
 
 impl Unit {
@@ -274,6 +289,14 @@ impl Unit {
 
     pub fn construct_ids(&self) -> impl Iterator<Item = ConstructId> {
         (0..self.constructs.len() as u32).map(ConstructId)
+    }
+
+    /// The function-local types visible at `at` (declared before it in a block around it),
+    /// in source order.
+    pub fn local_types_at(&self, at: Span) -> impl Iterator<Item = &LocalType> {
+        self.local_types
+            .iter()
+            .filter(move |t| t.span.end <= at.start && t.scope.contains(at))
     }
 
     /// The function whose definition contains `span`.

@@ -2202,6 +2202,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
         params,
         slot_bytes,
         reductions: cuda_reds,
+        types: String::new(),
         decls,
         body: body_text,
         store: String::new(),
