@@ -51,8 +51,17 @@ extern "C" {
     fn acc_prof_unregister(event: c_int, cb: Option<Callback>, info: c_int);
 }
 
-/// (event, line, construct, function, file, variable, bytes) of each event seen.
-type Seen = (c_int, c_int, c_int, String, String, String, usize);
+/// (event, line, construct, function, file, variable, bytes, function's lines) of each event.
+type Seen = (
+    c_int,
+    c_int,
+    c_int,
+    String,
+    String,
+    String,
+    usize,
+    (c_int, c_int),
+);
 static SEEN: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
 
 fn text(p: *const c_char) -> String {
@@ -79,6 +88,7 @@ unsafe extern "C" fn record(info: *mut ProfInfo, event: *mut EventHead, _: *mut 
             String::new()
         },
         if data { e.bytes } else { 0 },
+        (i.func_line_no, i.func_end_line_no),
     ));
 }
 
@@ -117,6 +127,8 @@ fn a_rust_kernel_raises_its_construct_data_and_launch_events() {
     }
     let region = seen.iter().find(|s| s.0 == 16).unwrap();
     assert_eq!(region.3, "saxpy", "{seen:?}");
+    // `fn saxpy` stands on line 9 of this file, its closing brace on line 14.
+    assert_eq!(region.7, (9, 14), "{seen:?}");
     let upload = seen.iter().find(|s| s.0 == 20).unwrap();
     assert_eq!((upload.5.as_str(), upload.6), ("x", 400), "{seen:?}");
 }

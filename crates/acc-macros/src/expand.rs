@@ -447,8 +447,17 @@ fn expand_fn(
         Construct::Data => 3,
     };
     let function_name = ctx.function.to_string();
+    // The function's first and last lines, as `line!()` where its `fn` and its closing brace
+    // stand.
+    let first_line = quote_spanned!(func.sig.fn_token.span=> ::core::line!());
+    let last_line = quote_spanned!(func.block.brace_token.span.close()=> ::core::line!());
     prologue.extend(quote! {
-        let __acc_region = ::acc::__private::Region::enter(#loc, #construct_code, #function_name);
+        let __acc_region = ::acc::__private::Region::enter(
+            #loc,
+            #construct_code,
+            #function_name,
+            (#first_line, #last_line),
+        );
     });
     for p in &ctx.params {
         let name = &p.name;

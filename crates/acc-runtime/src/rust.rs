@@ -129,8 +129,9 @@ pub struct RegionExit {
 }
 
 impl Region {
-    /// `construct`: `acc_construct_t` of the function's directive; `function`: its name.
-    pub fn enter(loc: Loc, construct: u8, function: &'static str) -> Region {
+    /// `construct`: `acc_construct_t` of the function's directive; `function`: its name and
+    /// its first and last lines.
+    pub fn enter(loc: Loc, construct: u8, function: &'static str, lines: (u32, u32)) -> Region {
         let construct = match construct {
             1 => prof::Construct::Kernels,
             3 => prof::Construct::Data,
@@ -139,7 +140,7 @@ impl Region {
         };
         let device = prof::active().then(|| current(&loc.site("")));
         if let Some(d) = device {
-            prof::register_rust_site(loc.file, loc.line, construct, function);
+            prof::register_rust_site(loc.file, loc.line, construct, function, lines);
             let site = loc.site("");
             let at = d.prof_origin(QueueSel::Sync, &site);
             if construct.is_compute() {

@@ -478,14 +478,14 @@ pub unsafe extern "C" fn acc_rt_register_sites(
     }
 }
 
-/// Registers a Rust function's region or loop (`file`, `line`) as a construct of `function`,
-/// so that its events name the function and their construct (Rust kernels have no table of
-/// their own; the source lines of the function are not known to the runtime).
+/// Registers a Rust function's region (`file`, `line`) as a construct of `function`, whose
+/// lines are `lines`, so that its events name them (Rust kernels have no table of their own).
 pub fn register_rust_site(
     file: &'static str,
     line: u32,
     construct: Construct,
     function: &'static str,
+    (func_line, func_end_line): (u32, u32),
 ) {
     static NAMES: Mutex<Vec<(&'static str, CString)>> = Mutex::new(Vec::new());
     let func = {
@@ -512,8 +512,8 @@ pub fn register_rust_site(
             end_line: line as c_int,
             construct: construct as c_int,
             func,
-            func_line: 0,
-            func_end_line: 0,
+            func_line: func_line as c_int,
+            func_end_line: func_end_line as c_int,
         });
 }
 
