@@ -1435,19 +1435,15 @@ impl<'a> Lowerer<'a> {
         // The function's own types (and enumerators) that the kernel's declarations and body
         // may name: ahead of everything in the host kernel; around the CUDA kernel and its
         // parameters' structs, which name them too.
-        let local_types: String = self
-            .unit
-            .local_types_at(c.pragma_span)
-            .map(|t| format!("  {}\n", t.text))
-            .collect();
         // A typedef the kernel repeats, or whose only use in the host function was the
         // construct, is used as far as the C compiler can tell.
-        let typedefs_used: String = self
-            .unit
-            .local_types_at(c.pragma_span)
-            .flat_map(|t| &t.typedef_names)
-            .map(|n| format!("(void)sizeof({n}); "))
-            .collect();
+        let (mut local_types, mut typedefs_used) = (String::new(), String::new());
+        for t in self.unit.local_types_at(c.pragma_span) {
+            let _ = writeln!(local_types, "  {}", t.text);
+            for name in &t.typedef_names {
+                let _ = write!(typedefs_used, "(void)sizeof({name}); ");
+            }
+        }
         for &v in &k.private {
             if let Some((item, false)) = self.private_section(id, v) {
                 sections.push((v, item, false));

@@ -541,7 +541,7 @@ pub unsafe extern "C" fn acc_rt_launch(
         // A compute construct whose file registered no site table (code not from acc cc)
         // has its construct events here, around the launch.
         let at = d.prof_origin(q, &site);
-        let construct = Some(construct_of(
+        let construct = Some(prof::construct_of_kernel(
             // SAFETY: the kernel's name is null or a NUL-terminated literal.
             (!k.name.is_null()).then(|| unsafe { CStr::from_ptr(k.name) }),
         ))
@@ -556,18 +556,6 @@ pub unsafe extern "C" fn acc_rt_launch(
         }
         done
     })
-}
-
-/// The construct a generated kernel's name starts with (`"parallel loop at line 3"`).
-fn construct_of(name: Option<&CStr>) -> prof::Construct {
-    let name = name.map_or(&b""[..], CStr::to_bytes);
-    if name.starts_with(b"kernels") {
-        prof::Construct::Kernels
-    } else if name.starts_with(b"serial") {
-        prof::Construct::Serial
-    } else {
-        prof::Construct::Parallel
-    }
 }
 
 /// The launch itself, between the profiling events of [`acc_rt_launch`].

@@ -40,7 +40,8 @@ pub const ACC_PROPERTY_DESCRIPTION: c_int = 0x10004;
 
 pub use runtime::{ASYNC_NOVAL as ACC_ASYNC_NOVAL, ASYNC_SYNC as ACC_ASYNC_SYNC};
 
-fn device_value(k: DeviceKind) -> c_int {
+/// The `acc_device_t` of a device kind.
+pub(crate) fn device_value(k: DeviceKind) -> c_int {
     match k {
         DeviceKind::Host => ACC_DEVICE_HOST,
         DeviceKind::HostDiscrete => ACC_DEVICE_HOST_DISCRETE,

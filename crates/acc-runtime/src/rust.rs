@@ -139,57 +139,68 @@ impl Region {
             _ => prof::Construct::Parallel,
         };
         let device = prof::active().then(|| current(&loc.site("")));
-        if let Some(d) = device {
+        if device.is_some() {
             prof::register_rust_site(loc.file, loc.line, construct, function, lines);
-            let site = loc.site("");
-            let at = d.prof_origin(QueueSel::Sync, &site);
-            if construct.is_compute() {
-                prof::other(prof::Event::ComputeConstructStart, &at, Some(construct));
-            }
-            prof::other(prof::Event::EnterDataStart, &at, Some(construct));
         }
-        Region {
+        let region = Region {
             loc,
             construct,
             device,
-        }
+        };
+        region.raise(&[
+            prof::Event::ComputeConstructStart,
+            prof::Event::EnterDataStart,
+        ]);
+        region
     }
 
     /// The data clauses' guards are in place.
     pub fn entered(&self) -> RegionExit {
-        if let Some(d) = self.device {
-            let site = self.loc.site("");
-            let at = d.prof_origin(QueueSel::Sync, &site);
-            prof::other(prof::Event::EnterDataEnd, &at, Some(self.construct));
-        }
+        self.raise(&[prof::Event::EnterDataEnd]);
         RegionExit {
             loc: self.loc,
             construct: self.construct,
             device: self.device,
         }
     }
+
+    fn raise(&self, events: &[prof::Event]) {
+        raise_region_events(self.loc, self.construct, self.device, events)
+    }
+}
+
+/// Raises a Rust region's `events` (the construct's own only for a compute construct), when
+/// a tool listened as it started (`device`).
+fn raise_region_events(
+    loc: Loc,
+    construct: prof::Construct,
+    device: Option<&'static DeviceState>,
+    events: &[prof::Event],
+) {
+    let Some(d) = device else { return };
+    let site = loc.site("");
+    let at = d.prof_origin(QueueSel::Sync, &site);
+    for &ev in events {
+        let own = matches!(
+            ev,
+            prof::Event::ComputeConstructStart | prof::Event::ComputeConstructEnd
+        );
+        if !own || construct.is_compute() {
+            prof::other(ev, &at, Some(construct));
+        }
+    }
 }
 
 impl Drop for RegionExit {
     fn drop(&mut self) {
-        if let Some(d) = self.device {
-            let site = self.loc.site("");
-            let at = d.prof_origin(QueueSel::Sync, &site);
-            prof::other(prof::Event::ExitDataStart, &at, Some(self.construct));
-        }
+        let exit = [prof::Event::ExitDataStart];
+        raise_region_events(self.loc, self.construct, self.device, &exit);
     }
 }
 
 impl Drop for Region {
     fn drop(&mut self) {
-        if let Some(d) = self.device {
-            let site = self.loc.site("");
-            let at = d.prof_origin(QueueSel::Sync, &site);
-            prof::other(prof::Event::ExitDataEnd, &at, Some(self.construct));
-            if self.construct.is_compute() {
-                prof::other(prof::Event::ComputeConstructEnd, &at, Some(self.construct));
-            }
-        }
+        self.raise(&[prof::Event::ExitDataEnd, prof::Event::ComputeConstructEnd]);
     }
 }
 

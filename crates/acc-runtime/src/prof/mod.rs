@@ -12,9 +12,9 @@ use std::ffi::{c_char, c_int, c_long, c_void, CStr, CString};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, RwLock};
 
-use crate::device::DeviceKind;
 mod tools;
 
+use crate::device::DeviceKind;
 use crate::error::Site;
 use crate::queue::QueueSel;
 
@@ -55,23 +55,70 @@ const EVENTS: usize = 26;
 const EV_NONE: c_int = 0;
 
 impl Event {
+    /// Every event, in `acc_event_t` order.
+    pub const ALL: [Event; EVENTS - 1] = {
+        use Event::*;
+        [
+            DeviceInitStart,
+            DeviceInitEnd,
+            DeviceShutdownStart,
+            DeviceShutdownEnd,
+            RuntimeShutdown,
+            Create,
+            Delete,
+            Alloc,
+            Free,
+            EnterDataStart,
+            EnterDataEnd,
+            ExitDataStart,
+            ExitDataEnd,
+            UpdateStart,
+            UpdateEnd,
+            ComputeConstructStart,
+            ComputeConstructEnd,
+            EnqueueLaunchStart,
+            EnqueueLaunchEnd,
+            EnqueueUploadStart,
+            EnqueueUploadEnd,
+            EnqueueDownloadStart,
+            EnqueueDownloadEnd,
+            WaitStart,
+            WaitEnd,
+        ]
+    };
+
+    /// The event of an `acc_event_t` value.
+    pub fn from_code(code: c_int) -> Option<Event> {
+        Event::ALL.into_iter().find(|e| *e as c_int == code)
+    }
+
+    /// For an end event, the start event it closes.
+    pub fn start(self) -> Option<Event> {
+        use Event::*;
+        Some(match self {
+            DeviceInitEnd => DeviceInitStart,
+            DeviceShutdownEnd => DeviceShutdownStart,
+            EnterDataEnd => EnterDataStart,
+            ExitDataEnd => ExitDataStart,
+            UpdateEnd => UpdateStart,
+            ComputeConstructEnd => ComputeConstructStart,
+            EnqueueLaunchEnd => EnqueueLaunchStart,
+            EnqueueUploadEnd => EnqueueUploadStart,
+            EnqueueDownloadEnd => EnqueueDownloadStart,
+            WaitEnd => WaitStart,
+            _ => return None,
+        })
+    }
+
+    /// Whether an end event closes this one.
+    pub fn is_start(self) -> bool {
+        Event::ALL.into_iter().any(|e| e.start() == Some(self))
+    }
+
     /// End events call their callbacks in the reverse order of registration (OpenACC 3.3,
     /// section 5.4.1), so that tools registered later nest inside earlier ones.
     fn is_end(self) -> bool {
-        use Event::*;
-        matches!(
-            self,
-            DeviceInitEnd
-                | DeviceShutdownEnd
-                | EnterDataEnd
-                | ExitDataEnd
-                | UpdateEnd
-                | ComputeConstructEnd
-                | EnqueueLaunchEnd
-                | EnqueueUploadEnd
-                | EnqueueDownloadEnd
-                | WaitEnd
-        )
+        self.start().is_some()
     }
 }
 
@@ -568,14 +615,34 @@ pub struct Origin<'a> {
 
 /// The construct of a runtime call: the registered table's, else the routine's.
 fn construct_at(site: &Site<'_>) -> Construct {
-    site_construct(site).unwrap_or_else(|| construct_of_routine(site.routine))
+    site_construct(site).unwrap_or_else(|| construct_of_routine(site))
 }
 
-/// The construct of a runtime call by its routine: generated code's calls for directives, the
-/// API's routines for everything else.
-fn construct_of_routine(routine: &str) -> Construct {
-    match routine {
-        "acc_rt_region_begin" | "acc_rt_region_end" | "acc_rt_launch" => Construct::Data,
+/// The construct a generated kernel's name starts with (`"parallel loop at line 3"`).
+pub fn construct_of_kernel(name: Option<&CStr>) -> Construct {
+    let name = name.map_or(&b""[..], CStr::to_bytes);
+    if name.starts_with(b"kernels") {
+        Construct::Kernels
+    } else if name.starts_with(b"serial") {
+        Construct::Serial
+    } else {
+        Construct::Parallel
+    }
+}
+
+/// The construct of a runtime call by its routine: generated code's calls for directives (a
+/// launch's site names its kernel), the API's routines for everything else.
+fn construct_of_routine(site: &Site<'_>) -> Construct {
+    match site.routine {
+        "acc_rt_launch" => match site.var {
+            crate::error::Text::C(p) if !p.is_null() => {
+                // SAFETY: a site's C text is a NUL-terminated string that outlives it.
+                let name = unsafe { CStr::from_ptr(p) };
+                construct_of_kernel(Some(name))
+            }
+            _ => Construct::Parallel,
+        },
+        "acc_rt_region_begin" | "acc_rt_region_end" => Construct::Data,
         "acc_rt_enter_data" => Construct::EnterData,
         "acc_rt_exit_data" => Construct::ExitData,
         "acc_rt_update" => Construct::Update,
@@ -604,15 +671,6 @@ pub struct Launch<'a> {
     pub vector_length: usize,
 }
 
-/// `acc_device_t` of a device kind.
-fn device_t(kind: DeviceKind) -> c_int {
-    match kind {
-        DeviceKind::Host => 2,
-        DeviceKind::HostDiscrete => 64,
-        DeviceKind::Nvidia => 5,
-    }
-}
-
 /// A C string of a site's text: its own pointer when it is one, else a copy kept alive in
 /// `keep`.
 fn c_text(text: crate::error::Text<'_>, keep: &mut Vec<CString>) -> *const c_char {
@@ -638,7 +696,7 @@ fn prof_info(ev: Event, at: &Origin<'_>, keep: &mut Vec<CString>) -> ProfInfo {
         event_type: ev as c_int,
         valid_bytes: valid_bytes!(ProfInfo, func_end_line_no),
         version: VERSION,
-        device_type: device_t(at.device),
+        device_type: crate::api::device_value(at.device),
         device_number: at.device_number as c_int,
         thread_id: THREAD_ID.try_with(|t| *t).unwrap_or(0),
         async_,
@@ -663,7 +721,7 @@ fn api_info(at: &Origin<'_>) -> ApiInfo {
     ApiInfo {
         device_api: if at.gpu.is_some() { 1 } else { 0 },
         valid_bytes: valid_bytes!(ApiInfo, async_handle),
-        device_type: device_t(at.device),
+        device_type: crate::api::device_value(at.device),
         // NVIDIA's PCI vendor id on a GPU; none on the CPU devices.
         vendor: if at.gpu.is_some() { 0x10de } else { 0 },
         device_handle: device,

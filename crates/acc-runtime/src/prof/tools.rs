@@ -54,44 +54,10 @@ fn parse_mask(s: &str) -> Option<u32> {
 }
 
 fn register_all(cb: Callback) {
-    for ev in 1..26 {
+    for ev in Event::ALL {
         // SAFETY: `cb` is an `acc_prof_callback`.
-        unsafe { acc_prof_register(ev, Some(cb), 0) };
+        unsafe { acc_prof_register(ev as c_int, Some(cb), 0) };
     }
-}
-
-/// The event of a callback's `acc_prof_info`.
-fn event_of(code: c_int) -> Option<Event> {
-    use Event::*;
-    [
-        DeviceInitStart,
-        DeviceInitEnd,
-        DeviceShutdownStart,
-        DeviceShutdownEnd,
-        RuntimeShutdown,
-        Create,
-        Delete,
-        Alloc,
-        Free,
-        EnterDataStart,
-        EnterDataEnd,
-        ExitDataStart,
-        ExitDataEnd,
-        UpdateStart,
-        UpdateEnd,
-        ComputeConstructStart,
-        ComputeConstructEnd,
-        EnqueueLaunchStart,
-        EnqueueLaunchEnd,
-        EnqueueUploadStart,
-        EnqueueUploadEnd,
-        EnqueueDownloadStart,
-        EnqueueDownloadEnd,
-        WaitStart,
-        WaitEnd,
-    ]
-    .into_iter()
-    .find(|e| *e as c_int == code)
 }
 
 /// What one event says, read out of the C structs.
@@ -128,11 +94,12 @@ fn text(p: *const std::ffi::c_char) -> String {
 unsafe fn seen(info: *mut ProfInfo, event: *mut EventInfo) -> Option<Seen> {
     // SAFETY: guaranteed by the caller.
     let (info, event) = unsafe { (&*info, &*event) };
-    let ev = event_of(info.event_type)?;
+    let ev = Event::from_code(info.event_type)?;
+    use crate::api::{ACC_DEVICE_HOST, ACC_DEVICE_HOST_DISCRETE, ACC_DEVICE_NVIDIA};
     let device = match info.device_type {
-        2 => "host",
-        5 => "nvidia",
-        64 => "host_discrete",
+        ACC_DEVICE_HOST => "host",
+        ACC_DEVICE_NVIDIA => "nvidia",
+        ACC_DEVICE_HOST_DISCRETE => "host_discrete",
         _ => "device",
     };
     let mut s = Seen {
@@ -172,24 +139,6 @@ unsafe fn seen(info: *mut ProfInfo, event: *mut EventInfo) -> Option<Seen> {
     Some(s)
 }
 
-/// The start event an end event closes.
-fn start_of(ev: Event) -> Option<Event> {
-    use Event::*;
-    Some(match ev {
-        DeviceInitEnd => DeviceInitStart,
-        DeviceShutdownEnd => DeviceShutdownStart,
-        EnterDataEnd => EnterDataStart,
-        ExitDataEnd => ExitDataStart,
-        UpdateEnd => UpdateStart,
-        ComputeConstructEnd => ComputeConstructStart,
-        EnqueueLaunchEnd => EnqueueLaunchStart,
-        EnqueueUploadEnd => EnqueueUploadStart,
-        EnqueueDownloadEnd => EnqueueDownloadStart,
-        WaitEnd => WaitStart,
-        _ => return None,
-    })
-}
-
 /// Microseconds since the first event.
 fn now_us() -> f64 {
     static START: OnceLock<Instant> = OnceLock::new();
@@ -218,7 +167,7 @@ fn close(tool: u8, start: Event, line: Option<i32>) -> Option<f64> {
 
 /// For an end event: the time its start was seen by `tool` on this thread.
 fn started(tool: u8, ev: Event) -> Option<f64> {
-    close(tool, start_of(ev)?, None)
+    close(tool, ev.start()?, None)
 }
 
 fn open(tool: u8, ev: Event, line: i32, at: f64) {
@@ -226,26 +175,9 @@ fn open(tool: u8, ev: Event, line: i32, at: f64) {
 }
 
 fn opened(tool: u8, ev: Event, at: f64) {
-    if start_of_any(ev) {
+    if ev.is_start() {
         open(tool, ev, 0, at);
     }
-}
-
-fn start_of_any(ev: Event) -> bool {
-    use Event::*;
-    matches!(
-        ev,
-        DeviceInitStart
-            | DeviceShutdownStart
-            | EnterDataStart
-            | ExitDataStart
-            | UpdateStart
-            | ComputeConstructStart
-            | EnqueueLaunchStart
-            | EnqueueUploadStart
-            | EnqueueDownloadStart
-            | WaitStart
-    )
 }
 
 // ---- ACC_NOTIFY --------------------------------------------------------------------------
