@@ -83,6 +83,8 @@ mod expand;
 pub(crate) mod facts;
 mod owned;
 mod routine;
+#[cfg(test)]
+mod snapshots;
 mod text;
 mod uneven;
 
