@@ -1,0 +1,306 @@
+//! The typed tree of a translation and its type inference.
+//!
+//! Owns the tree the subset is read into ([`E`] expressions, [`S`] statements, the routine
+//! [`Call`]s they make) and the [`Translator`]'s state: scopes, C names, captures and the type
+//! variables ([`Slot`]) unified as Rust's inference does for the subset (an unsuffixed literal
+//! is `i32`/`f64` when nothing else decides). It does not read `syn` beyond keeping the paths
+//! and spans it is given, and knows nothing of C text ([`super::emit`] reads the tree).
+//!
+//! Invariants: a type variable is an index into `slots`, and a `Link` always points at an
+//! older variable's root chain (no cycles); `resolve` is only meaningful after the whole body
+//! was read, when every unification that Rust would make has been made.
+
+use super::{unsupported, ArgTy, CallSite, Outer, Ty, Unsupported};
+use proc_macro2::Span;
+use quote::ToTokens;
+use std::collections::{HashMap, HashSet};
+use syn::BinOp;
+
+// ---- types --------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    Link(usize),
+    Known(Ty),
+    /// An unsuffixed integer literal's type: any integer, `i32` if nothing decides.
+    Int,
+    /// An unsuffixed float literal's type: `f32` or `f64`, `f64` if nothing decides.
+    Float,
+    Free,
+}
+
+pub(super) type Tv = usize;
+
+// ---- the typed tree ---------------------------------------------------------------------------
+
+#[derive(Clone)]
+pub(super) enum E {
+    /// Integer or float literal text (digits only) and its type.
+    Num(String, Tv),
+    Bool(bool),
+    Var(String, Tv),
+    /// A constant of a type: `f64::MAX`.
+    Const(&'static str, Tv),
+    Bin(BinOp, Box<E>, Box<E>, Tv),
+    Neg(Box<E>, Tv),
+    Not(Box<E>, Tv),
+    Cast(Box<E>, Tv, Ty),
+    /// Slice C name, index, element type, the Rust text for the message.
+    Index(String, Box<E>, Tv, String),
+    Len(String),
+    /// Method (Rust name), receiver and arguments; result type.
+    Call(&'static str, Vec<E>, Tv),
+    /// A routine call: its index in `Translator::calls`, the arguments, the result type.
+    Routine(usize, Vec<RArg>, Tv),
+    Ternary(Box<E>, Box<E>, Box<E>, Tv),
+}
+
+/// An argument of a routine call.
+#[derive(Clone)]
+pub(super) enum RArg {
+    Value(E),
+    /// A slice parameter, passed as its pointer and length.
+    Slice(String),
+}
+
+impl E {
+    /// The type variable the node carries, or the fixed type of a node
+    /// that carries none (`true`, `x.len()`).
+    pub(super) fn stored_type(&self) -> Result<Tv, Ty> {
+        match self {
+            E::Num(_, t)
+            | E::Var(_, t)
+            | E::Const(_, t)
+            | E::Bin(_, _, _, t)
+            | E::Neg(_, t)
+            | E::Not(_, t)
+            | E::Cast(_, t, _)
+            | E::Index(_, _, t, _)
+            | E::Call(_, _, t)
+            | E::Routine(_, _, t)
+            | E::Ternary(_, _, _, t) => Ok(*t),
+            E::Bool(_) => Err(Ty::Bool),
+            E::Len(_) => Err(Ty::Usize),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub(super) enum S {
+    Let(String, Tv, Option<E>),
+    Expr(E),
+    /// Lvalue, operator (`None`: plain assignment), value.
+    Assign(E, Option<BinOp>, E),
+    If(E, Vec<S>, Vec<S>),
+    For {
+        var: Option<String>,
+        tv: Tv,
+        lo: E,
+        hi: E,
+        inclusive: bool,
+        body: Vec<S>,
+    },
+    While(E, Vec<S>),
+    Loop(Vec<S>),
+    Break,
+    Continue,
+    Block(Vec<S>),
+    /// In a routine.
+    Return(Option<E>),
+}
+
+pub(super) struct Var {
+    pub(super) c: String,
+    pub(super) tv: Tv,
+    pub(super) mutable: bool,
+}
+
+/// A call of a routine, as the tree records it (its types are resolved after the translation).
+pub(super) struct Call {
+    pub(super) path: syn::Path,
+    pub(super) alias: String,
+    pub(super) args: Vec<CallArg>,
+    /// `None`: the value is not used.
+    pub(super) ret: Option<Tv>,
+    pub(super) span: Span,
+}
+
+pub(super) enum CallArg {
+    Value(Tv),
+    Slice(Ty, bool),
+}
+
+pub(super) struct Translator<'a> {
+    pub(super) params: &'a HashMap<String, Outer>,
+    pub(super) locals: &'a HashSet<String>,
+    /// In a routine: its return type (`None`: `()`). Names that are neither locals nor
+    /// parameters are then outside the subset (a kernel captures them from the function).
+    pub(super) routine: Option<Option<Tv>>,
+    pub(super) calls: Vec<Call>,
+    /// Types only a routine's signature decides (root type variable → the `#define` that
+    /// names the type of a parameter or result of a call; see [`Translator::call_sites`]).
+    pub(super) sym: HashMap<Tv, String>,
+    pub(super) slots: Vec<Slot>,
+    pub(super) scopes: Vec<HashMap<String, Var>>,
+    /// Captured scalars of the enclosing function: Rust name, C name, type variable.
+    pub(super) captures: Vec<(String, String, Tv)>,
+    pub(super) slices: Vec<String>,
+    pub(super) names: HashMap<String, usize>,
+    pub(super) loops: usize,
+}
+
+impl<'a> Translator<'a> {
+    pub(super) fn new(params: &'a HashMap<String, Outer>, locals: &'a HashSet<String>) -> Self {
+        Translator {
+            params,
+            locals,
+            routine: None,
+            calls: Vec::new(),
+            sym: HashMap::new(),
+            slots: Vec::new(),
+            scopes: vec![HashMap::new()],
+            captures: Vec::new(),
+            slices: Vec::new(),
+            names: HashMap::new(),
+            loops: 0,
+        }
+    }
+
+    pub(super) fn fresh(&mut self, s: Slot) -> Tv {
+        self.slots.push(s);
+        self.slots.len() - 1
+    }
+
+    pub(super) fn known(&mut self, t: Ty) -> Tv {
+        self.fresh(Slot::Known(t))
+    }
+
+    pub(super) fn root(&self, mut v: Tv) -> Tv {
+        while let Slot::Link(p) = self.slots[v] {
+            v = p;
+        }
+        v
+    }
+
+    pub(super) fn unify(&mut self, a: Tv, b: Tv, at: &impl ToTokens) -> Result<(), Unsupported> {
+        let (ra, rb) = (self.root(a), self.root(b));
+        if ra == rb {
+            return Ok(());
+        }
+        let merged = match (self.slots[ra], self.slots[rb]) {
+            (Slot::Free, s) | (s, Slot::Free) => s,
+            (Slot::Int, Slot::Int) => Slot::Int,
+            (Slot::Float, Slot::Float) => Slot::Float,
+            (Slot::Known(t), Slot::Int) | (Slot::Int, Slot::Known(t)) if t.is_int() => {
+                Slot::Known(t)
+            }
+            (Slot::Known(t), Slot::Float) | (Slot::Float, Slot::Known(t)) if t.is_float() => {
+                Slot::Known(t)
+            }
+            (Slot::Known(x), Slot::Known(y)) if x == y => Slot::Known(x),
+            _ => {
+                return Err(unsupported(
+                    at,
+                    "the types of its operands differ in a way the CUDA translation does not \
+                     model",
+                ))
+            }
+        };
+        self.slots[rb] = merged;
+        self.slots[ra] = Slot::Link(rb);
+        Ok(())
+    }
+
+    /// The type of `v` when the code decided it, not a literal's default.
+    pub(super) fn decided(&self, v: Tv) -> Option<Ty> {
+        match self.slots[self.root(v)] {
+            Slot::Known(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub(super) fn resolve(&self, v: Tv) -> Option<Ty> {
+        match self.slots[self.root(v)] {
+            Slot::Known(t) => Some(t),
+            Slot::Int => Some(Ty::I32),
+            Slot::Float => Some(Ty::F64),
+            _ => None,
+        }
+    }
+
+    pub(super) fn c_name(&mut self, rust: &str) -> String {
+        let n = self.names.entry(rust.to_string()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            format!("{rust}_")
+        } else {
+            format!("{rust}_{n}")
+        }
+    }
+
+    pub(super) fn lookup(&self, name: &str) -> Option<&Var> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub(super) fn declare(&mut self, name: &str, tv: Tv, mutable: bool) -> String {
+        let c = self.c_name(name);
+        self.scopes.last_mut().unwrap().insert(
+            name.to_string(),
+            Var {
+                c: c.clone(),
+                tv,
+                mutable,
+            },
+        );
+        c
+    }
+
+    /// The calls with their types. The translation cannot see a routine's signature: where
+    /// the code around a call does not decide a type (`gcd(i, 36)`, `let s = f(x);`), Rust
+    /// takes it from the signature, and so does the C text, which names it by a `#define` the
+    /// runtime gives from the routine's own (`__acc_call_3gcd_a1`, `__acc_call_1f_r`).
+    pub(super) fn call_sites(&mut self) -> Vec<CallSite> {
+        let mut out = Vec::new();
+        let mut sym = std::mem::take(&mut self.sym);
+        for c in &self.calls {
+            let mut args = Vec::new();
+            for (k, a) in c.args.iter().enumerate() {
+                args.push(match a {
+                    CallArg::Value(tv) => match self.decided(*tv) {
+                        Some(t) => ArgTy::Value(t),
+                        None => {
+                            let r = self.root(*tv);
+                            sym.entry(r).or_insert_with(|| format!("{}_a{k}", c.alias));
+                            ArgTy::Signature
+                        }
+                    },
+                    CallArg::Slice(t, m) => ArgTy::Slice(*t, *m),
+                });
+            }
+            let ret = c.ret.and_then(|tv| {
+                let t = self.decided(tv);
+                if t.is_none() {
+                    let r = self.root(tv);
+                    sym.entry(r).or_insert_with(|| format!("{}_r", c.alias));
+                }
+                t
+            });
+            out.push(CallSite {
+                path: c.path.clone(),
+                alias: c.alias.clone(),
+                args,
+                ret,
+                span: c.span,
+            });
+        }
+        self.sym = sym;
+        out
+    }
+
+    pub(super) fn type_of(&mut self, e: &E) -> Tv {
+        match e.stored_type() {
+            Ok(t) => t,
+            Err(ty) => self.known(ty),
+        }
+    }
+}
