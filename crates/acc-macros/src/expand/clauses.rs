@@ -1,6 +1,10 @@
-use super::LoopSpec;
+use super::{Ctx, LoopSpec, Param, ParamKind};
+use crate::cuda;
 use crate::text::SpanTable;
-use acc_engine::directive::{ClauseArgs, ClauseKind, VarItem};
+use acc_engine::directive::{Clause, ClauseArgs, ClauseKind, Directive, VarItem};
+use proc_macro2::Span;
+use std::collections::HashMap;
+use syn::{Expr, FnArg, ItemFn, Pat, Type};
 
 pub(super) fn is_loop_clause(k: ClauseKind) -> bool {
     matches!(
@@ -102,6 +106,185 @@ pub(super) fn plain_name(
         Err(_) => {
             errors.push(syn::Error::new(span, "expected a variable name"));
             None
+        }
+    }
+}
+
+/// The function's parameters: how each is passed, and the CUDA translation's view of it.
+pub(super) fn params(
+    func: &ItemFn,
+    errors: &mut Vec<syn::Error>,
+) -> (Vec<Param>, HashMap<String, cuda::Outer>) {
+    let mut params = Vec::new();
+    let mut outer = HashMap::new();
+    for arg in &func.sig.inputs {
+        match arg {
+            FnArg::Receiver(r) => errors.push(syn::Error::new_spanned(
+                r,
+                "not supported: methods; use a free function taking slices and scalars",
+            )),
+            FnArg::Typed(t) => {
+                let Pat::Ident(pi) = &*t.pat else {
+                    errors.push(syn::Error::new_spanned(
+                        &t.pat,
+                        "not supported: patterns in parameters; name the parameter",
+                    ));
+                    continue;
+                };
+                let kind = match &*t.ty {
+                    Type::Reference(r) if matches!(&*r.elem, Type::Slice(_)) => {
+                        if r.mutability.is_some() {
+                            ParamKind::Mut
+                        } else {
+                            ParamKind::Shared
+                        }
+                    }
+                    Type::Reference(r) => {
+                        errors.push(syn::Error::new_spanned(
+                            r,
+                            "not supported: references other than slices; pass a slice \
+                             (`&[T]` or `&mut [T]`) or a scalar by value",
+                        ));
+                        continue;
+                    }
+                    _ => ParamKind::Scalar,
+                };
+                let o = match &*t.ty {
+                    Type::Reference(r) => match &*r.elem {
+                        Type::Slice(sl) => match cuda::Ty::from_type(&sl.elem) {
+                            Some(e) => cuda::Outer::Slice(e, r.mutability.is_some()),
+                            None => cuda::Outer::Other,
+                        },
+                        _ => cuda::Outer::Other,
+                    },
+                    ty => cuda::Ty::from_type(ty).map_or(cuda::Outer::Other, cuda::Outer::Scalar),
+                };
+                outer.insert(pi.ident.to_string(), o);
+                params.push(Param {
+                    name: pi.ident.clone(),
+                    kind,
+                    clause: None,
+                });
+            }
+        }
+    }
+    (params, outer)
+}
+
+/// The construct's clauses: data clauses onto `ctx.params`, `private`/`firstprivate` and
+/// `num_gangs` into `ctx`; the loop part of a combined construct is returned.
+pub(super) fn construct_clauses(
+    ctx: &mut Ctx,
+    d: &Directive,
+    table: &SpanTable,
+    function: &syn::Ident,
+    errors: &mut Vec<syn::Error>,
+) -> LoopSpec {
+    let combined = d.kind.is_combined();
+    let mut spec = LoopSpec::default();
+    for cl in &d.clauses {
+        let at = table.span(cl.name_span);
+        match cl.kind {
+            ClauseKind::Copy
+            | ClauseKind::Copyin
+            | ClauseKind::Copyout
+            | ClauseKind::Create
+            | ClauseKind::Present
+            | ClauseKind::NoCreate => data_clause(ctx, cl, at, table, function, errors),
+            ClauseKind::Firstprivate | ClauseKind::Private
+                if !(combined && cl.kind == ClauseKind::Private) =>
+            {
+                for item in cl.items() {
+                    if let Some(ident) = plain_name(item, table, errors) {
+                        ctx.per_chunk.push(ident);
+                    }
+                }
+            }
+            ClauseKind::NumGangs => {
+                if let ClauseArgs::Exprs(es) = &cl.args {
+                    if let Some(e) = es.first() {
+                        match syn::parse_str::<Expr>(&e.text) {
+                            Ok(e) => ctx.num_gangs = Some(e),
+                            Err(_) => errors.push(syn::Error::new(
+                                table.span(e.span),
+                                "expected a Rust expression",
+                            )),
+                        }
+                    }
+                }
+            }
+            // `default` acts through the engine's data attributes.
+            ClauseKind::NumWorkers | ClauseKind::VectorLength | ClauseKind::Default => {}
+            k if combined && is_loop_clause(k) => loop_clause(&mut spec, cl, table, errors),
+            ClauseKind::Reduction => errors.push(syn::Error::new(
+                at,
+                "not supported yet: `reduction` on the compute construct; put it on the \
+                 loop (`#[acc(loop reduction(...))]`) or use the combined form",
+            )),
+            _ => errors.push(syn::Error::new(
+                at,
+                format!(
+                    "not supported yet by the Rust front end: the `{}` clause",
+                    cl.spelling
+                ),
+            )),
+        }
+    }
+    spec
+}
+
+/// A data clause (`copy`, `copyin`, ...): each item names a slice parameter, which gets the
+/// clause.
+fn data_clause(
+    ctx: &mut Ctx,
+    cl: &Clause,
+    at: Span,
+    table: &SpanTable,
+    function: &syn::Ident,
+    errors: &mut Vec<syn::Error>,
+) {
+    let name = match cl.kind {
+        ClauseKind::Copy => "Copy",
+        ClauseKind::Copyin => "CopyIn",
+        ClauseKind::Copyout => "CopyOut",
+        ClauseKind::Create => "Create",
+        ClauseKind::Present => "Present",
+        _ => "NoCreate",
+    };
+    for item in cl.items() {
+        let Some(ident) = plain_name(item, table, errors) else {
+            continue;
+        };
+        let Some(p) = ctx.params.iter_mut().find(|p| p.name == ident) else {
+            errors.push(syn::Error::new(
+                ident.span(),
+                format!(
+                    "`{ident}` is not a parameter of `{}`; data clauses name the \
+                     function's slice parameters",
+                    function
+                ),
+            ));
+            continue;
+        };
+        match p.kind {
+            ParamKind::Scalar => errors.push(syn::Error::new(
+                ident.span(),
+                format!(
+                    "`{ident}` is a scalar: scalars are firstprivate; data clauses \
+                     name slice parameters (`&[T]`, `&mut [T]`)"
+                ),
+            )),
+            ParamKind::Shared if matches!(cl.kind, ClauseKind::Copy | ClauseKind::Copyout) => {
+                errors.push(syn::Error::new(
+                    ident.span(),
+                    format!(
+                        "`{}({ident})` writes `{ident}` back, but it is a shared \
+                         slice `&[T]`; use `copyin` or take `&mut [T]`",
+                        cl.spelling
+                    ),
+                ))
+            }
+            _ => p.clause = Some((name, at)),
         }
     }
 }

@@ -1,13 +1,14 @@
 use super::idents;
 use super::is_acc;
 use super::rewrite::Rewriter;
+use super::{Ctx, ParamKind};
 use crate::cuda;
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use std::collections::BTreeSet;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
-use syn::{Expr, Stmt};
+use syn::{Expr, ItemFn, Stmt};
 
 /// Finds host code of a compute function (outside its partitioned loops) that reads or writes
 /// slice elements: on a GPU that code would see the host copy, so the function has no CUDA form.
@@ -122,4 +123,186 @@ pub(super) fn launch_args(
             }
         })
         .collect()
+}
+
+/// Top-level statements of host code that touch slices run as one-thread kernels on a GPU
+/// (a sequential `serial` loop, a `kernels` loop left sequential), when they translate: each
+/// becomes a choice between the launch and the statement. Returns why the function has no
+/// CUDA form (the loops' reasons first), empty when it has one.
+pub(super) fn host_kernels(
+    ctx: &Ctx,
+    rw: &mut Rewriter<'_>,
+    original: &syn::Block,
+    func: &mut ItemFn,
+    combined_partitioned: Option<bool>,
+) -> Vec<(Span, String)> {
+    let slices: BTreeSet<String> = ctx
+        .params
+        .iter()
+        .filter(|p| p.kind != ParamKind::Scalar)
+        .map(|p| p.name.to_string())
+        .collect();
+    let mut hu = HostUse {
+        rw: Rewriter::new(ctx),
+        slices,
+        combined: combined_partitioned,
+        top: true,
+        found: Vec::new(),
+        partitioned: false,
+    };
+    let mut missing = std::mem::take(&mut rw.missing);
+    for (k, stmt) in original.stmts.iter().enumerate() {
+        hu.found.clear();
+        hu.partitioned = false;
+        hu.top = combined_partitioned.is_some();
+        if hu.top {
+            // The combined construct's loop is this block's one top-level `for`.
+            hu.visit_block(&syn::Block {
+                brace_token: original.brace_token,
+                stmts: vec![stmt.clone()],
+            });
+        } else {
+            hu.visit_stmt(stmt);
+        }
+        if hu.found.is_empty() {
+            continue;
+        }
+        let no_value = match stmt {
+            Stmt::Expr(e, semi) => {
+                semi.is_some() || matches!(e, Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_))
+            }
+            _ => false,
+        };
+        if hu.partitioned || !no_value {
+            missing.push(hu.found[0].clone());
+            continue;
+        }
+        let Stmt::Expr(e, semi) = &func.block.stmts[k] else {
+            unreachable!()
+        };
+        let (e, semi) = (e.clone(), *semi);
+        let entry = format!(
+            "__acc_rs_{}_{}",
+            ctx.function,
+            rw.kernels.len() + missing.len()
+        );
+        match single_kernel(ctx, rw, &entry, &e, semi) {
+            Ok(stmt) => func.block.stmts[k] = stmt,
+            Err(why) => missing.push((why.span.unwrap_or(hu.found[0].0), why.why)),
+        }
+    }
+    missing
+}
+
+/// One statement of host code as a one-thread kernel: the statement that launches it on a
+/// GPU and runs `e` on the host otherwise.
+fn single_kernel(
+    ctx: &Ctx,
+    rw: &mut Rewriter<'_>,
+    entry: &str,
+    e: &Expr,
+    semi: Option<syn::Token![;]>,
+) -> Result<Stmt, cuda::Unsupported> {
+    let per_chunk: Vec<String> = ctx.per_chunk.iter().map(|v| v.to_string()).collect();
+    let body = syn::Block {
+        brace_token: Default::default(),
+        stmts: vec![Stmt::Expr(e.clone(), semi)],
+    };
+    let t = cuda::translate(&cuda::Input {
+        function: &ctx.function,
+        entry: entry.to_string(),
+        params: &ctx.outer,
+        levels: &[],
+        body: &body,
+        reductions: &[],
+        per_chunk: &per_chunk,
+        privates: &[],
+        locals: &ctx.locals,
+    })?;
+    rw.kernels.push(t.kernel);
+    rw.calls.extend(t.calls);
+    let args = launch_args(&t.args, &[], &[]);
+    let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
+    Ok(syn::parse_quote! {
+        if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
+            ::acc::__private::launch_cuda(
+                __acc_gpu,
+                &#module,
+                #entry,
+                ::acc::__private::Loc { file: ::core::file!(), line: ::core::line!() },
+                1,
+                ::core::option::Option::Some(1),
+                &[#(#args),*],
+                &mut [],
+            );
+        } else {
+            #e #semi
+        }
+    })
+}
+
+/// The expanded compute function and its CUDA module: the hidden static
+/// `__ACC_CUDA_<NAME>` with the kernels' source and entries, or why there is none (and a
+/// compile error where each reason stands).
+pub(super) fn with_module(
+    ctx: &Ctx,
+    func: &ItemFn,
+    prologue: TokenStream,
+    rw: &mut Rewriter<'_>,
+    missing: Vec<(Span, String)>,
+) -> TokenStream {
+    let body = &func.block.stmts;
+    let attrs = &func.attrs;
+    let vis = &func.vis;
+    let sig = &func.sig;
+    let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
+    let function = &ctx.function;
+    // Rust outside the device subset is a compile error where it stands: a compute function
+    // runs on the GPU too, and finding out there would be too late.
+    let mut no_form = TokenStream::new();
+    for (span, why) in &missing {
+        let msg = format!(
+            "`{function}` has no CUDA form: {why}; the body of a compute function runs on the \
+             GPU too (the `acc` crate docs list the Rust device code may use)"
+        );
+        no_form.extend(quote_spanned!(*span=> ::core::compile_error!(#msg);));
+    }
+    no_form.extend(crate::routine::require_routines(&rw.calls));
+    let (source, kernels_at) = if missing.is_empty() {
+        let head = acc_engine::cuda::emit_module(cuda::SUPPORT, &[]);
+        let source = acc_engine::cuda::emit_module(cuda::SUPPORT, &rw.kernels);
+        debug_assert!(source.starts_with(&head));
+        (source, head.len())
+    } else {
+        rw.calls.clear();
+        (String::new(), 0)
+    };
+    let entries: Vec<&str> = rw.kernels.iter().map(|k| k.entry.as_str()).collect();
+    let missing = missing
+        .iter()
+        .map(|(span, why)| quote_spanned!(*span=> (::core::file!(), ::core::line!(), #why)));
+    let calls = crate::routine::calls(&rw.calls);
+    quote! {
+        #(#attrs)*
+        #vis #sig {
+            ::acc::__private::cuda_form(&#module);
+            #prologue
+            #(#body)*
+        }
+
+        #no_form
+
+        /// The CUDA form of the function (acc-macros): its module, or why it has none.
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals)]
+        #vis static #module: ::acc::__private::CudaModule = ::acc::__private::CudaModule {
+            function: #function,
+            source: #source,
+            entries: &[#(#entries),*],
+            missing: &[#(#missing),*],
+            calls: &[#(#calls),*],
+            kernels_at: #kernels_at,
+            assembled: ::acc::__private::Assembled::new(),
+        };
+    }
 }

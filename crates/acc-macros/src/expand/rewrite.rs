@@ -12,7 +12,7 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::{Attribute, Expr, Meta, Pat, RangeLimits, Stmt};
+use syn::{Attribute, Expr, ItemFn, Meta, Pat, RangeLimits, Stmt};
 
 /// Rewrites the `#[acc(loop ...)]` loops of a compute function.
 pub(super) struct Rewriter<'a> {
@@ -661,4 +661,52 @@ impl<'ast> Visit<'ast> for Escapes<'_> {
     }
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+impl Rewriter<'_> {
+    /// Applies a combined construct's loop part (`spec`) to the body's one top-level `for`
+    /// (`fors`: the top-level `for` loops); whether that loop is partitioned, `None` when
+    /// the construct is not combined or the loop is not there.
+    pub(super) fn combined_loop(
+        &mut self,
+        func: &mut ItemFn,
+        fors: Option<Vec<usize>>,
+        spec: LoopSpec,
+        construct: &str,
+    ) -> Option<bool> {
+        let fors = fors?;
+        if fors.len() != 1 {
+            self.errors.push(syn::Error::new_spanned(
+                &func.sig.ident,
+                format!(
+                    "the combined `{}` applies its loop part to the one `for` loop at the top \
+                     of the function body; `{}` has {}",
+                    construct,
+                    func.sig.ident,
+                    fors.len()
+                ),
+            ));
+            return None;
+        }
+        let Stmt::Expr(e @ Expr::ForLoop(_), _) = &mut func.block.stmts[fors[0]] else {
+            return None;
+        };
+        let Expr::ForLoop(f) = e.clone() else {
+            unreachable!()
+        };
+        if let Some(a) = f.attrs.iter().find(|a| is_acc(a)) {
+            self.errors.push(syn::Error::new_spanned(
+                a,
+                format!(
+                    "the combined `{}` already applies to this loop; move these clauses \
+                     into it",
+                    construct
+                ),
+            ));
+            return None;
+        }
+        let partitioned = self.partitioned(&spec);
+        *e = self.loop_expr(f, spec);
+        Some(partitioned)
+    }
 }
