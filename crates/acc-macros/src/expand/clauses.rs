@@ -1,3 +1,14 @@
+//! The attribute: the function's parameters and the construct's clauses, read into the
+//! expansion's context, and the loop clauses of a loop directive.
+//!
+//! Owns what a Rust function may say in its attribute (data clauses naming whole slice
+//! parameters, `private`/`firstprivate`/`num_gangs`, a combined construct's loop part; loop
+//! clauses `collapse`, `tile`, `reduction`, `private`) and the errors for the rest. The clause
+//! text was parsed and checked by acc-engine ([`crate::text`]); this module must not decide
+//! partitioning or implicit data attributes ([`super::engine`] does) nor emit code.
+//!
+//! Invariant: a list item is a plain variable name or an error under the token written.
+
 use super::{Ctx, LoopSpec, Param, ParamKind};
 use crate::cuda;
 use crate::text::SpanTable;

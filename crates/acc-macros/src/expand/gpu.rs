@@ -1,14 +1,31 @@
+//! The GPU side of a compute function: the CUDA launch of each partitioned loop, host
+//! statements that touch slices as one-thread kernels, and the function's module, the hidden
+//! static `__ACC_CUDA_<NAME>` (its CUDA source and entries, or why it has none).
+//!
+//! Owns the calls of [`crate::cuda::translate`], `launch_cuda` and its `KArg`s, [`HostUse`]
+//! (host code that would read the host copy on a GPU), and the `compile_error!`s for Rust
+//! outside the CUDA subset. It must not know the translation's inside (only its `Input` and
+//! `Translated`) nor the host launch ([`super::launch`]).
+//!
+//! Invariants: a kernel's entry is `__acc_rs_<function>_<k>`, `k` counting kernels and
+//! missing forms in source order; a function with any missing form has an empty source and no
+//! routine calls, so a GPU run of it fails on entry naming the reason.
+
 use super::idents;
 use super::is_acc;
+use super::launch::Bounds;
+use super::reduction;
+use super::rewrite::NestLevel;
 use super::rewrite::Rewriter;
-use super::{Ctx, ParamKind};
+use super::{Ctx, LoopSpec, ParamKind};
 use crate::cuda;
+use acc_engine::directive::ReductionOp;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use std::collections::BTreeSet;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
-use syn::{Expr, ItemFn, Stmt};
+use syn::{Expr, ItemFn, Pat, Stmt};
 
 /// Finds host code of a compute function (outside its partitioned loops) that reads or writes
 /// slice elements: on a GPU that code would see the host copy, so the function has no CUDA form.
@@ -304,5 +321,87 @@ pub(super) fn with_module(
             kernels_at: #kernels_at,
             assembled: ::acc::__private::Assembled::new(),
         };
+    }
+}
+
+impl Rewriter<'_> {
+    /// The CUDA form of a partitioned loop: its nest of `levels` around `body`.
+    pub(super) fn translate_launch(
+        &self,
+        entry: &str,
+        levels: &[NestLevel],
+        body: &syn::Block,
+        spec: &LoopSpec,
+    ) -> Result<cuda::Translated, cuda::Unsupported> {
+        let cuda_levels: Vec<cuda::Level> = levels
+            .iter()
+            .map(|(pat, lo, hi, _)| cuda::Level {
+                var: match &**pat {
+                    Pat::Ident(pi) => Some(pi.ident.to_string()),
+                    _ => None,
+                },
+                lo: lo.clone(),
+                hi: hi.clone(),
+            })
+            .collect();
+        let red_names: Vec<(ReductionOp, String)> = spec
+            .reductions
+            .iter()
+            .map(|(op, v)| (*op, v.to_string()))
+            .collect();
+        let per_chunk_names: Vec<String> =
+            self.ctx.per_chunk.iter().map(|v| v.to_string()).collect();
+        let private_names: Vec<String> = spec.privates.iter().map(|v| v.to_string()).collect();
+        cuda::translate(&cuda::Input {
+            function: &self.ctx.function,
+            entry: entry.to_string(),
+            params: &self.ctx.outer,
+            levels: &cuda_levels,
+            body,
+            reductions: &red_names,
+            per_chunk: &per_chunk_names,
+            privates: &private_names,
+            locals: &self.ctx.locals,
+        })
+    }
+
+    /// The GPU branch of a partitioned loop's block: `if let Some(gpu) = gpu() { launch_cuda }`
+    /// when it has a CUDA form (its kernel joins the module), else `if false {}` (the reason
+    /// joins the module's `missing`, `for_span` where none is more precise).
+    pub(super) fn gpu_launch(
+        &mut self,
+        translated: Result<cuda::Translated, cuda::Unsupported>,
+        for_span: Span,
+        entry: &str,
+        spec: &LoopSpec,
+        b: &Bounds,
+        gangs: &TokenStream,
+    ) -> TokenStream {
+        let t = match translated {
+            Err(why) => {
+                self.missing.push((why.span.unwrap_or(for_span), why.why));
+                return quote!(if false {});
+            }
+            Ok(t) => t,
+        };
+        self.kernels.push(t.kernel);
+        self.calls.extend(t.calls);
+        let args = launch_args(&t.args, &b.los, &b.ns);
+        let reds = reduction::kernel_reductions(&spec.reductions, &t.reductions);
+        let module = format_ident!("__ACC_CUDA_{}", self.ctx.function.to_uppercase());
+        quote! {
+            if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
+                ::acc::__private::launch_cuda(
+                    __acc_gpu,
+                    &#module,
+                    #entry,
+                    ::acc::__private::Loc { file: ::core::file!(), line: ::core::line!() },
+                    __acc_total,
+                    #gangs,
+                    &[#(#args),*],
+                    &mut [#(#reds),*],
+                );
+            }
+        }
     }
 }

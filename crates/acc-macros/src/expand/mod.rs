@@ -5,6 +5,17 @@
 //! firstprivate. Code outside partitioned loops runs once, on the calling thread. Each
 //! partitioned loop becomes one launch: its iterations (the collapsed nest flattened) are split
 //! into contiguous chunks, one per gang; inner loop levels run sequentially inside a chunk.
+//!
+//! This module is the entry: the attribute's construct ([`Construct`]), the expansion of one
+//! function ([`construct`], `expand_fn`, which only sequences the steps below), the context
+//! the steps share ([`Ctx`]), and, on any error, the stub (the function without its
+//! `#[acc(...)]` attributes, and the errors). The steps, in order: [`clauses`] (parameters and
+//! clauses), [`engine`] (what acc-engine decides), [`data`] (the mappings), [`rewrite`] (each
+//! loop directive) with [`launch`] (the host launch of a partitioned loop), [`reduction`] and
+//! [`gpu`] (the CUDA launch, host statements as one-thread kernels, the module static).
+//!
+//! Invariants: one mistake gives its errors and nothing else (no half-expanded function);
+//! Rust-side errors come before the engine's, which are not computed when there are some.
 
 use crate::cuda;
 use crate::text;
@@ -20,6 +31,7 @@ mod clauses;
 mod data;
 mod engine;
 mod gpu;
+mod launch;
 mod reduction;
 mod rewrite;
 

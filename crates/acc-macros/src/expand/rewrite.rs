@@ -1,18 +1,29 @@
-use super::gpu::launch_args;
+//! The rewriter of a compute function's loops: each `#[acc(loop ...)]` (or the engine's
+//! marker of one, see [`crate::facts`]) becomes a sequential loop or, when partitioned, a
+//! launch ([`super::launch`], [`super::gpu`]); a directive anywhere else is an error.
+//!
+//! Owns the reading of a loop directive into a [`LoopSpec`], the partitioned nest (a perfect,
+//! rectangular nest of `for` loops over ranges, `collapse` deep), the control flow a chunk
+//! cannot have ([`Escapes`]) and the combined construct's loop. It must not emit the launch
+//! itself.
+//!
+//! Invariants: loops inside a partitioned loop run sequentially in the chunk (`inside`); a
+//! nested item is not part of the construct and is left alone.
+
 use super::idents;
-use super::reduction::op_marker;
-use super::{is_acc, Construct, Ctx, LoopSpec, ParamKind};
+use super::{is_acc, Construct, Ctx, LoopSpec};
 use crate::cuda;
 use crate::facts;
-use crate::owned;
 use crate::text;
-use acc_engine::directive::ReductionOp;
-use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned, ToTokens};
+use proc_macro2::{Span, TokenTree};
+use quote::quote;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Attribute, Expr, ItemFn, Meta, Pat, RangeLimits, Stmt};
+
+/// One level of a partitioned nest: its pattern, its bounds, whether the range is inclusive.
+pub(super) type NestLevel = (Box<Pat>, Expr, Expr, bool);
 
 /// Rewrites the `#[acc(loop ...)]` loops of a compute function.
 pub(super) struct Rewriter<'a> {
@@ -151,102 +162,15 @@ impl Rewriter<'_> {
     }
 
     /// The expansion of one loop with a loop directive.
-    pub(super) fn loop_expr(&mut self, mut f: syn::ExprForLoop, spec: LoopSpec) -> Expr {
+    pub(super) fn loop_expr(&mut self, f: syn::ExprForLoop, spec: LoopSpec) -> Expr {
         if !self.partitioned(&spec) {
-            // A sequential loop level partitions nothing: loops inside it may still be.
-            self.visit_block_mut(&mut f.body);
-            let privates = &spec.privates;
-            let body = &f.body;
-            let (label, pat, expr) = (&f.label, &f.pat, &f.expr);
-            return syn::parse_quote! {
-                #label for #pat in #expr {
-                    #( let _ = &mut #privates; )*
-                    #( #[allow(unused_mut, unused_variables, unused_assignments)] let mut #privates = #privates; )*
-                    #body
-                }
-            };
+            return self.sequential_loop(f, &spec);
         }
         let collapse = spec.collapse.max(1);
-        // The loop nest: (pattern, range expression) per level, and the innermost body.
-        let mut levels = Vec::new();
-        let mut cur = f.clone();
-        loop {
-            let ok_pat = matches!(&*cur.pat, Pat::Ident(_) | Pat::Wild(_));
-            if !ok_pat {
-                self.errors.push(syn::Error::new_spanned(
-                    &cur.pat,
-                    "not supported: a partitioned loop binds its index to a name",
-                ));
-                return Expr::ForLoop(f);
-            }
-            let Expr::Range(r) = &*cur.expr else {
-                self.errors.push(syn::Error::new_spanned(
-                    &cur.expr,
-                    "not supported: a partitioned loop iterates over a range (`a..b` or \
-                     `a..=b`), whose trip count is known before the loop starts; iterate over \
-                     indices instead",
-                ));
-                return Expr::ForLoop(f);
-            };
-            let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
-                self.errors.push(syn::Error::new_spanned(
-                    r,
-                    "not supported: an open range has no trip count; give both bounds",
-                ));
-                return Expr::ForLoop(f);
-            };
-            let inclusive = matches!(r.limits, RangeLimits::Closed(_));
-            levels.push((cur.pat.clone(), (**lo).clone(), (**hi).clone(), inclusive));
-            if levels.len() == collapse {
-                break;
-            }
-            let inner = match cur.body.stmts.as_slice() {
-                [Stmt::Expr(Expr::ForLoop(g), _)] => {
-                    if let Some(a) = g.attrs.iter().find(|a| is_acc(a)) {
-                        self.errors.push(syn::Error::new_spanned(
-                            a,
-                            format!(
-                                "this loop belongs to the `collapse({collapse})` nest above, \
-                                 which the outer directive partitions; remove its own directive"
-                            ),
-                        ));
-                        return Expr::ForLoop(f);
-                    }
-                    g.clone()
-                }
-                _ => {
-                    self.errors.push(syn::Error::new_spanned(
-                        &cur.body,
-                        format!(
-                            "collapse({collapse}) needs {collapse} perfectly nested `for` loops \
-                             over ranges: the body of this loop must be one `for` loop and \
-                             nothing else"
-                        ),
-                    ));
-                    return Expr::ForLoop(f);
-                }
-            };
-            cur = inner;
-        }
-        // Bounds of inner levels may not use outer indices: the nest must be rectangular.
-        for (j, (_, lo, hi, _)) in levels.iter().enumerate().skip(1) {
-            let used = idents(&quote!(#lo #hi));
-            for (pat, ..) in &levels[..j] {
-                if let Pat::Ident(pi) = &**pat {
-                    if used.contains(&pi.ident.to_string()) {
-                        self.errors.push(syn::Error::new_spanned(
-                            quote!(#lo..#hi),
-                            format!(
-                                "not supported: the bounds of a collapsed loop may not depend \
-                                 on `{}`; the nest must be rectangular",
-                                pi.ident
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
-        let mut body = cur.body.clone();
+        let Some((levels, mut body)) = self.nest(&f, collapse) else {
+            return Expr::ForLoop(f);
+        };
+        self.check_rectangular(&levels);
         // Iterations that differ in work are dealt out in balanced blocks on the host.
         let balanced = match (&*levels[0].0, levels.len()) {
             (Pat::Ident(p), 1) => crate::uneven::uneven_trips(&p.ident, &body),
@@ -268,336 +192,111 @@ impl Rewriter<'_> {
             self.ctx.function,
             self.kernels.len() + self.missing.len()
         );
-        let cuda_levels: Vec<cuda::Level> = levels
-            .iter()
-            .map(|(pat, lo, hi, _)| cuda::Level {
-                var: match &**pat {
-                    Pat::Ident(pi) => Some(pi.ident.to_string()),
-                    _ => None,
-                },
-                lo: lo.clone(),
-                hi: hi.clone(),
-            })
-            .collect();
-        let red_names: Vec<(ReductionOp, String)> = spec
-            .reductions
-            .iter()
-            .map(|(op, v)| (*op, v.to_string()))
-            .collect();
-        let per_chunk_names: Vec<String> =
-            self.ctx.per_chunk.iter().map(|v| v.to_string()).collect();
-        let private_names: Vec<String> = spec.privates.iter().map(|v| v.to_string()).collect();
-        let translated = cuda::translate(&cuda::Input {
-            function: &self.ctx.function,
-            entry: entry.clone(),
-            params: &self.ctx.outer,
-            levels: &cuda_levels,
-            body: &body,
-            reductions: &red_names,
-            per_chunk: &per_chunk_names,
-            privates: &private_names,
-            locals: &self.ctx.locals,
-        });
+        self.launch(&f, &spec, &levels, &body, balanced, &entry)
+    }
 
-        let n = levels.len();
-        let los: Vec<_> = (0..n).map(|j| format_ident!("__acc_lo{}", j)).collect();
-        let ns: Vec<_> = (0..n).map(|j| format_ident!("__acc_n{}", j)).collect();
-        let mut setup = TokenStream::new();
-        for (j, (_, lo, hi, inclusive)) in levels.iter().enumerate() {
-            let (l, c) = (&los[j], &ns[j]);
-            setup.extend(if *inclusive {
-                quote!(let (#l, #c) = ::acc::__private::bounds_inclusive(#lo..=#hi);)
-            } else {
-                quote!(let (#l, #c) = ::acc::__private::bounds(#lo..#hi);)
-            });
-        }
-        // Each chunk runs iterations `__acc_range` of the flattened nest. With one level the
-        // iteration is the index; with more, the chunk walks runs of the innermost level (a
-        // plain `for`, which the compiler can vectorize), the outer indices `__acc_at<j>`
-        // computed by division once per chunk and carried like an odometer after each run.
-        let privates_and_body = {
-            let privates = &spec.privates;
-            quote! {
+    /// A sequential loop level partitions nothing: loops inside it may still be.
+    fn sequential_loop(&mut self, mut f: syn::ExprForLoop, spec: &LoopSpec) -> Expr {
+        self.visit_block_mut(&mut f.body);
+        let privates = &spec.privates;
+        let body = &f.body;
+        let (label, pat, expr) = (&f.label, &f.pat, &f.expr);
+        syn::parse_quote! {
+            #label for #pat in #expr {
+                #( let _ = &mut #privates; )*
                 #( #[allow(unused_mut, unused_variables, unused_assignments)] let mut #privates = #privates; )*
                 #body
             }
-        };
-        let last = n - 1;
-        let iterate = if n == 1 {
-            let (pat, l) = (&levels[0].0, &los[0]);
-            quote! {
-                for __acc_at in __acc_range {
-                    let #pat = ::acc::__private::nth(#l, __acc_at);
-                    #privates_and_body
-                }
-            }
-        } else {
-            let ats: Vec<_> = (0..n).map(|j| format_ident!("__acc_at{}", j)).collect();
-            let mut start = quote!(let mut __acc_rest: i64 = __acc_range.start;);
-            for j in (0..n).rev() {
-                let (at, c) = (&ats[j], &ns[j]);
-                start.extend(quote! {
-                    let mut #at: i64 = __acc_rest % #c;
-                    __acc_rest /= #c;
-                });
-            }
-            let mut outer = TokenStream::new();
-            for j in 0..last {
-                let (pat, l, at) = (&levels[j].0, &los[j], &ats[j]);
-                outer.extend(quote!(let #pat = ::acc::__private::nth(#l, #at);));
-            }
-            let mut carry = TokenStream::new();
-            for j in 0..last {
-                let (at, c) = (&ats[j], &ns[j]);
-                carry = if j == 0 {
-                    quote!(#at += 1;)
-                } else {
-                    quote!(#at += 1; if #at == #c { #at = 0; #carry })
-                };
-            }
-            let (pat, l, at, c) = (&levels[last].0, &los[last], &ats[last], &ns[last]);
-            quote! {
-                #start
-                let _ = __acc_rest;
-                let mut __acc_k: i64 = __acc_range.start;
-                while __acc_k < __acc_range.end {
-                    let __acc_run: i64 = ::core::cmp::min(#c - #at, __acc_range.end - __acc_k);
-                    #outer
-                    for __acc_in in #at..#at + __acc_run {
-                        let #pat = ::acc::__private::nth(#l, __acc_in);
-                        #privates_and_body
-                    }
-                    __acc_k += __acc_run;
-                    #at = 0;
-                    #carry
-                }
-            }
-        };
-        let used = idents(&body.to_token_stream());
-        let used = &used;
-        let param_used = |k: ParamKind| {
-            self.ctx
-                .params
-                .iter()
-                .filter(move |p| p.kind == k && used.contains(&p.name.to_string()))
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>()
-        };
-        let (muts, shared_slices, scalars) = (
-            param_used(ParamKind::Mut),
-            param_used(ParamKind::Shared),
-            param_used(ParamKind::Scalar),
-        );
-        let index_vars: Vec<syn::Ident> = levels
-            .iter()
-            .filter_map(|(pat, ..)| match &**pat {
-                Pat::Ident(pi) => Some(pi.ident.clone()),
-                _ => None,
-            })
-            .collect();
-        let changing: Vec<syn::Ident> = self
-            .ctx
-            .per_chunk
-            .iter()
-            .chain(&spec.privates)
-            .chain(spec.reductions.iter().map(|(_, v)| v))
-            .cloned()
-            .collect();
-        let (access, errs) = owned::analyze(
-            &owned::Scope {
-                mut_slices: &muts,
-                shared_slices: &shared_slices,
-                indices: &index_vars,
-                changing: &changing,
-            },
-            &body,
-        );
-        self.errors.extend(errs);
-        // How each `&mut [T]` reaches the chunks: shared for reading, cut into owned windows
-        // when written, or (in an `unsafe fn`) shared unchecked.
-        let mut read_only = Vec::new();
-        let mut windowed: Vec<(syn::Ident, &[owned::Site])> = Vec::new();
-        let mut unchecked = Vec::new();
-        for m in &muts {
-            match access.get(&m.to_string()) {
-                None => {}
-                Some(owned::Access::Read) => read_only.push(m.clone()),
-                Some(owned::Access::Written(_)) if self.ctx.unchecked => unchecked.push(m.clone()),
-                Some(owned::Access::Written(sites)) => {
-                    if let Some(e) = owned::unestimated(&m.to_string(), sites) {
-                        self.errors.push(e);
-                    }
-                    windowed.push((m.clone(), sites));
-                }
-            }
         }
-        // Values the chunks read are copied into locals, so the optimizer keeps them in
-        // registers instead of reloading them through the closure's captures after every
-        // store (parameters only: a body variable of that name may not be `Copy`).
-        let rebind: Vec<&syn::Ident> = scalars
-            .iter()
-            .chain(&shared_slices)
-            .filter(|v| {
-                !self.ctx.bound.contains(&v.to_string()) && !changing.iter().any(|c| c == *v)
-            })
-            .chain(los.iter())
-            .chain(ns.iter())
-            .collect();
-        let ro_tmp: Vec<_> = read_only
-            .iter()
-            .map(|m| format_ident!("__acc_read_{}", m))
-            .collect();
-        let shared: Vec<_> = unchecked
-            .iter()
-            .map(|m| format_ident!("__acc_shared_{}", m))
-            .collect();
-        let win_names: Vec<&syn::Ident> = windowed.iter().map(|(m, _)| m).collect();
-        let win_strs: Vec<String> = win_names.iter().map(|m| m.to_string()).collect();
-        let win_lens: Vec<syn::Ident> = win_strs.iter().map(|m| owned::len_ident(m)).collect();
-        let extent = {
-            let level_vars: Vec<Option<syn::Ident>> = levels
-                .iter()
-                .map(|(pat, ..)| match &**pat {
-                    Pat::Ident(pi) => Some(pi.ident.clone()),
-                    _ => None,
-                })
-                .collect();
-            let sites: Vec<&[owned::Site]> = windowed.iter().map(|(_, s)| *s).collect();
-            owned::extent(&level_vars, &los, &ns, &sites)
-        };
-        let per_chunk = &self.ctx.per_chunk;
-        let privates = &spec.privates;
-        let red_vars: Vec<&syn::Ident> = spec.reductions.iter().map(|(_, v)| v).collect();
-        let red_init: Vec<TokenStream> = spec
-            .reductions
-            .iter()
-            .map(|(op, v)| {
-                let op = op_marker(*op, v.span());
-                quote_spanned!(v.span()=> let mut #v = ::acc::__private::identity::<#op, _>(&#v);)
-            })
-            .collect();
-        let red_combine: Vec<TokenStream> = spec
-            .reductions
-            .iter()
-            .enumerate()
-            .map(|(i, (op, v))| {
-                let op = op_marker(*op, v.span());
-                let i = syn::Index::from(i);
-                quote_spanned!(v.span()=> #v = ::acc::__private::combine::<#op, _>(#v, __acc_part.#i);)
-            })
-            .collect();
-        let gangs = match &self.ctx.num_gangs {
-            Some(e) => quote!(::core::option::Option::Some((#e) as u32)),
-            None => quote!(::core::option::Option::None),
-        };
-        let result = if red_vars.is_empty() {
-            TokenStream::new()
-        } else {
-            quote!((#(#red_vars,)*))
-        };
-        let combine = if red_vars.is_empty() {
-            quote!(let _ = __acc_parts;)
-        } else {
-            quote! {
-                for __acc_part in __acc_parts {
-                    #(#red_combine)*
-                }
+    }
+
+    /// The loop nest a partitioned loop with `collapse` levels heads: (pattern, range
+    /// expression) per level, and the innermost body; `None` (after an error) when it is not
+    /// a perfect nest of `for` loops over ranges.
+    fn nest(
+        &mut self,
+        f: &syn::ExprForLoop,
+        collapse: usize,
+    ) -> Option<(Vec<NestLevel>, syn::Block)> {
+        let mut levels = Vec::new();
+        let mut cur = f.clone();
+        loop {
+            let ok_pat = matches!(&*cur.pat, Pat::Ident(_) | Pat::Wild(_));
+            if !ok_pat {
+                self.errors.push(syn::Error::new_spanned(
+                    &cur.pat,
+                    "not supported: a partitioned loop binds its index to a name",
+                ));
+                return None;
             }
-        };
-        let gpu = match translated {
-            Err(why) => {
-                self.missing
-                    .push((why.span.unwrap_or(f.for_token.span), why.why));
-                quote!(if false {})
+            let Expr::Range(r) = &*cur.expr else {
+                self.errors.push(syn::Error::new_spanned(
+                    &cur.expr,
+                    "not supported: a partitioned loop iterates over a range (`a..b` or \
+                     `a..=b`), whose trip count is known before the loop starts; iterate over \
+                     indices instead",
+                ));
+                return None;
+            };
+            let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
+                self.errors.push(syn::Error::new_spanned(
+                    r,
+                    "not supported: an open range has no trip count; give both bounds",
+                ));
+                return None;
+            };
+            let inclusive = matches!(r.limits, RangeLimits::Closed(_));
+            levels.push((cur.pat.clone(), (**lo).clone(), (**hi).clone(), inclusive));
+            if levels.len() == collapse {
+                break;
             }
-            Ok(t) => {
-                self.kernels.push(t.kernel);
-                self.calls.extend(t.calls);
-                let args = launch_args(&t.args, &los, &ns);
-                let reds = spec
-                    .reductions
-                    .iter()
-                    .zip(&t.reductions)
-                    .map(|((op, v), ty)| {
-                        let op = op_marker(*op, v.span());
-                        match ty {
-                            Some(ty) => {
-                                let ty = ty.rust();
-                                quote!(::acc::__private::KRed::new::<#op, _>(&mut #v, #ty))
-                            }
-                            None => quote!(::acc::__private::KRed::signature::<#op, _>(&mut #v)),
-                        }
-                    });
-                let module = format_ident!("__ACC_CUDA_{}", self.ctx.function.to_uppercase());
-                quote! {
-                    if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
-                        ::acc::__private::launch_cuda(
-                            __acc_gpu,
-                            &#module,
-                            #entry,
-                            ::acc::__private::Loc { file: ::core::file!(), line: ::core::line!() },
-                            __acc_total,
-                            #gangs,
-                            &[#(#args),*],
-                            &mut [#(#reds),*],
-                        );
+            let inner = match cur.body.stmts.as_slice() {
+                [Stmt::Expr(Expr::ForLoop(g), _)] => {
+                    if let Some(a) = g.attrs.iter().find(|a| is_acc(a)) {
+                        self.errors.push(syn::Error::new_spanned(
+                            a,
+                            format!(
+                                "this loop belongs to the `collapse({collapse})` nest above, \
+                                 which the outer directive partitions; remove its own directive"
+                            ),
+                        ));
+                        return None;
                     }
+                    g.clone()
                 }
-            }
-        };
-        let chunk_prologue = quote! {
-            #( #[allow(unused_variables)] let #rebind = #rebind; )*
-            #( #[allow(unused_variables)] let #read_only = #ro_tmp; )*
-            #( #[allow(unused_mut, unused_variables)] let mut #unchecked = #shared; )*
-            #( #[allow(unused_mut, unused_variables)] let mut #per_chunk = #per_chunk; )*
-            #(#red_init)*
-            #iterate
-            #result
-        };
-        let loc = quote!(::acc::__private::Loc {
-            file: ::core::file!(),
-            line: ::core::line!()
-        });
-        let host_launch = if windowed.is_empty() {
-            quote! {
-                ::acc::__private::launch(
-                    #loc,
-                    __acc_total,
-                    #gangs,
-                    #balanced,
-                    &|__acc_range: ::core::ops::Range<i64>| { #chunk_prologue },
-                )
-            }
-        } else {
-            quote! {
-                ::acc::__private::launch_owned(
-                    #loc,
-                    __acc_total,
-                    #gangs,
-                    #balanced,
-                    ( #( ::acc::__private::Owned::new(&mut *#win_names, #win_strs), )* ),
-                    #extent,
-                    &|__acc_range: ::core::ops::Range<i64>, __acc_windows| {
-                        #[allow(unused_mut)]
-                        let ( #( mut #win_names, )* ) = __acc_windows;
-                        #chunk_prologue
-                    },
-                )
-            }
-        };
-        syn::parse_quote! {
-            {
-                #setup
-                #( let _ = &mut #privates; )*
-                let __acc_total: i64 = 1 #(* #ns)*;
-                #gpu else {
-                #( let #ro_tmp: &[_] = &*#read_only; )*
-                #( let #win_lens: usize = #win_names.len(); )*
-                // SAFETY: the function is an `unsafe fn` whose callers promise that the
-                // iterations of its partitioned loops write different elements.
-                #( #[allow(unused_unsafe)] let #shared = unsafe { ::acc::__private::SliceMut::new(&mut *#unchecked) }; )*
-                let __acc_parts = #host_launch;
-                #combine
+                _ => {
+                    self.errors.push(syn::Error::new_spanned(
+                        &cur.body,
+                        format!(
+                            "collapse({collapse}) needs {collapse} perfectly nested `for` loops \
+                             over ranges: the body of this loop must be one `for` loop and \
+                             nothing else"
+                        ),
+                    ));
+                    return None;
+                }
+            };
+            cur = inner;
+        }
+        Some((levels, cur.body.clone()))
+    }
+
+    /// Bounds of inner levels may not use outer indices: the nest must be rectangular.
+    fn check_rectangular(&mut self, levels: &[NestLevel]) {
+        for (j, (_, lo, hi, _)) in levels.iter().enumerate().skip(1) {
+            let used = idents(&quote!(#lo #hi));
+            for (pat, ..) in &levels[..j] {
+                if let Pat::Ident(pi) = &**pat {
+                    if used.contains(&pi.ident.to_string()) {
+                        self.errors.push(syn::Error::new_spanned(
+                            quote!(#lo..#hi),
+                            format!(
+                                "not supported: the bounds of a collapsed loop may not depend \
+                                 on `{}`; the nest must be rectangular",
+                                pi.ident
+                            ),
+                        ));
+                    }
                 }
             }
         }
