@@ -12,8 +12,11 @@
 //! order of `__acc_args`; a reduction's slot is its clause position.
 
 use super::emit::Emitter;
-use super::tree::{Slot, Translator};
-use super::{ArgSpec, Input, Outer, RoutineInput, Translated, TranslatedRoutine, Ty, Unsupported};
+use super::tree::{Slot, Translator, Tv, S};
+use super::{
+    ArgSpec, Input, Level, Outer, RoutineInput, Translated, TranslatedRoutine, Ty, Unsupported,
+};
+use acc_engine::cuda::{CudaParam, CudaReduction};
 use acc_engine::directive::ReductionOp;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -25,9 +28,80 @@ use syn::Stmt;
 /// [`Mode::Single`]: acc_engine::cuda::Mode::Single
 pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
     let mut t = Translator::new(input.params, input.locals);
-    // The bounds are evaluated on the host; here they only type the index variables.
+    let level_tvs = level_types(&mut t, input.levels)?;
+    let mut level_names = Vec::new();
+    t.scopes.push(HashMap::new());
+    for (l, tv) in input.levels.iter().zip(&level_tvs) {
+        level_names.push(l.var.as_ref().map(|v| t.declare(v, *tv, false)));
+    }
+    let per_thread = per_thread_copies(&mut t, input)?;
+    // The body, with loop-private copies made per iteration.
+    let privates: Vec<syn::Ident> = input
+        .privates
+        .iter()
+        .map(|p| syn::Ident::new(p, proc_macro2::Span::call_site()))
+        .collect();
+    let mut block_stmts: Vec<Stmt> = privates
+        .iter()
+        .map(|p| syn::parse_quote!(let mut #p = #p;))
+        .collect();
+    block_stmts.extend(input.body.stmts.iter().cloned());
+    let body = t.stmts(&block_stmts)?;
+    let calls = t.call_sites();
+
+    // Emission.
+    let red_names: Vec<&str> = input.reductions.iter().map(|(_, v)| v.as_str()).collect();
+    let mut em = Emitter {
+        t: &t,
+        out: String::new(),
+        indent: 1,
+        func: input.function.to_string(),
+        temps: 0,
+    };
+    let mut it = Interface::default();
+    it.slices(&t, input.params);
+    it.captures(&em, &red_names)?;
+    let level_tys = it.levels(&em, input.levels, &level_tvs)?;
+    it.per_thread(&em, &per_thread, &red_names)?;
+    let reds = reductions(&em, input.reductions, &per_thread)?;
+    grid_loop(&mut em, input.levels.len(), &level_names, &level_tys, &body)?;
+    let body_text = std::mem::take(&mut em.out);
+    let kernel = acc_engine::cuda::CudaKernel {
+        entry: input.entry.clone(),
+        file: input.function.to_string(),
+        line: 1,
+        params: it.params,
+        slot_bytes: reds.slot_bytes,
+        reductions: reds.cuda,
+        types: String::new(),
+        decls: it.decls,
+        body: body_text,
+        store: String::new(),
+        mode: if input.levels.is_empty() {
+            acc_engine::cuda::Mode::Single
+        } else {
+            acc_engine::cuda::Mode::Threads
+        },
+    };
+    Ok(Translated {
+        kernel,
+        args: it.args,
+        reductions: reds.types,
+        calls,
+    })
+}
+
+/// A per-thread copy: the Rust name, the C name of the value it starts from, its C name, its
+/// type variable.
+type PerThread = (String, String, String, Tv);
+
+/// The type variables of the levels' index variables. The bounds are evaluated on the host;
+/// here they only type the index variables. Bounds may name things outside the subset (the
+/// host evaluates them): what they captured is forgotten after, so the kernel does not
+/// receive them.
+fn level_types(t: &mut Translator<'_>, levels: &[Level]) -> Result<Vec<Tv>, Unsupported> {
     let mut level_tvs = Vec::new();
-    for l in input.levels {
+    for l in levels {
         let lo = t.expr(&l.lo);
         let hi = t.expr(&l.hi);
         let tv = t.fresh(Slot::Free);
@@ -41,19 +115,20 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
         }
         level_tvs.push(tv);
     }
-    // Bounds may name things outside the subset (the host evaluates them): forget what they
-    // captured, so the kernel does not receive them.
     t.captures.clear();
     t.slices.clear();
     t.calls.clear();
     t.scopes = vec![HashMap::new()];
     t.names.clear();
-    let mut level_names = Vec::new();
-    t.scopes.push(HashMap::new());
-    for (l, tv) in input.levels.iter().zip(&level_tvs) {
-        level_names.push(l.var.as_ref().map(|v| t.declare(v, *tv, false)));
-    }
-    // Per-thread copies (compute-level private/firstprivate) and reduction copies.
+    Ok(level_tvs)
+}
+
+/// Per-thread copies (compute-level private/firstprivate) and reduction copies, declared in
+/// the level scope so the body sees them.
+fn per_thread_copies(
+    t: &mut Translator<'_>,
+    input: &Input<'_>,
+) -> Result<Vec<PerThread>, Unsupported> {
     let mut per_thread = Vec::new();
     for name in input
         .per_chunk
@@ -81,121 +156,161 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
         t.scopes.last_mut().unwrap().insert(name.clone(), v);
         per_thread.push((name.clone(), outer, c, tv));
     }
-    // The body, with loop-private copies made per iteration.
-    let privates: Vec<syn::Ident> = input
-        .privates
-        .iter()
-        .map(|p| syn::Ident::new(p, proc_macro2::Span::call_site()))
-        .collect();
-    let mut block_stmts: Vec<Stmt> = privates
-        .iter()
-        .map(|p| syn::parse_quote!(let mut #p = #p;))
-        .collect();
-    block_stmts.extend(input.body.stmts.iter().cloned());
-    let body = t.stmts(&block_stmts)?;
-    let calls = t.call_sites();
+    Ok(per_thread)
+}
 
-    // Emission.
-    let red_names: Vec<&str> = input.reductions.iter().map(|(_, v)| v.as_str()).collect();
-    let mut em = Emitter {
-        t: &t,
-        out: String::new(),
-        indent: 1,
-        func: input.function.to_string(),
-        temps: 0,
-    };
-    let mut args = Vec::new();
-    let mut params = Vec::new();
-    let mut decls = String::new();
-    for s in &t.slices {
-        let Some(Outer::Slice(elem, mutable)) = input.params.get(s) else {
-            unreachable!()
-        };
-        let i = args.len();
-        let cst = if *mutable { "" } else { "const " };
-        let _ = writeln!(
-            decls,
-            "  {cst}{} *const {s}_ptr = *({cst}{} *const *)__acc_args[{i}];",
-            elem.c(),
-            elem.c()
-        );
-        args.push(ArgSpec::Slice(s.clone()));
-        params.push(acc_engine::cuda::CudaParam::Pointer);
-        let i = args.len();
-        let _ = writeln!(
-            decls,
-            "  const unsigned long long {s}_len = *(const unsigned long long *)__acc_args[{i}];"
-        );
-        args.push(ArgSpec::Len(s.clone()));
-        params.push(acc_engine::cuda::CudaParam::Value {
-            decl: "unsigned long long v".into(),
-        });
-    }
-    let mut seen = Vec::new();
-    for (name, c, tv) in &t.captures {
-        if seen.contains(name) || red_names.contains(&name.as_str()) {
-            continue;
+/// The kernel's interface as it is built: the launch's arguments, the C parameters, and the
+/// declarations that read them from `__acc_args` (in the same order).
+#[derive(Default)]
+struct Interface {
+    args: Vec<ArgSpec>,
+    params: Vec<CudaParam>,
+    decls: String,
+}
+
+impl Interface {
+    /// Each slice the body uses: its pointer and its length.
+    fn slices(&mut self, t: &Translator<'_>, outer: &HashMap<String, Outer>) {
+        for s in &t.slices {
+            let Some(Outer::Slice(elem, mutable)) = outer.get(s) else {
+                unreachable!()
+            };
+            let i = self.args.len();
+            let cst = if *mutable { "" } else { "const " };
+            let _ = writeln!(
+                self.decls,
+                "  {cst}{} *const {s}_ptr = *({cst}{} *const *)__acc_args[{i}];",
+                elem.c(),
+                elem.c()
+            );
+            self.args.push(ArgSpec::Slice(s.clone()));
+            self.params.push(CudaParam::Pointer);
+            let i = self.args.len();
+            let _ = writeln!(
+                self.decls,
+                "  const unsigned long long {s}_len = *(const unsigned long long *)__acc_args[{i}];"
+            );
+            self.args.push(ArgSpec::Len(s.clone()));
+            self.params.push(CudaParam::Value {
+                decl: "unsigned long long v".into(),
+            });
         }
-        seen.push(name.clone());
-        let ty = em.cty(*tv, name)?;
-        let i = args.len();
-        let _ = writeln!(
-            decls,
-            "  const {} {c} = *(const {} *)__acc_args[{i}];",
-            ty.c(),
-            ty.c()
-        );
-        args.push(match ty.known() {
-            Some(t) => ArgSpec::Value(name.clone(), t),
-            None => ArgSpec::Signature(name.clone()),
-        });
-        params.push(acc_engine::cuda::CudaParam::Value {
-            decl: format!("{} v", ty.c()),
-        });
     }
-    let mut level_tys = Vec::new();
-    for (j, (l, tv)) in input.levels.iter().zip(&level_tvs).enumerate() {
-        let ty = em.ty(*tv, l.var.as_deref().unwrap_or("_"))?;
-        if !ty.is_int() {
-            return Err(Unsupported::new(
-                "a partitioned loop over a range of non-integers".into(),
-            ));
+
+    /// Each scalar of the enclosing function the body reads (a reduction variable is a slot
+    /// instead), by value.
+    fn captures(&mut self, em: &Emitter<'_>, red_names: &[&str]) -> Result<(), Unsupported> {
+        let mut seen = Vec::new();
+        for (name, c, tv) in &em.t.captures {
+            if seen.contains(name) || red_names.contains(&name.as_str()) {
+                continue;
+            }
+            seen.push(name.clone());
+            let ty = em.cty(*tv, name)?;
+            let i = self.args.len();
+            let _ = writeln!(
+                self.decls,
+                "  const {} {c} = *(const {} *)__acc_args[{i}];",
+                ty.c(),
+                ty.c()
+            );
+            self.args.push(match ty.known() {
+                Some(t) => ArgSpec::Value(name.clone(), t),
+                None => ArgSpec::Signature(name.clone()),
+            });
+            self.params.push(CudaParam::Value {
+                decl: format!("{} v", ty.c()),
+            });
         }
-        level_tys.push(ty);
-        let i = args.len();
-        let _ = writeln!(
-            decls,
-            "  const {} __acc_lo{j} = *(const {} *)__acc_args[{i}];",
-            ty.c(),
-            ty.c()
-        );
-        args.push(ArgSpec::Lo(j, ty));
-        params.push(acc_engine::cuda::CudaParam::Value {
-            decl: format!("{} v", ty.c()),
-        });
-        let i = args.len();
-        let _ = writeln!(
-            decls,
-            "  const long long __acc_n{j} = *(const long long *)__acc_args[{i}];"
-        );
-        args.push(ArgSpec::Count(j));
-        params.push(acc_engine::cuda::CudaParam::Value {
-            decl: "long long v".into(),
-        });
+        Ok(())
     }
+
+    /// Each level's first index, of the index type, and trip count; the index types.
+    fn levels(
+        &mut self,
+        em: &Emitter<'_>,
+        levels: &[Level],
+        level_tvs: &[Tv],
+    ) -> Result<Vec<Ty>, Unsupported> {
+        let mut level_tys = Vec::new();
+        for (j, (l, tv)) in levels.iter().zip(level_tvs).enumerate() {
+            let ty = em.ty(*tv, l.var.as_deref().unwrap_or("_"))?;
+            if !ty.is_int() {
+                return Err(Unsupported::new(
+                    "a partitioned loop over a range of non-integers".into(),
+                ));
+            }
+            level_tys.push(ty);
+            let i = self.args.len();
+            let _ = writeln!(
+                self.decls,
+                "  const {} __acc_lo{j} = *(const {} *)__acc_args[{i}];",
+                ty.c(),
+                ty.c()
+            );
+            self.args.push(ArgSpec::Lo(j, ty));
+            self.params.push(CudaParam::Value {
+                decl: format!("{} v", ty.c()),
+            });
+            let i = self.args.len();
+            let _ = writeln!(
+                self.decls,
+                "  const long long __acc_n{j} = *(const long long *)__acc_args[{i}];"
+            );
+            self.args.push(ArgSpec::Count(j));
+            self.params.push(CudaParam::Value {
+                decl: "long long v".into(),
+            });
+        }
+        Ok(level_tys)
+    }
+
+    /// The per-thread copies: a reduction's starts from its slot, the others from the value
+    /// captured.
+    fn per_thread(
+        &mut self,
+        em: &Emitter<'_>,
+        per_thread: &[PerThread],
+        red_names: &[&str],
+    ) -> Result<(), Unsupported> {
+        for (name, outer, c, tv) in per_thread {
+            let ty = em.cty(*tv, name)?;
+            if let Some(j) = red_names.iter().position(|r| r == name) {
+                let _ = writeln!(
+                    self.decls,
+                    "  {} {c} = *({} *)__acc_slot[{j}];",
+                    ty.c(),
+                    ty.c()
+                );
+                let _ = outer;
+            } else {
+                let _ = writeln!(self.decls, "  {} {c} = {outer};", ty.c());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The kernel's reductions, in clause order.
+struct Reductions {
+    /// Each variable's type (`None`: a routine's signature decides it).
+    types: Vec<Option<Ty>>,
+    /// acc-engine's reductions.
+    cuda: Vec<CudaReduction>,
+    /// The slots' sizes.
+    slot_bytes: Vec<String>,
+}
+
+/// The kernel's reductions, each checked against its operator.
+fn reductions(
+    em: &Emitter<'_>,
+    clauses: &[(ReductionOp, String)],
+    per_thread: &[PerThread],
+) -> Result<Reductions, Unsupported> {
     let mut reductions = Vec::new();
     let mut cuda_reds = Vec::new();
     let mut slot_bytes = Vec::new();
-    for (name, outer, c, tv) in &per_thread {
-        let ty = em.cty(*tv, name)?;
-        if let Some(j) = red_names.iter().position(|r| r == name) {
-            let _ = writeln!(decls, "  {} {c} = *({} *)__acc_slot[{j}];", ty.c(), ty.c());
-            let _ = outer;
-        } else {
-            let _ = writeln!(decls, "  {} {c} = {outer};", ty.c());
-        }
-    }
-    for (op, name) in input.reductions {
+    for (op, name) in clauses {
         let Some((_, _, c, tv)) = per_thread.iter().find(|p| &p.0 == name) else {
             return Err(Unsupported::new(format!(
                 "the reduction variable `{name}` is a loop index"
@@ -217,18 +332,33 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
         }
         reductions.push(ty.known());
         slot_bytes.push(format!("sizeof({})", ty.c()));
-        cuda_reds.push(acc_engine::cuda::CudaReduction {
+        cuda_reds.push(CudaReduction {
             op: *op,
             ty: ty.c().into(),
             var: c.clone(),
             slot: cuda_reds.len(),
         });
     }
-    // The grid-stride loop over the flattened nest, outer levels first.
-    let total = if input.levels.is_empty() {
+    Ok(Reductions {
+        types: reductions,
+        cuda: cuda_reds,
+        slot_bytes,
+    })
+}
+
+/// The grid-stride loop over the flattened nest of `n` levels, outer levels first, around the
+/// body.
+fn grid_loop(
+    em: &mut Emitter<'_>,
+    n: usize,
+    level_names: &[Option<String>],
+    level_tys: &[Ty],
+    body: &[S],
+) -> Result<(), Unsupported> {
+    let total = if n == 0 {
         "1".to_string()
     } else {
-        (0..input.levels.len())
+        (0..n)
             .map(|j| format!("__acc_n{j}"))
             .collect::<Vec<_>>()
             .join(" * ")
@@ -237,7 +367,6 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
     em.line("for (long long __acc_k = __ACC_FIRST(__acc_total); __acc_k < __ACC_END(__acc_total); __acc_k += __ACC_STEP) {");
     em.indent += 1;
     em.line("long long __acc_rest = __acc_k;");
-    let n = input.levels.len();
     let mut at = vec![String::new(); n];
     for j in (0..n).rev() {
         em.line(&format!(
@@ -258,35 +387,12 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
     }
     em.line("{");
     em.indent += 1;
-    em.stmts(&body)?;
+    em.stmts(body)?;
     em.indent -= 1;
     em.line("}");
     em.indent -= 1;
     em.line("}");
-    let body_text = std::mem::take(&mut em.out);
-    let kernel = acc_engine::cuda::CudaKernel {
-        entry: input.entry.clone(),
-        file: input.function.to_string(),
-        line: 1,
-        params,
-        slot_bytes,
-        reductions: cuda_reds,
-        types: String::new(),
-        decls,
-        body: body_text,
-        store: String::new(),
-        mode: if input.levels.is_empty() {
-            acc_engine::cuda::Mode::Single
-        } else {
-            acc_engine::cuda::Mode::Threads
-        },
-    };
-    Ok(Translated {
-        kernel,
-        args,
-        reductions,
-        calls,
-    })
+    Ok(())
 }
 
 /// Translates an `#[acc::routine]` function into the parts of a `__device__` function. Scalar
