@@ -500,45 +500,7 @@ impl Translator<'_> {
                 let (c, tv, _) = self.var(&id.to_string(), e)?;
                 E::Var(c, tv)
             }
-            Expr::Binary(b) => {
-                if compound(&b.op).is_some() {
-                    return Err(unsupported(e, "compound assignment as a value"));
-                }
-                let l = self.expr(&b.left)?;
-                let r = self.expr(&b.right)?;
-                let (lt, rt) = (self.type_of(&l), self.type_of(&r));
-                let t = match b.op {
-                    BinOp::Add(_)
-                    | BinOp::Sub(_)
-                    | BinOp::Mul(_)
-                    | BinOp::Div(_)
-                    | BinOp::Rem(_)
-                    | BinOp::BitAnd(_)
-                    | BinOp::BitOr(_)
-                    | BinOp::BitXor(_) => {
-                        self.unify(lt, rt, e)?;
-                        lt
-                    }
-                    BinOp::Shl(_) | BinOp::Shr(_) => lt,
-                    BinOp::Eq(_)
-                    | BinOp::Ne(_)
-                    | BinOp::Lt(_)
-                    | BinOp::Le(_)
-                    | BinOp::Gt(_)
-                    | BinOp::Ge(_) => {
-                        self.unify(lt, rt, e)?;
-                        self.known(Ty::Bool)
-                    }
-                    BinOp::And(_) | BinOp::Or(_) => {
-                        let bt = self.known(Ty::Bool);
-                        self.unify(lt, bt, &b.left)?;
-                        self.unify(rt, bt, &b.right)?;
-                        bt
-                    }
-                    _ => return Err(unsupported(e, "an operator outside the CUDA subset")),
-                };
-                E::Bin(b.op, Box::new(l), Box::new(r), t)
-            }
+            Expr::Binary(b) => self.binary(b, e)?,
             Expr::Unary(u) => {
                 let x = self.expr(&u.expr)?;
                 let t = self.type_of(&x);
@@ -573,68 +535,115 @@ impl Translator<'_> {
                 let t = self.known(elem);
                 E::Index(c, Box::new(ix), t, text(e))
             }
-            Expr::MethodCall(m) => {
-                if m.turbofish.is_some() {
-                    return Err(unsupported(e, "turbofish"));
-                }
-                let name = m.method.to_string();
-                if name == "len" || name == "is_empty" {
-                    if let Some((c, _)) = self.slice(&m.receiver) {
-                        if !m.args.is_empty() {
-                            return Err(unsupported(e, "arguments to `len`"));
-                        }
-                        return Ok(if name == "len" {
-                            E::Len(c)
-                        } else {
-                            let z = self.known(Ty::Usize);
-                            let b = self.known(Ty::Bool);
-                            E::Bin(
-                                syn::parse_quote!(==),
-                                Box::new(E::Len(c)),
-                                Box::new(E::Num("0".into(), z)),
-                                b,
-                            )
-                        });
-                    }
-                }
-                let mut args = vec![self.expr(&m.receiver)?];
-                for a in &m.args {
-                    args.push(self.expr(a)?);
-                }
-                self.method(&name, args, None, e)?
-            }
+            Expr::MethodCall(m) => self.method_call(m, e)?,
             Expr::Call(c) => self.call(c, e, false, true)?,
-            Expr::If(i) => {
-                let then = block_value(&i.then_branch);
-                let els = match &i.else_branch {
-                    Some((_, e)) => match &**e {
-                        Expr::Block(b) => block_value(&b.block),
-                        e @ Expr::If(_) => Some(e),
-                        _ => None,
-                    },
-                    None => None,
-                };
-                let (Some(a), Some(b)) = (then, els) else {
-                    return Err(unsupported(
-                        e,
-                        "`if` as a value whose branches are not single expressions",
-                    ));
-                };
-                let c = self.expr(&i.cond)?;
-                let ct = self.type_of(&c);
-                let bt = self.known(Ty::Bool);
-                self.unify(ct, bt, &i.cond)?;
-                let (a, b) = (self.expr(a)?, self.expr(b)?);
-                let (at, btv) = (self.type_of(&a), self.type_of(&b));
-                self.unify(at, btv, e)?;
-                E::Ternary(Box::new(c), Box::new(a), Box::new(b), at)
-            }
+            Expr::If(i) => self.if_value(i, e)?,
             Expr::Block(b) if b.label.is_none() => match block_value(&b.block) {
                 Some(x) => self.expr(x)?,
                 None => return Err(unsupported(e, "a block as a value")),
             },
             _ => return Err(unsupported(e, "an expression outside the CUDA subset")),
         })
+    }
+
+    /// A binary operator: both operands' types unified as Rust's operators require.
+    fn binary(&mut self, b: &syn::ExprBinary, e: &Expr) -> Result<E, Unsupported> {
+        if compound(&b.op).is_some() {
+            return Err(unsupported(e, "compound assignment as a value"));
+        }
+        let l = self.expr(&b.left)?;
+        let r = self.expr(&b.right)?;
+        let (lt, rt) = (self.type_of(&l), self.type_of(&r));
+        let t = match b.op {
+            BinOp::Add(_)
+            | BinOp::Sub(_)
+            | BinOp::Mul(_)
+            | BinOp::Div(_)
+            | BinOp::Rem(_)
+            | BinOp::BitAnd(_)
+            | BinOp::BitOr(_)
+            | BinOp::BitXor(_) => {
+                self.unify(lt, rt, e)?;
+                lt
+            }
+            BinOp::Shl(_) | BinOp::Shr(_) => lt,
+            BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_) => {
+                self.unify(lt, rt, e)?;
+                self.known(Ty::Bool)
+            }
+            BinOp::And(_) | BinOp::Or(_) => {
+                let bt = self.known(Ty::Bool);
+                self.unify(lt, bt, &b.left)?;
+                self.unify(rt, bt, &b.right)?;
+                bt
+            }
+            _ => return Err(unsupported(e, "an operator outside the CUDA subset")),
+        };
+        Ok(E::Bin(b.op, Box::new(l), Box::new(r), t))
+    }
+
+    /// A method call: `len`/`is_empty` of a slice, or a number's method.
+    fn method_call(&mut self, m: &syn::ExprMethodCall, e: &Expr) -> Result<E, Unsupported> {
+        if m.turbofish.is_some() {
+            return Err(unsupported(e, "turbofish"));
+        }
+        let name = m.method.to_string();
+        if name == "len" || name == "is_empty" {
+            if let Some((c, _)) = self.slice(&m.receiver) {
+                if !m.args.is_empty() {
+                    return Err(unsupported(e, "arguments to `len`"));
+                }
+                return Ok(if name == "len" {
+                    E::Len(c)
+                } else {
+                    let z = self.known(Ty::Usize);
+                    let b = self.known(Ty::Bool);
+                    E::Bin(
+                        syn::parse_quote!(==),
+                        Box::new(E::Len(c)),
+                        Box::new(E::Num("0".into(), z)),
+                        b,
+                    )
+                });
+            }
+        }
+        let mut args = vec![self.expr(&m.receiver)?];
+        for a in &m.args {
+            args.push(self.expr(a)?);
+        }
+        self.method(&name, args, None, e)
+    }
+
+    /// `if` as a value: `c ? a : b`, each branch a single expression.
+    fn if_value(&mut self, i: &syn::ExprIf, e: &Expr) -> Result<E, Unsupported> {
+        let then = block_value(&i.then_branch);
+        let els = match &i.else_branch {
+            Some((_, e)) => match &**e {
+                Expr::Block(b) => block_value(&b.block),
+                e @ Expr::If(_) => Some(e),
+                _ => None,
+            },
+            None => None,
+        };
+        let (Some(a), Some(b)) = (then, els) else {
+            return Err(unsupported(
+                e,
+                "`if` as a value whose branches are not single expressions",
+            ));
+        };
+        let c = self.expr(&i.cond)?;
+        let ct = self.type_of(&c);
+        let bt = self.known(Ty::Bool);
+        self.unify(ct, bt, &i.cond)?;
+        let (a, b) = (self.expr(a)?, self.expr(b)?);
+        let (at, btv) = (self.type_of(&a), self.type_of(&b));
+        self.unify(at, btv, e)?;
+        Ok(E::Ternary(Box::new(c), Box::new(a), Box::new(b), at))
     }
 
     pub(super) fn lit(&mut self, l: &Lit, at: &Expr) -> Result<E, Unsupported> {
