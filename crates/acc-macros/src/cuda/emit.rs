@@ -4,7 +4,7 @@
 //! arithmetic, saturating float-to-int casts, checked indices and divisions, trapping with
 //! Rust's panic messages) and the [`Emitter`], which prints statements and expressions with
 //! every type resolved. It reads the tree ([`super::tree`]) and the inference's results and
-//! never reads Rust syntax: every `Unsupported` it returns is a type the inference could not
+//! never the function's syntax tree: every `Unsupported` it returns is a type the inference could not
 //! decide, or a Rust rule the typed tree leaves to emission (no `-` on unsigned, ...).
 //!
 //! Invariants: every C expression it prints has the C type of its Rust type ([`CTy`]), and

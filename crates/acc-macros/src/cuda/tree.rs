@@ -6,9 +6,9 @@
 //! is `i32`/`f64` when nothing else decides). It does not read `syn` beyond keeping the paths
 //! and spans it is given, and knows nothing of C text ([`super::emit`] reads the tree).
 //!
-//! Invariants: a type variable is an index into `slots`, and a `Link` always points at an
-//! older variable's root chain (no cycles); `resolve` is only meaningful after the whole body
-//! was read, when every unification that Rust would make has been made.
+//! Invariants: a type variable is an index into `slots`; unification links one root to
+//! another, so every chain ends at a root (no cycles); `resolve` and `call_sites` are only
+//! meaningful after the whole body was read, when every unification Rust would make is made.
 
 use super::{unsupported, ArgTy, CallSite, Outer, Ty, Unsupported};
 use proc_macro2::Span;

@@ -7,8 +7,8 @@
 //! outside the CUDA subset. It must not know the translation's inside (only its `Input` and
 //! `Translated`) nor the host launch ([`super::launch`]).
 //!
-//! Invariants: a kernel's entry is `__acc_rs_<function>_<k>`, `k` counting kernels and
-//! missing forms in source order; a function with any missing form has an empty source and no
+//! Invariants: a kernel's entry is `__acc_rs_<function>_<k>`, `k` counting the kernels and
+//! missing forms before it (partitioned loops first, then host statements); a function with any missing form has an empty source and no
 //! routine calls, so a GPU run of it fails on entry naming the reason.
 
 use super::idents;

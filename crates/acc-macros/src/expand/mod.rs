@@ -14,8 +14,9 @@
 //! loop directive) with [`launch`] (the host launch of a partitioned loop), [`reduction`] and
 //! [`gpu`] (the CUDA launch, host statements as one-thread kernels, the module static).
 //!
-//! Invariants: one mistake gives its errors and nothing else (no half-expanded function);
-//! Rust-side errors come before the engine's, which are not computed when there are some.
+//! Invariants: on any error the expansion is the stub and the errors, never a half-expanded
+//! function; Rust-side errors come before the engine's, which are not asked for when there
+//! are some.
 
 use crate::cuda;
 use crate::text;
