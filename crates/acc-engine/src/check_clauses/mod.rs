@@ -23,11 +23,11 @@
 //! whitespace); resolving names, types, nesting and implicit attributes is
 //! the job of later phases.
 //!
-//! Layout: [`tables`] holds the OpenACC 3.3 clause tables (which clauses a
+//! Layout: `tables` holds the OpenACC 3.3 clause tables (which clauses a
 //! directive allows, which may follow `device_type`, which may repeat, the
-//! modifiers of each data clause); [`placement`] checks the clause list as
+//! modifiers of each data clause); `placement` checks the clause list as
 //! a whole (placement, repeats, required and exclusive clauses, `routine`'s
-//! level); [`args`] checks each clause's own arguments; [`items`] checks
+//! level); `args` checks each clause's own arguments; `items` checks
 //! list items across clauses (duplicates and conflicts) and their shape.
 
 mod args;

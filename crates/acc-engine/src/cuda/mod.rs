@@ -75,9 +75,9 @@
 //! gives a device copy) gets no module: acc-c says why (`acc cc --info`) and
 //! the runtime refuses its kernels on a GPU with that pointer.
 //!
-//! Layout: [`model`] holds the kernel description a front end fills in
-//! ([`CudaKernel`], [`Mode`], ...), [`emit`] turns it into text
-//! ([`emit_module`], [`emit_kernel`]), and [`prelude`] holds the fixed C++
+//! Layout: `model` holds the kernel description a front end fills in
+//! ([`CudaKernel`], [`Mode`], ...), `emit` turns it into text
+//! ([`emit_module`], [`emit_kernel`]), and `prelude` holds the fixed C++
 //! text every module starts with ([`PRELUDE`], [`PRELUDE_F80`],
 //! [`PRELUDE_F80_COMPLEX`]) and the reduction functors it defines.
 

@@ -18,7 +18,7 @@ pub struct CudaKernel {
     pub file: String,
     pub line: usize,
     /// One per launch argument, in order: the parameter's type and how the
-    /// body reaches the value (see [`ParamKind`]).
+    /// body reaches the value (see [`CudaParam`]).
     pub params: Vec<CudaParam>,
     /// Per reduction, in slot order: the bytes of one slot (a C expression
     /// that may read `__acc_args`).
