@@ -773,8 +773,9 @@ fn errors_in_directive_names() {
     );
 }
 
+/// An unknown clause name, unbalanced brackets and a missing `(` or `)` lose only their clause.
 #[test]
-fn errors_in_clauses_recover() {
+fn errors_in_clause_names_and_parentheses_recover() {
     check(
         "acc parallel copyinn(a) copy(b)",
         expect![[r#"
@@ -827,6 +828,11 @@ fn errors_in_clauses_recover() {
           note: usage: `copy(var-list)`
     "#]],
     );
+}
+
+/// Empty, doubled and malformed list items and unknown modifiers lose only their clause.
+#[test]
+fn errors_in_list_items_and_modifiers_recover() {
     check(
         "acc parallel copy() private(,x)",
         expect![[r#"
@@ -867,6 +873,12 @@ fn errors_in_clauses_recover() {
           note: usage: `copyout([zero:] var-list)`
     "#]],
     );
+}
+
+/// Bad reduction operators, loop clause arguments, `default`, `device_type` and `bind` arguments
+/// lose only their clause.
+#[test]
+fn errors_in_clause_arguments_recover() {
     check(
         "acc parallel reduction(-:s) reduction(s) reduction(:s)",
         expect![[r#"
@@ -929,6 +941,11 @@ fn errors_in_clauses_recover() {
         error 22..25 `(1)`: expected a function name or a string in `bind(...)`
     "#]],
     );
+}
+
+/// `wait` and `cache` with missing or bad arguments.
+#[test]
+fn errors_in_wait_and_cache_recover() {
     check(
         "acc wait() async",
         expect![[r#"
@@ -958,6 +975,12 @@ fn errors_in_clauses_recover() {
           note: write the variables to cache: `cache(a[i:4])`
     "#]],
     );
+}
+
+/// Malformed subarrays and accessors, stray separators and text, an `atomic` kind written after a
+/// clause, a stray `]`.
+#[test]
+fn errors_in_subarrays_separators_and_stray_text_recover() {
     check(
         "acc parallel copy(a[]) copy(b[0:n:2]) copy(s.) copy(p->)",
         expect![[r#"

@@ -1,0 +1,211 @@
+//! List items across clauses (Clacc's rules): no variable twice in one kind
+//! of clause, in two data clauses, in two data-sharing clauses, or in a
+//! data clause and `private`/`firstprivate`; and the shape of each item (no
+//! subarray without `:`, no subarrays in `private`/`firstprivate`, ...,
+//! under [`Rules`]).
+//!
+//! Variables are compared by their text (base name and accessors, without
+//! whitespace): it must not resolve names or types.
+
+use std::collections::HashMap;
+
+use crate::diag::Diagnostic;
+use crate::directive::{
+    Accessor, Clause, ClauseArgs, ClauseKind, Directive, DirectiveKind, VarItem,
+};
+
+use super::Rules;
+use ClauseKind as K;
+use DirectiveKind as D;
+
+/// The clause kind that names the same data attribute: aliases are already
+/// resolved by the parser; `host` and `self(list)` on `update` are one.
+pub(super) fn attribute_of(kind: ClauseKind) -> ClauseKind {
+    if kind == K::Host {
+        K::SelfClause
+    } else {
+        kind
+    }
+}
+
+pub(super) struct Seen<'d> {
+    clause: &'d Clause,
+    item: &'d VarItem,
+}
+
+pub(super) fn check_items(
+    d: &Directive,
+    valid: &[&Clause],
+    rules: Rules,
+    diags: &mut Vec<Diagnostic>,
+) {
+    // (key, attribute) -> first appearance.
+    let mut same_kind: HashMap<(String, ClauseKind), Seen<'_>> = HashMap::new();
+    let mut dma: HashMap<String, Seen<'_>> = HashMap::new();
+    let mut dsa: HashMap<String, Seen<'_>> = HashMap::new();
+    for c in valid {
+        let cname = c.kind.name();
+        for item in c.items() {
+            check_item_shape(d, c, item, rules, diags);
+            let key = item.key();
+            if let Some(first) = same_kind.get(&(key.clone(), attribute_of(c.kind))) {
+                let mut diag = Diagnostic::error(
+                    item.span,
+                    format!("`{}` appears more than once in `{cname}`", item.text),
+                )
+                .with_secondary(first.item.span, "first here");
+                if let (ClauseArgs::Reduction { op: a, .. }, ClauseArgs::Reduction { op: b, .. }) =
+                    (&first.clause.args, &c.args)
+                {
+                    if a != b {
+                        diag.message = format!(
+                            "`{}` appears in two reductions with different operators (`{}` and `{}`)",
+                            item.text,
+                            a.symbol(),
+                            b.symbol()
+                        );
+                    }
+                }
+                diags.push(diag.with_note("keep one"));
+                continue;
+            }
+            same_kind.insert(
+                (key.clone(), attribute_of(c.kind)),
+                Seen { clause: c, item },
+            );
+            let unmappable = matches!(c.kind, K::Private | K::Firstprivate);
+            if c.kind.is_data_clause() {
+                if let Some(other) = dma.get(&key) {
+                    diags.push(both(item, c, other, "keep one"));
+                } else if let Some(other) = dsa.get(&key).filter(|o| o.clause.kind != K::Reduction)
+                {
+                    diags.push(both(item, c, other, private_note(other.clause.kind)));
+                }
+                dma.entry(key).or_insert(Seen { clause: c, item });
+            } else if c.kind.is_data_sharing() {
+                if let Some(other) = dsa.get(&key) {
+                    diags.push(both(item, c, other, "keep one"));
+                } else if let Some(other) = dma.get(&key).filter(|_| unmappable) {
+                    diags.push(both(item, c, other, private_note(c.kind)));
+                }
+                dsa.entry(key).or_insert(Seen { clause: c, item });
+            }
+        }
+    }
+}
+
+pub(super) fn private_note(kind: ClauseKind) -> &'static str {
+    if kind == K::Private {
+        "the private copy hides the mapped data; keep one"
+    } else {
+        "the firstprivate copy hides the mapped data; keep one"
+    }
+}
+
+/// "`x` appears in both `copyin` and `copyout`", primary on the later
+/// appearance, secondary on the earlier.
+pub(super) fn both(item: &VarItem, c: &Clause, other: &Seen<'_>, advice: &str) -> Diagnostic {
+    let (a, b) = (other.clause.kind, c.kind);
+    let hint = match (a, b) {
+        (K::Copyin, K::Copyout) | (K::Copyout, K::Copyin) => "keep one (did you mean `copy`?)",
+        _ => advice,
+    };
+    Diagnostic::error(
+        item.span,
+        format!(
+            "`{}` appears in both `{}` and `{}`; {hint}",
+            item.text,
+            a.name(),
+            b.name()
+        ),
+    )
+    .with_secondary(other.item.span, format!("also in `{}` here", a.name()))
+}
+
+/// Clacc's rules on the shape of one item.
+pub(super) fn check_item_shape(
+    d: &Directive,
+    c: &Clause,
+    item: &VarItem,
+    rules: Rules,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let cname = c.kind.name();
+    if matches!(c.kind, K::Private | K::Firstprivate) {
+        // acc's lowering gives each gang its copy of a section named on a compute construct
+        // (OpenACC 3.3 §2.5.13-14 allow them); OpenMP has no form for one, nor for a copy per
+        // loop iteration.
+        let compute = matches!(d.kind, D::Parallel | D::Serial | D::Kernels);
+        if item.is_subarray() && rules == Rules::Acc && compute {
+            return;
+        }
+        if item.is_subarray() {
+            diags.push(
+                Diagnostic::error(item.span, format!("subarrays are not allowed in `{cname}`"))
+                    .with_note("OpenMP cannot map them either; privatize the whole array"),
+            );
+        } else if !item.is_member()
+            && item
+                .accessors
+                .iter()
+                .any(|a| matches!(a, Accessor::Index(_)))
+        {
+            diags.push(
+                Diagnostic::error(
+                    item.span,
+                    format!("array elements are not allowed in `{cname}`"),
+                )
+                .with_note("privatize the whole array"),
+            );
+        }
+        return;
+    }
+    if d.kind == D::Declare && item.is_subarray() && rules == Rules::Clacc {
+        diags.push(
+            Diagnostic::error(item.span, "subarrays are not allowed in `declare`")
+                .with_note("declare the whole array"),
+        );
+        return;
+    }
+    let moves_data = c.kind.is_data_clause()
+        || (d.kind == D::Update && matches!(c.kind, K::Host | K::Device | K::SelfClause));
+    let all_index = !item.accessors.is_empty()
+        && item
+            .accessors
+            .iter()
+            .all(|a| matches!(a, Accessor::Index(_)));
+    if moves_data && all_index {
+        let mut one = item.base.name.clone();
+        let mut last = String::new();
+        for a in &item.accessors {
+            if let Accessor::Index(e) = a {
+                one += &format!("[{}:1]", e.text);
+                last = e.text.clone();
+            }
+        }
+        let message = if item.accessors.len() == 1 {
+            let prefix = format!("{}[0:{last}]", item.base.name);
+            let count = match item.accessors.first().and_then(|a| match a {
+                Accessor::Index(e) => e.int_value(),
+                _ => None,
+            }) {
+                Some(v) => format!("the first {v}"),
+                None => format!("the first `{last}`"),
+            };
+            format!(
+                "subarray `{}` has no `:`; write `{one}` for one element or `{prefix}` for {count}",
+                item.text
+            )
+        } else {
+            format!(
+                "subarray `{}` has no `:`; write `{one}` for one element",
+                item.text
+            )
+        };
+        diags.push(
+            Diagnostic::error(item.span, message)
+                .with_note("Clacc and OpenMP read `a[n]` as one element, PGI as the first `n`; OpenACC does not say")
+                .with_fix("make it one element", item.span, one),
+        );
+    }
+}
