@@ -7,7 +7,6 @@
 //! It must not decide OpenACC semantics (that is acc-engine's) and does no
 //! I/O beyond running the user's preprocessor when asked.
 
-mod atomic;
 pub mod consts;
 pub mod cuda;
 pub mod deps;

@@ -1,0 +1,504 @@
+//! The kernel body: the construct's statement with references to mapped variables through
+//! their device pointers, loop privates declared, the outermost gang loop split across chunks
+//! (canonical loops, collapsed nests, tiles, balanced triangles), nested directives removed
+//! and atomics lowered.
+//!
+//! It must not know the host side (arguments, descriptors, launches).
+
+use super::*;
+
+pub(super) fn cmp_code(c: Cmp) -> u8 {
+    match c {
+        Cmp::Lt => 0,
+        Cmp::Le => 1,
+        Cmp::Gt => 2,
+        Cmp::Ge => 3,
+        Cmp::Ne => 4,
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// The kernel's statement: references to mapped variables through
+    /// their device pointers, gang loops split across chunks, the loop
+    /// directives and atomics lowered.
+    pub(super) fn kernel_body(&mut self, id: ConstructId, k: &KernelPlan, body: Span) -> String {
+        let mut edits: Vec<Edit> = Vec::new();
+        let mapped: Vec<VarId> = k
+            .params
+            .iter()
+            .filter(|p| p.pass == Pass::Mapped)
+            .map(|p| p.var)
+            .collect();
+        // Loop privates shadow the kernel's names inside their loops.
+        let shadowed = |v: VarId, at: Span| {
+            k.loops.iter().any(|l| {
+                l.private.contains(&v)
+                    && self
+                        .unit
+                        .construct(l.construct)
+                        .body
+                        .is_some_and(|b| b.contains(at))
+            })
+        };
+        let mut ref_edits = Vec::new();
+        for r in self.unit.refs_in(body).iter().filter(|r| !r.implied) {
+            let renamed = self
+                .renames
+                .iter()
+                .find(|x| x.0 == r.var)
+                .map(|x| x.1.clone());
+            if (renamed.is_some() || mapped.contains(&r.var)) && !shadowed(r.var, r.span) {
+                ref_edits.push(Edit {
+                    start: r.span.start,
+                    end: r.span.end,
+                    text: renamed
+                        .unwrap_or_else(|| format!("(*__acc_p_{})", self.unit.var(r.var).name)),
+                    order: 0,
+                    line_after: false,
+                });
+            }
+        }
+        let depth_of = |c: ConstructId| self.unit.ancestors(c).count() as i64;
+        // Nested directives.
+        for cid in self.unit.construct_ids() {
+            let nested = self.unit.construct(cid);
+            let inner_of_this = cid == id
+                || (body.contains(nested.pragma_span) && self.unit.ancestors(cid).any(|a| a == id));
+            if !inner_of_this {
+                continue;
+            }
+            let kind = nested.directive.kind;
+            let is_loop = kind.is_loop();
+            if cid != id {
+                match kind {
+                    DirectiveKind::Atomic => {
+                        let location = self.atomic_update(nested, &ref_edits, &mut edits);
+                        self.seen_atomic(nested, location);
+                        if location.is_some() {
+                            continue;
+                        }
+                        edits.push(Edit {
+                            start: nested.pragma_span.start,
+                            end: nested.pragma_span.end,
+                            text: "{ acc_rt_atomic_begin();".into(),
+                            order: 0,
+                            line_after: false,
+                        });
+                        if let Some(b) = nested.body {
+                            edits.push(Edit {
+                                start: b.end,
+                                end: b.end,
+                                text: " acc_rt_atomic_end(); }".into(),
+                                order: -depth_of(cid),
+                                line_after: false,
+                            });
+                        }
+                        continue;
+                    }
+                    _ if !is_loop => {
+                        edits.push(Edit::remove(nested.pragma_span));
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            if !is_loop {
+                continue;
+            }
+            let Some(lp) = k.loops.iter().find(|l| l.construct == cid) else {
+                continue;
+            };
+            // The loop's own private copies.
+            // A variable declared inside the construct is already one copy per thread, and
+            // a chunk runs the loop's iterations in turn: a second copy would only shadow it.
+            let mut open = String::new();
+            for &v in lp
+                .private
+                .iter()
+                .filter(|&&v| !body.contains(self.unit.var(v).decl_span))
+            {
+                let name = &self.unit.var(v).name;
+                let _ = write!(open, "{}; (void){name}; ", declare_as(self.unit, v, name));
+            }
+            let close_after = nested.body.map_or(body.end, |b| b.end);
+            // Only the outermost gang loop is split across chunks (gang
+            // dimensions below it run within the chunk).
+            let outer_gang = self
+                .unit
+                .ancestors(cid)
+                .take_while(|&a| a != id)
+                .chain((cid != id).then_some(id))
+                .any(|a| {
+                    k.loops
+                        .iter()
+                        .any(|l| l.construct == a && l.partition.gang.is_some())
+                });
+            if lp.partition.gang.is_some() && !outer_gang {
+                match self.gang_loop(cid, lp.depth, &ref_edits, &mut open) {
+                    Some((header_span, header_text, closers)) => {
+                        // The loop directive goes; the header is replaced.
+                        if cid != id {
+                            edits.push(Edit::remove(nested.pragma_span));
+                        }
+                        ref_edits.retain(|e| {
+                            !(header_span.start <= e.start && e.end <= header_span.end)
+                        });
+                        edits.push(Edit {
+                            start: header_span.start,
+                            end: header_span.end,
+                            text: format!("{{ {open}{header_text}"),
+                            order: 0,
+                            line_after: false,
+                        });
+                        edits.push(Edit {
+                            start: close_after,
+                            end: close_after,
+                            text: format!("{closers} }}"),
+                            order: -depth_of(cid) * 2,
+                            line_after: false,
+                        });
+                        continue;
+                    }
+                    None => continue,
+                }
+            }
+            // Spread over a CUDA block's threads in a lanes kernel (in order here).
+            let level = self.lanes.as_ref().and_then(|l| {
+                if l.rows.contains(&cid) {
+                    Some(SpreadLevel::Rows)
+                } else if l.row_spread.contains(&cid) {
+                    Some(SpreadLevel::RowLanes)
+                } else {
+                    l.spread.contains(&cid).then_some(SpreadLevel::Block)
+                }
+            });
+            if let Some(level) = level {
+                if self.spread_loop(cid, lp.depth, level, &open, &mut ref_edits, &mut edits) {
+                    continue;
+                }
+            }
+            // Sequential within the chunk (seq, worker, vector levels).
+            if cid != id {
+                edits.push(Edit {
+                    start: nested.pragma_span.start,
+                    end: nested.pragma_span.end,
+                    text: format!("{{ {open}"),
+                    order: 0,
+                    line_after: false,
+                });
+                edits.push(Edit {
+                    start: close_after,
+                    end: close_after,
+                    text: " }".into(),
+                    order: -depth_of(cid) * 2,
+                    line_after: false,
+                });
+            } else if !open.is_empty() {
+                edits.push(Edit {
+                    start: body.start,
+                    end: body.start,
+                    text: format!("{{ {open}"),
+                    order: 0,
+                    line_after: false,
+                });
+                edits.push(Edit {
+                    start: body.end,
+                    end: body.end,
+                    text: " }".into(),
+                    order: -1000,
+                    line_after: false,
+                });
+            }
+        }
+        // `kernels` loops without a directive that the dependence test
+        // proved independent (the outermost one of this part).
+        let c = self.unit.construct(id);
+        for (i, verdict) in &k.plain_loops {
+            let (stmt, facts) = &c.plain_loops[*i];
+            if verdict.is_err() || !body.contains(*stmt) {
+                continue;
+            }
+            let mut open = String::new();
+            if let Some((header_span, header_text, closers)) = self.gang_loop_of(
+                std::slice::from_ref(facts),
+                c.directive.name_span,
+                1,
+                &ref_edits,
+                &mut open,
+                "__ACC_",
+                None,
+            ) {
+                ref_edits.retain(|e| !(header_span.start <= e.start && e.end <= header_span.end));
+                edits.push(Edit {
+                    start: header_span.start,
+                    end: header_span.end,
+                    text: format!("{{ {open}{header_text}"),
+                    order: 0,
+                    line_after: false,
+                });
+                edits.push(Edit {
+                    start: stmt.end,
+                    end: stmt.end,
+                    text: format!("{closers} }}"),
+                    order: -1000,
+                    line_after: false,
+                });
+            }
+        }
+        for s in self.once_per_gang(id, k, body).0 {
+            enclose(&mut edits, s, "__ACC_REDUNDANT");
+        }
+        for &s in self.lanes.iter().flat_map(|l| &l.single) {
+            enclose(&mut edits, s, "__ACC_VSINGLE");
+        }
+        for &s in self.lanes.iter().flat_map(|l| &l.row_single) {
+            enclose(&mut edits, s, "__ACC_XSINGLE");
+        }
+        edits.extend(ref_edits);
+        apply_in(self.src, body, edits)
+    }
+
+    /// A gang loop's new header: its iterations (the `collapse`d nest's)
+    /// split by chunk. Returns the span to replace (outer `for` through the
+    /// innermost header), the text, and what closes it after the body.
+    pub(super) fn gang_loop(
+        &mut self,
+        cid: ConstructId,
+        depth: usize,
+        ref_edits: &[Edit],
+        open: &mut String,
+    ) -> Option<(Span, String, String)> {
+        let c = self.unit.construct(cid);
+        // `tile(a, b, ...)`: the sizes, innermost last (`*`: 32, acc's choice).
+        let tile: Option<Vec<String>> = c.directive.clauses.iter().find_map(|cl| match &cl.args {
+            ClauseArgs::Exprs(sizes) if cl.kind == ClauseKind::Tile && sizes.len() > 1 => Some(
+                sizes
+                    .iter()
+                    .rev()
+                    .map(|e| {
+                        if e.is_star() {
+                            "32".to_string()
+                        } else {
+                            format!("({})", e.text)
+                        }
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        });
+        self.gang_loop_of(
+            &c.loops,
+            c.directive.name_span,
+            depth,
+            ref_edits,
+            open,
+            "__ACC_",
+            tile.as_deref(),
+        )
+    }
+
+    /// As [`Self::gang_loop`], for loop facts of any origin (a loop
+    /// construct's, or a `kernels` loop without a directive).
+    /// `prefix` names the partitioning macros: `__ACC_` for gang loops, `__ACC_V` for the
+    /// worker/vector loops of a lanes kernel. `tile`: the sizes of a `tile` clause, outermost
+    /// loop first, one per loop of the nest.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn gang_loop_of(
+        &mut self,
+        loops: &[acc_engine::facts::LoopFacts],
+        directive_span: Span,
+        depth: usize,
+        ref_edits: &[Edit],
+        open: &mut String,
+        prefix: &str,
+        tile: Option<&[String]>,
+    ) -> Option<(Span, String, String)> {
+        let headers: Option<Vec<LoopHeader>> =
+            loops.iter().take(depth).map(|l| l.header.clone()).collect();
+        let Some(headers) = headers.filter(|h| h.len() == depth.max(1)) else {
+            let span = loops.first().map_or(directive_span, |l| l.span);
+            self.diags.push(
+                Diagnostic::error(span, "this loop is not in the canonical form a partitioned loop needs")
+                    .with_note("write `for (i = lower; i < upper; i += step)` (or <=, >, >=, != and ++/--) with an integer `i`")
+                    .with_secondary(directive_span, "partitioned by this directive"),
+            );
+            return None;
+        };
+        for l in loops.iter().take(depth) {
+            if let Some(v) = l.control {
+                if self.unit.var(v).scalar.is_some_and(|s| !s.is_integer()) {
+                    self.diags.push(Diagnostic::error(
+                        l.span,
+                        format!("the control variable `{}` of a partitioned loop must have an integer type", self.unit.var(v).name),
+                    ));
+                    return None;
+                }
+            }
+        }
+        let n = self.fresh();
+        let rewrite = |span: Span| {
+            let inner: Vec<Edit> = ref_edits
+                .iter()
+                .filter(|e| span.start <= e.start && e.end <= span.end)
+                .map(|e| Edit {
+                    start: e.start,
+                    end: e.end,
+                    text: e.text.clone(),
+                    order: 0,
+                    line_after: false,
+                })
+                .collect();
+            apply_in(self.src, span, inner)
+        };
+        let mut trips = Vec::new();
+        for (i, h) in headers.iter().enumerate() {
+            let step = match h.step_span {
+                Some((s, neg)) => format!("{}({})", if neg { "-" } else { "" }, rewrite(s)),
+                None => h.step.clone(),
+            };
+            let lower = rewrite(h.lower_span);
+            let upper = rewrite(h.upper_span);
+            let _ = write!(
+                open,
+                "const long long __acc_lb{n}_{i} = (long long)({lower}), __acc_st{n}_{i} = (long long)({step}); \
+                 const long long __acc_n{n}_{i} = __acc_trips(__acc_lb{n}_{i}, (long long)({upper}), __acc_st{n}_{i}, {}); ",
+                cmp_code(h.cmp)
+            );
+            trips.push(format!("__acc_n{n}_{i}"));
+        }
+        // Tiles: the partitioned iterations are whole tiles where the partition is contiguous
+        // (a host chunk runs its tiles one after the other, each a small nest that stays in
+        // cache); where iterations are dealt out (CUDA) a tile is one iteration.
+        let tile = tile.filter(|t| t.len() == headers.len());
+        if let Some(sizes) = tile {
+            for (i, size) in sizes.iter().enumerate() {
+                let _ = write!(
+                    open,
+                    "const long long __acc_ts{n}_{i} = {prefix}STEP == 1 ? (long long){size} : 1; \
+                     const long long __acc_nt{n}_{i} = (__acc_n{n}_{i} + __acc_ts{n}_{i} - 1) / __acc_ts{n}_{i}; "
+                );
+                trips[i] = format!("__acc_nt{n}_{i}");
+            }
+        }
+        // Iterations that differ in work (a triangular nest) are dealt out in balanced blocks
+        // on the host; only a gang loop's partition is a host chunk's.
+        let balanced = prefix == "__ACC_"
+            && tile.is_none()
+            && headers.len() == 1
+            && loops.first().is_some_and(|l| l.uneven_trips);
+        let _ = write!(open, "const long long __acc_t{n} = {}; ", trips.join(" * "));
+        if !balanced {
+            let _ = write!(
+                open,
+                "const long long __acc_lo{n} = {prefix}FIRST(__acc_t{n}); \
+                 const long long __acc_hi{n} = {prefix}END(__acc_t{n}); "
+            );
+        }
+        // One loop variable's value from its index `idx` (declared, or assigned through the
+        // edits that rename it).
+        let assign = |h: &LoopHeader, i: usize, idx: &str| {
+            let value = format!("__acc_lb{n}_{i} + {idx} * __acc_st{n}_{i}");
+            match &h.var_type {
+                Some(t) => format!("{t} {v} = ({t})({value}); (void){v}; ", v = h.var),
+                None => {
+                    let target = match ref_edits.iter().find(|e| {
+                        self.src[e.start..e.end] == h.var
+                            && h.header_span.contains(Span::new(e.start, e.end))
+                    }) {
+                        Some(e) => e.text.clone(),
+                        None => h.var.clone(),
+                    };
+                    format!("{target} = {value}; ")
+                }
+            }
+        };
+        let mut header;
+        let mut closers = " }".to_string();
+        if tile.is_some() {
+            // Each iteration is a tile: its coordinates from the flat index (innermost
+            // fastest), then a loop per level over the tile's part of that loop.
+            header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
+            let d = headers.len() - 1;
+            let mut rest = format!("__acc_it{n}");
+            let mut coords = Vec::new();
+            for i in (0..=d).rev() {
+                let c = if i == 0 {
+                    rest.clone()
+                } else {
+                    format!("({rest} % __acc_nt{n}_{i})")
+                };
+                coords.push(format!("const long long __acc_tc{n}_{i} = {c}; "));
+                if i > 0 {
+                    rest = format!("({rest} / __acc_nt{n}_{i})");
+                }
+            }
+            coords.reverse();
+            header.push_str(&coords.concat());
+            for (i, h) in headers.iter().enumerate() {
+                let _ = write!(
+                    header,
+                    "for (long long __acc_e{n}_{i} = __acc_tc{n}_{i} * __acc_ts{n}_{i}, \
+                     __acc_ee{n}_{i} = __acc_e{n}_{i} + __acc_ts{n}_{i} < __acc_n{n}_{i} ? __acc_e{n}_{i} + __acc_ts{n}_{i} : __acc_n{n}_{i}; \
+                     __acc_e{n}_{i} < __acc_ee{n}_{i}; __acc_e{n}_{i}++) {{ "
+                );
+                header.push_str(&assign(h, i, &format!("__acc_e{n}_{i}")));
+            }
+            closers = " }".repeat(headers.len() + 1);
+        } else if balanced {
+            header = format!(
+                "for (long long __acc_rd{n} = 0; __acc_rd{n} < __ACC_ROUNDS(__acc_t{n}); __acc_rd{n}++) {{ \
+                 const long long __acc_bk{n} = __ACC_BLOCK(__acc_t{n}, __acc_rd{n}); \
+                 for (long long __acc_it{n} = __ACC_BFIRST(__acc_t{n}, __acc_bk{n}); __acc_it{n} < __ACC_BEND(__acc_t{n}, __acc_bk{n}); __acc_it{n} += __ACC_STEP) {{ "
+            );
+            header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));
+            closers = " } }".to_string();
+        } else if headers.len() == 1 {
+            header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
+            header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));
+        } else {
+            // A collapsed nest: where the partition is contiguous (`STEP` 1: a host chunk, a
+            // vector loop run in order) each run of the innermost loop's iterations inside the
+            // chunk is a plain inner loop, the outer indices recovered once per run, so the C
+            // compiler can vectorize it; where iterations are dealt out (a CUDA grid-stride
+            // loop) each run is one iteration, as a flat loop with a division is.
+            let d = headers.len() - 1;
+            header = format!(
+                "for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; ) {{ \
+                 const long long __acc_row{n} = __acc_it{n} / __acc_n{n}_{d}, __acc_col{n} = __acc_it{n} % __acc_n{n}_{d}; \
+                 const long long __acc_run{n} = {prefix}STEP == 1 ? (__acc_n{n}_{d} - __acc_col{n} < __acc_hi{n} - __acc_it{n} ? __acc_n{n}_{d} - __acc_col{n} : __acc_hi{n} - __acc_it{n}) : 1; \
+                 __acc_it{n} += {prefix}STEP == 1 ? __acc_run{n} : {prefix}STEP; "
+            );
+            // The outer loops' variables from the run's row, innermost fastest.
+            let mut rest = format!("__acc_row{n}");
+            let mut assigns = Vec::new();
+            for i in (0..d).rev() {
+                let idx = if i == 0 {
+                    rest.clone()
+                } else {
+                    format!("({rest} % __acc_n{n}_{i})")
+                };
+                assigns.push(assign(&headers[i], i, &idx));
+                if i > 0 {
+                    rest = format!("({rest} / __acc_n{n}_{i})");
+                }
+            }
+            assigns.reverse();
+            header.push_str(&assigns.concat());
+            let _ = write!(
+                header,
+                "for (long long __acc_k{n} = __acc_col{n}; __acc_k{n} < __acc_col{n} + __acc_run{n}; __acc_k{n}++) {{ "
+            );
+            header.push_str(&assign(&headers[d], d, &format!("__acc_k{n}")));
+            closers = " } }".to_string();
+        }
+        // Braces of the intermediate loop bodies that the replaced span
+        // swallows: reopen them so the original closing braces match.
+        let first = headers.first()?;
+        let last = headers.last()?;
+        let span = Span::new(first.header_span.start, last.header_span.end);
+        let swallowed = self.src[span.range()].matches('{').count()
+            - self.src[span.range()].matches('}').count();
+        header.push_str(&"{".repeat(swallowed));
+        Some((span, header, closers))
+    }
+}
