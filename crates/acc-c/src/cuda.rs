@@ -8,7 +8,7 @@
 //! without the condition (the host compiler has already chosen; a kernel
 //! that depends on the other branch fails to compile with NVRTC's message).
 
-use crate::split::derived;
+use crate::syntax::derived;
 use crate::syntax::NodeKind;
 use tree_sitter::Node;
 

@@ -45,24 +45,6 @@ use tree_sitter::Node;
 use crate::lower::{Edit, Lowered, PRELUDE};
 use crate::syntax::NodeKind;
 
-/// The pieces of a lowered file, as [`crate::lower`] made them.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Parts {
-    /// The edits of the user's text (offsets into the source).
-    pub(crate) edits: Vec<Edit>,
-    /// `static void NAME(ARGS);` lines.
-    pub(crate) prototypes: String,
-    /// Where the edited user text is in `host_c`.
-    pub(crate) user: std::ops::Range<usize>,
-    /// The kernels' and reduction helpers' definitions.
-    pub(crate) kernels: String,
-    /// The file name as a C string literal.
-    pub(crate) file: String,
-    /// The definition of `__acc_cuda_module` that kernel descriptors name
-    /// (empty when there are no kernels).
-    pub(crate) cuda_decl: String,
-}
-
 /// The two translation units of a lowered file.
 #[derive(Clone, Debug)]
 pub struct SplitTu {
@@ -382,7 +364,7 @@ impl<'s> Scan<'s, '_> {
         if storage.contains(&"static") {
             let constant = has_const(n, self.src);
             for d in &declarators {
-                let (inner, name) = derived(*d);
+                let (inner, name) = crate::syntax::derived(*d);
                 let object = inner.is_none_or(|k| k != "function_declarator");
                 if object && !(constant && inner != Some("pointer_declarator")) {
                     if let Some(name) = name {
@@ -399,7 +381,7 @@ impl<'s> Scan<'s, '_> {
         let mut before = String::new();
         let mut any_object = false;
         for d in &declarators {
-            let (inner, name) = derived(*d);
+            let (inner, name) = crate::syntax::derived(*d);
             if inner == Some("function_declarator") {
                 continue;
             }
@@ -480,41 +462,6 @@ fn declarator_name(mut d: Node) -> Option<Node> {
             "identifier" => return Some(d),
             "parenthesized_declarator" => d = d.named_child(0)?,
             _ => d = d.child_by_field_id(f.declarator.get())?,
-        }
-    }
-}
-
-/// The declarator kind closest to the name (what the name is: a function,
-/// an array, a pointer; `None`: the type itself), and the name.
-pub(crate) fn derived(d: Node) -> (Option<&'static str>, Option<Node>) {
-    let f = crate::syntax::fields();
-    let mut d = d;
-    if d.node_kind() == "init_declarator" {
-        match d.child_by_field_id(f.declarator.get()) {
-            Some(t) => d = t,
-            None => return (None, None),
-        }
-    }
-    let mut last = None;
-    loop {
-        match d.node_kind() {
-            "identifier" => return (last, Some(d)),
-            "parenthesized_declarator" => match d.named_child(0) {
-                Some(x) => d = x,
-                None => return (last, None),
-            },
-            k => {
-                last = match k {
-                    "function_declarator" => Some("function_declarator"),
-                    "array_declarator" => Some("array_declarator"),
-                    "pointer_declarator" => Some("pointer_declarator"),
-                    _ => Some("other"),
-                };
-                match d.child_by_field_id(f.declarator.get()) {
-                    Some(x) => d = x,
-                    None => return (last, None),
-                }
-            }
         }
     }
 }

@@ -13,6 +13,17 @@
 //!
 //! On the CPU devices the levels below gang (worker, vector) run inside a
 //! chunk, sequentially, where the C compiler vectorizes what it can.
+//!
+//! This module owns the entry points, the options and the `Lowerer`'s state; the work is
+//! spread over modules by concern, each an `impl Lowerer` block or plain functions: `edit`
+//! (edits and their application), `prelude` (the text every file starts with), `data`
+//! (data constructs → runtime calls), `host` (a compute construct's host side), `body`
+//! (the kernel body and its gang loops), `spread` (GPU spreading plans), `reduction`,
+//! `atomic`, `module` (the CUDA module and the file's assembly). They depend on each other
+//! downwards only (host → body → spread, all → edit), and none of them on `crate::split`,
+//! which consumes [`Lowered`]. Lowering must not decide OpenACC semantics (acc-engine's
+//! plans do) and must not parse the source again: what it needs of the tree comes in the
+//! [`crate::Analysis`].
 
 use std::fmt::Write;
 
@@ -32,6 +43,7 @@ mod body;
 mod data;
 mod edit;
 mod host;
+mod module;
 mod prelude;
 mod reduction;
 mod spread;
@@ -40,6 +52,7 @@ use self::atomic::*;
 use self::body::*;
 use self::edit::*;
 pub(crate) use self::edit::{apply, Edit};
+use self::module::*;
 pub(crate) use self::prelude::PRELUDE;
 use self::reduction::*;
 use self::spread::*;
@@ -63,7 +76,26 @@ pub struct Lowered {
     /// `host_c` embeds it for the runtime; `None` when there is none.
     pub cuda_c: Option<String>,
     /// The pieces `host_c` is made of, for [`Lowered::split`].
-    pub(crate) parts: crate::split::Parts,
+    pub(crate) parts: Parts,
+}
+
+/// The pieces of a lowered file, for [`Lowered::split`] (`crate::split`), which rewrites the
+/// user's part and puts them together again as two units.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Parts {
+    /// The edits of the user's text (offsets into the source).
+    pub(crate) edits: Vec<Edit>,
+    /// `static void NAME(ARGS);` lines.
+    pub(crate) prototypes: String,
+    /// Where the edited user text is in `host_c`.
+    pub(crate) user: std::ops::Range<usize>,
+    /// The kernels' and reduction helpers' definitions.
+    pub(crate) kernels: String,
+    /// The file name as a C string literal.
+    pub(crate) file: String,
+    /// The definition of `__acc_cuda_module` that kernel descriptors name
+    /// (empty when there are no kernels).
+    pub(crate) cuda_decl: String,
 }
 
 /// Lowers one file. `None` when there are errors (in the diagnostics).
@@ -148,31 +180,9 @@ fn lower_analysis(
     };
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
     // devices, and through device pointers in the CUDA module.
-    let unit = lw.unit;
-    let declared: Vec<String> = unit
-        .constructs
-        .iter()
-        .filter(|c| c.directive.kind == DirectiveKind::Declare)
-        .flat_map(|c| c.clause_vars.iter().flatten().flatten())
-        .filter(|&&v| unit.var(v).is_global)
-        .map(|&v| unit.var(v).name.clone())
-        .collect();
+    let declared = declared_globals(lw.unit);
     let bound = crate::cuda::routine_globals(src);
-    for g in bound.iter().filter(|g| declared.contains(&g.name)) {
-        for at in &g.uses {
-            lw.edits.push(Edit {
-                start: at.start,
-                end: at.end,
-                text: format!(
-                    "(*(__typeof__(&{g}))acc_rt_global((void *)&{g}))",
-                    g = g.name
-                ),
-                order: 0,
-                line_after: false,
-            });
-        }
-    }
-    lw.routine_globals = bound.iter().map(|g| g.name.clone()).collect();
+    lw.bind_routine_globals(&bound, &declared);
     lw.run();
     lw.warn_mixed_atomics();
     // An item's extent is read for each use of it (the data actions, the kernel's arguments):
@@ -185,68 +195,9 @@ fn lower_analysis(
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
-    // One CUDA module per file: the runtime compiles it once, on the first
-    // launch of any of its kernels on a GPU.
-    let cuda_c = if lw.cuda_kernels.is_empty() {
-        None
-    } else {
-        match crate::cuda::support(src, &opts.file_name, &declared, &bound) {
-            Ok(support) => {
-                // What the program's headers define that the module uses, ahead of the rest.
-                let used = acc_engine::cuda::emit_module(&support, &lw.cuda_kernels);
-                let support = crate::cuda::header_support(header_items, &used) + &support;
-                Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
-                    &acc_engine::cuda::emit_module(&support, &lw.cuda_kernels),
-                    src.contains("<complex.h>"),
-                )))
-            }
-            Err((line, why)) => {
-                lw.info.push(format!("{line}: no CUDA version: {why}"));
-                None
-            }
-        }
-    };
-    let cuda_decl = match &cuda_c {
-        // ISO C only promises 4095-character literals; GCC and clang take
-        // any length, and `-pedantic` users should not hear about ours.
-        Some(module) => format!(
-            "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n\
-             static const char __acc_cuda_module[] = {};\n#pragma GCC diagnostic pop\n",
-            c_string(module)
-        ),
-        // The kernels name no CUDA source: on a GPU the runtime says so.
-        None if !lw.cuda_kernels.is_empty() => "#define __acc_cuda_module 0\n".to_string(),
-        None => String::new(),
-    } + &crate::sites::table(lw.unit, src, &lw.file);
-    let mut out = String::with_capacity(src.len() * 2);
-    out.push_str(PRELUDE);
-    out.push_str(&cuda_decl);
-    out.push_str(&lw.prototypes);
-    let _ = writeln!(out, "#line 1 {}", lw.file);
-    let user_start = out.len();
-    out.push_str(&apply(src, lw.edits.clone(), &lw.file));
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    let user = user_start..out.len();
-    out.push_str(&lw.kernels);
-    let parts = crate::split::Parts {
-        edits: std::mem::take(&mut lw.edits),
-        prototypes: std::mem::take(&mut lw.prototypes),
-        user,
-        kernels: std::mem::take(&mut lw.kernels),
-        file: std::mem::take(&mut lw.file),
-        cuda_decl,
-    };
-    (
-        Some(Lowered {
-            host_c: out,
-            info: lw.info,
-            cuda_c,
-            parts,
-        }),
-        diags,
-    )
+    let cuda_c = lw.cuda_module(&opts.file_name, &declared, &bound, header_items);
+    let lowered = lw.assemble(cuda_c);
+    (Some(lowered), diags)
 }
 
 struct Lowerer<'a> {
