@@ -12,6 +12,52 @@ pub(super) fn arg(kind: &str, addr: String, bytes: &str, text: &str) -> [String;
     [kind.into(), addr, bytes.into(), text.into()]
 }
 
+/// What [`Lowerer::kernel`] gathers for one compute construct, piece by piece, in the order
+/// the pieces run: an argument's index is where it was pushed.
+#[derive(Default)]
+pub(super) struct Frame {
+    /// The construct's number: `__acc_kernel{n}`, `__acc_d{n}`, …
+    pub(super) n: usize,
+    /// The arguments: kind, address, bytes, text (see [`arg`]).
+    pub(super) args: Vec<[String; 4]>,
+    /// The CUDA version's parameters, one per argument.
+    pub(super) cuda_params: Vec<CudaParam>,
+    pub(super) cuda_reds: Vec<CudaReduction>,
+    pub(super) cuda_slot_bytes: Vec<String>,
+    /// A CUDA block must be one gang, reduced by its first thread.
+    pub(super) cuda_blocks: bool,
+    /// Values the host computes where the launch is, passed after the parameters.
+    pub(super) offsets: Vec<String>,
+    /// Their declarations (and the private sections' extents), ahead of the launch.
+    pub(super) offset_decls: String,
+    /// The kernel function's declarations, ahead of its body.
+    pub(super) decls: String,
+    /// Private sections met (variable, item, `firstprivate`), then their plans.
+    pub(super) sections: Vec<(VarId, VarItem, bool)>,
+    pub(super) section_plans: Vec<SectionPlan>,
+    /// The reductions as the runtime's tables take them: op, type, address, text, count,
+    /// size, init, combine.
+    pub(super) reds: Vec<[String; 8]>,
+    /// The stores of the reductions' gang copies, at the kernel's end.
+    pub(super) red_store: String,
+    /// The function's own types the kernel repeats, and the typedefs it marks used.
+    pub(super) local_types: String,
+    pub(super) typedefs_used: String,
+    /// The CUDA kernel's settings of the routines' file-scope pointers.
+    pub(super) bind_globals: String,
+}
+
+/// The launch's settings that every part of a construct shares.
+struct Launch {
+    line: usize,
+    fname: String,
+    construct_name: &'static str,
+    num_gangs: String,
+    nw: String,
+    vl: String,
+    asy: String,
+}
+
 impl<'a> Lowerer<'a> {
     /// Outlines a compute construct.
     pub(super) fn kernel(&mut self, id: ConstructId, k: &KernelPlan) {
@@ -19,20 +65,89 @@ impl<'a> Lowerer<'a> {
         let Some(body) = c.body else { return };
         let line = self.line(c.pragma_span);
         let n = self.fresh();
-        let fname = format!("__acc_kernel{n}");
-
         // Host side: data, arguments, reductions, launch.
         let (data_array, data_count) = self.data_array_compact(&k.data, &format!("__acc_d{n}"));
-        let mut args = Vec::new();
-        // The CUDA version's parameters, one per argument.
-        let mut cuda_params = Vec::new();
-        let mut cuda_reds = Vec::new();
-        let mut cuda_slot_bytes = Vec::new();
-        let mut cuda_blocks = false;
-        let mut offsets: Vec<String> = Vec::new();
-        let mut decls = String::new();
+        let mut f = Frame {
+            n,
+            ..Frame::default()
+        };
+        self.kernel_params(id, k, &mut f);
+        (f.local_types, f.typedefs_used) = self.local_types(c.pragma_span);
+        self.kernel_privates(id, k, &mut f);
+        self.kernel_reductions(k, &mut f);
+        self.offset_args(&mut f);
+        self.private_section_args(&mut f);
+        self.routine_global_args(&mut f);
+        let parts = self.kernel_parts(id, k, body);
+        let (num_gangs, nw, vl) = self.launch_dims(id, k);
+        let launch = Launch {
+            line,
+            fname: format!("__acc_kernel{n}"),
+            construct_name: c.directive.kind.name(),
+            num_gangs,
+            nw,
+            vl,
+            asy: self.async_arg(id),
+        };
+        let wait = self.wait_clause(id, line);
+        let args_decl = self.arg_tables(k, &f);
+        let reds_decl = reduction_tables(&f);
+        let mut launches = String::new();
+        for (pi, (span, iterations)) in parts.iter().enumerate() {
+            launches.push_str(&self.kernel_part(id, k, pi, *span, iterations, &f, &launch));
+        }
+        let asy = &launch.asy;
+        let (offset_decls, typedefs_used) = (&f.offset_decls, &f.typedefs_used);
+        // The host's own variables that only the kernel's private copies
+        // use are, on the host, set and never read; say so to the C compiler.
+        let unused: String = k
+            .private
+            .iter()
+            .map(|&v| format!("(void){}; ", self.unit.var(v).name))
+            .collect::<String>()
+            + typedefs_used;
+        let launch = format!(
+            "{wait}{unused}{data_array} acc_rt_region_begin_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy}); \
+             {offset_decls}{args_decl} {reds_decl} {launches}\
+             acc_rt_region_end_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy});",
+            f = self.file,
+        );
+        let indent = self.indent_of(c.pragma_span);
+        let launch = one_statement_a_line(&launch, &indent);
+        let host_version = self.host_version(body);
+        let replacement = match self.condition(id) {
+            Some(cond) => format!(
+                "if ({cond}) {{ {launch} }} else {{\n#line {} {}\n{host_version}\n}}",
+                self.line(body),
+                self.file
+            ),
+            None => format!("{{ {launch} }}"),
+        };
+        // A directive that ends a `#if` branch whose statement follows the `#endif`
+        // (`#ifdef _OPENMP … #else #pragma acc … #endif` then the loop): the launch goes where
+        // the directive is, inside the branch, and the lines between (`#endif`, the other
+        // branch) stay; the statement goes.
+        let between = &self.src[c.pragma_span.end..body.start];
+        if between.lines().any(|l| l.trim_start().starts_with('#')) {
+            self.replace(c.pragma_span, replacement);
+            self.replace(body, String::new());
+        } else {
+            self.replace(Span::new(c.pragma_span.start, body.end), replacement);
+        }
+    }
+
+    /// The kernel's parameters: for each, its argument, its CUDA parameter, and its declaration
+    /// in the kernel function (a pointer to the device copy, a translated pointer, a value).
+    fn kernel_params(&mut self, id: ConstructId, k: &KernelPlan, f: &mut Frame) {
+        let Frame {
+            args,
+            cuda_params,
+            offsets,
+            decls,
+            sections,
+            ..
+        } = f;
         let mut value_decls = String::new();
-        let mut sections: Vec<(VarId, VarItem, bool)> = Vec::new();
         for (i, p) in k.params.iter().enumerate() {
             let var = self.unit.var(p.var);
             let name = &var.name;
@@ -132,238 +247,39 @@ impl<'a> Lowerer<'a> {
             }
         }
         decls.insert_str(0, &value_decls);
-        // The function's own types (and enumerators) that the kernel's declarations and body
-        // may name: ahead of everything in the host kernel; around the CUDA kernel and its
-        // parameters' structs, which name them too.
-        // A typedef the kernel repeats, or whose only use in the host function was the
-        // construct, is used as far as the C compiler can tell.
+    }
+
+    /// The function's own types (and enumerators) that the kernel's declarations and body
+    /// may name: ahead of everything in the host kernel; around the CUDA kernel and its
+    /// parameters' structs, which name them too. And the typedefs among them: one the kernel
+    /// repeats, or whose only use in the host function was the construct, is used as far as
+    /// the C compiler can tell.
+    fn local_types(&self, at: Span) -> (String, String) {
         let (mut local_types, mut typedefs_used) = (String::new(), String::new());
-        for t in self.unit.local_types_at(c.pragma_span) {
+        for t in self.unit.local_types_at(at) {
             let _ = writeln!(local_types, "  {}", t.text);
             for name in &t.typedef_names {
                 let _ = write!(typedefs_used, "(void)sizeof({name}); ");
             }
         }
-        for &v in &k.private {
-            if let Some((item, false)) = self.private_section(id, v) {
-                sections.push((v, item, false));
-                continue;
-            }
-            let name = &self.unit.var(v).name;
-            let _ = writeln!(decls, "  {}; (void){name};", declare_as(self.unit, v, name));
-        }
-        // Each gang's copy of a private section lives in storage the runtime makes for the
-        // launch; the copy's size and the section's offset from the pointer travel as values.
-        let mut section_plans = Vec::new();
-        for (v, item, first) in std::mem::take(&mut sections) {
-            let var = self.unit.var(v);
-            let name = var.name.clone();
-            let sections_in_item = item
-                .accessors
-                .iter()
-                .filter(|a| matches!(a, Accessor::Section { .. }))
-                .count();
-            if var.shape != acc_engine::facts::Shape::Pointer || sections_in_item != 1 {
-                self.diags.push(Diagnostic::error(
-                    item.span,
-                    format!(
-                        "`{}`: acc gives each gang its copy of a section of a pointer's target (`p[lo:n]`); privatize the whole array here",
-                        item.text
-                    ),
-                ));
-                continue;
-            }
-            let Some((start, bytes)) = self.item_extent(&item, v) else {
-                continue;
-            };
-            let jb = k.params.len() + offsets.len();
-            offsets.push(format!("(size_t)({bytes})"));
-            let jl = k.params.len() + offsets.len();
-            offsets.push(format!("(size_t)((char *)({start}) - (char *)({name}))"));
-            section_plans.push((v, name, first, start, bytes, jb, jl, item.text.clone()));
-        }
-        let mut reds = Vec::new();
-        let mut red_store = String::new();
-        self.renames.clear();
-        for (j, r) in k.reductions.iter().enumerate() {
-            let var = self.unit.var(r.var);
-            let name = &var.name;
-            let array = matches!(
-                var.shape,
-                acc_engine::facts::Shape::Array | acc_engine::facts::Shape::Pointer
-            );
-            let ty = if array { var.elem_scalar } else { var.scalar };
-            if ty.is_none() && !array {
-                // A struct or `long double`: the runtime combines with
-                // functions generated here.
-                // On a GPU each block reduces into its slot on one thread.
-                cuda_blocks = true;
-                cuda_slot_bytes.push(format!(
-                    "sizeof({})",
-                    declare_as(self.unit, r.var, "").trim()
-                ));
-                match custom_reduction(self.unit, r.var, r.op, &format!("{n}_{j}")) {
-                    Ok(funcs) => {
-                        self.kernels.push_str(&funcs);
-                        let _ = writeln!(
-                            self.prototypes,
-                            "static void __acc_rinit{n}_{j}(void *, const void *);\nstatic void __acc_rcomb{n}_{j}(void *, const void *);"
-                        );
-                        reds.push([
-                            "0".into(),
-                            "ACC_RT_TYPE_CUSTOM".into(),
-                            format!("&{name}"),
-                            c_string(name),
-                            "1".into(),
-                            format!("sizeof({name})"),
-                            format!("__acc_rinit{n}_{j}"),
-                            format!("__acc_rcomb{n}_{j}"),
-                        ]);
-                        red_slot(self.unit, r.var, j, &mut decls, &mut red_store);
-                    }
-                    Err(why) => self.diags.push(Diagnostic::error(
-                        var.decl_span,
-                        format!("reduction on `{name}`: {why}"),
-                    )),
-                }
-                continue;
-            }
-            let Some(ty) = ty.and_then(red_type) else {
-                self.diags.push(Diagnostic::error(
-                    var.decl_span,
-                    format!(
-                        "reduction on `{name}`: only integer, floating and complex scalars, and arrays of them, are supported yet"
-                    ),
-                ));
-                continue;
-            };
-            if !array {
-                // A 16-byte private copy does not fit the block tree's shared buffer: each
-                // block is then one chunk, reduced by its first thread.
-                if var.scalar == Some(ScalarType::C64) {
-                    cuda_blocks = true;
-                }
-                cuda_slot_bytes.push(format!(
-                    "sizeof({})",
-                    declare_as(self.unit, r.var, "").trim()
-                ));
-                cuda_reds.push(CudaReduction {
-                    op: r.op,
-                    ty: declare_as(self.unit, r.var, "").trim().to_string(),
-                    var: name.clone(),
-                    slot: j,
-                });
-                // Count 0, a scalar: its CUDA kernel sets the slots to the identity itself.
-                reds.push([
-                    red_op(r.op).into(),
-                    ty.into(),
-                    format!("&{name}"),
-                    c_string(name),
-                    "0".into(),
-                    "0".into(),
-                    "0".into(),
-                    "0".into(),
-                ]);
-                red_slot(self.unit, r.var, j, &mut decls, &mut red_store);
-                continue;
-            }
-            cuda_blocks = true;
-            // An array (or a section of one, or of a pointer's target): each
-            // gang reduces into its own copy of the elements, which the
-            // runtime combines element by element.
-            let base = if var.shape == acc_engine::facts::Shape::Pointer {
-                name.clone()
-            } else {
-                format!("&{name}")
-            };
-            let elem = var.decl_text[..var.decl_name.start]
-                .trim()
-                .trim_end_matches('*')
-                .trim()
-                .to_string();
-            let (start, count) = match r
-                .item
-                .as_ref()
-                .and_then(|i| i.sections().next().map(|s| (i, s)))
-            {
-                Some((item, (lower, length, span))) => {
-                    let Some(length) = length else {
-                        self.diags.push(Diagnostic::error(
-                            span,
-                            format!("give the length of the reduction section `{}`", item.text),
-                        ));
-                        continue;
-                    };
-                    let lo = lower.map_or("0".to_string(), |l| format!("({})", l.text));
-                    (format!("&({name})[{lo}]"), format!("({})", length.text))
-                }
-                // An element of a pointer's target, `p[i]`: the section `p[i:1]`.
-                None if var.shape == acc_engine::facts::Shape::Pointer
-                    && r.item.as_ref().is_some_and(|i| {
-                        matches!(
-                            i.accessors.as_slice(),
-                            [acc_engine::directive::Accessor::Index(_)]
-                        )
-                    }) =>
-                {
-                    let Some(acc_engine::directive::Accessor::Index(e)) =
-                        r.item.as_ref().and_then(|i| i.accessors.first())
-                    else {
-                        continue;
-                    };
-                    (format!("&({name})[({})]", e.text), "1".to_string())
-                }
-                None if var.shape == acc_engine::facts::Shape::Pointer => {
-                    self.diags.push(Diagnostic::error(
-                        var.decl_span,
-                        format!("a reduction on the pointer `{name}` needs a section, as in `{name}[0:n]`"),
-                    ));
-                    continue;
-                }
-                None => (
-                    format!("&{name}"),
-                    format!("(sizeof({name}) / sizeof({elem}))"),
-                ),
-            };
-            reds.push([
-                red_op(r.op).into(),
-                ty.into(),
-                format!("({start})"),
-                c_string(r.item.as_ref().map_or(name, |i| &i.text)),
-                count.clone(),
-                "0".into(),
-                "0".into(),
-                "0".into(),
-            ]);
-            // The CUDA version finds each block's slot from its size.
-            cuda_slot_bytes.push(format!(
-                "*(const size_t *)__acc_args[{}]",
-                k.params.len() + offsets.len()
-            ));
-            offsets.push(format!("(size_t)({count}) * sizeof(({name})[0])"));
-            let joff = k.params.len() + offsets.len();
-            offsets.push(format!("(size_t)((char *)({start}) - (char *)({base}))"));
-            if var.shape == acc_engine::facts::Shape::Pointer {
-                let _ = writeln!(
-                    decls,
-                    "  {} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void){name};",
-                    declare_as(self.unit, r.var, name),
-                    declare_as(self.unit, r.var, "")
-                );
-            } else {
-                let _ = writeln!(
-                    decls,
-                    "  {} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void)__acc_r_{name};",
-                    declare_as(self.unit, r.var, &format!("(*__acc_r_{name})")),
-                    declare_as(self.unit, r.var, "(*)")
-                );
-                self.renames.push((r.var, format!("(*__acc_r_{name})")));
-            }
-        }
+        (local_types, typedefs_used)
+    }
 
+    /// The values the host passes after the parameters: the offsets of partly mapped arrays,
+    /// reductions' sections and private sections, computed where the launch is.
+    fn offset_args(&mut self, f: &mut Frame) {
+        let Frame {
+            n,
+            args,
+            cuda_params,
+            offsets,
+            offset_decls,
+            ..
+        } = f;
+        let n = *n;
         // The offsets of partly mapped arrays travel as values after the
         // parameters; the host computes them where the launch is.
-        let mut offset_decls: String = offsets
+        *offset_decls = offsets
             .iter()
             .enumerate()
             .map(|(j, o)| format!("const size_t __acc_off{n}_{j} = {o}; "))
@@ -379,58 +295,17 @@ impl<'a> Lowerer<'a> {
                 decl: "size_t v".into(),
             });
         }
-        let mut section_decls = String::new();
-        for (m, (v, name, first, start, bytes, jb, jl, text)) in section_plans.iter().enumerate() {
-            let i = args.len();
-            let kind = if *first {
-                "ACC_RT_ARG_FIRSTPRIVATE"
-            } else {
-                "ACC_RT_ARG_PRIVATE"
-            };
-            let _ = write!(
-                section_decls,
-                "const size_t __acc_sec{n}_{m}[2] = {{(size_t)({start}), (size_t)({bytes})}}; "
-            );
-            args.push(arg(
-                kind,
-                format!("(void *)__acc_sec{n}_{m}"),
-                "0",
-                &c_string(text),
-            ));
-            cuda_params.push(CudaParam::Pointer);
-            let (ptr, ty) = (
-                declare_as(self.unit, *v, name),
-                declare_as(self.unit, *v, ""),
-            );
-            let b = format!("*(const size_t *)__acc_args[{jb}]");
-            let l = format!("*(const size_t *)__acc_args[{jl}]");
-            let storage = format!("(char *)*(void **)__acc_args[{i}]");
-            let copy = |gang: &str| {
-                format!("  {ptr} = ({ty})({storage} + ((size_t)({gang}) + 1) * {b} - {l}); (void){name};\n")
-            };
-            let _ = write!(decls, "#ifdef __CUDACC__\n{}", copy("blockIdx.x"));
-            if *first {
-                let _ = writeln!(
-                    decls,
-                    "  {{ const char *__acc_s = {storage}; char *__acc_d = (char *){name} + {l}; \
-                     for (size_t __acc_k = (size_t)threadIdx.y * blockDim.x + threadIdx.x; __acc_k < {b}; __acc_k += (size_t)blockDim.x * blockDim.y) __acc_d[__acc_k] = __acc_s[__acc_k]; \
-                     __syncthreads(); }}"
-                );
-            }
-            let _ = write!(decls, "#else\n{}", copy("__acc_chunk->index"));
-            if *first {
-                let _ = writeln!(
-                    decls,
-                    "  __builtin_memcpy((char *){name} + {l}, {storage}, {b});"
-                );
-            }
-            decls.push_str("#endif\n");
-        }
-        offset_decls.push_str(&section_decls);
-        let has_private_sections = !section_plans.is_empty();
-        // The file-scope variables routines use: each kernel sets the CUDA module's device
-        // pointer to the device copy (`crate::cuda::support`), found by its host address.
-        let mut bind_globals = String::new();
+    }
+
+    /// The file-scope variables routines use: each kernel sets the CUDA module's device
+    /// pointer to the device copy (`crate::cuda::support`), found by its host address.
+    fn routine_global_args(&mut self, f: &mut Frame) {
+        let Frame {
+            args,
+            cuda_params,
+            bind_globals,
+            ..
+        } = f;
         for g in &self.routine_globals {
             let i = args.len();
             args.push(arg(
@@ -445,18 +320,20 @@ impl<'a> Lowerer<'a> {
                 "  __acc_gp_{g} = (decltype(__acc_gp_{g}))*(void *const *)__acc_args[{i}];"
             );
         }
-        // A `kernels` region runs each statement of its block as its own
-        // kernel, in order: a loop nest with gang partitioning on many
-        // gangs, anything else on one.
+    }
+
+    /// A `kernels` region runs each statement of its block as its own
+    /// kernel, in order: a loop nest with gang partitioning on many
+    /// gangs, anything else on one. Each part with its iteration count.
+    fn kernel_parts(&self, id: ConstructId, k: &KernelPlan, body: Span) -> Vec<(Span, String)> {
+        let c = self.unit.construct(id);
         // A loop without a directive proven independent runs on many gangs.
         let plain_gang = |s: Span| {
             k.plain_loops
                 .iter()
                 .any(|(i, verdict)| verdict.is_ok() && c.plain_loops[*i].0.start == s.start)
         };
-        let parts: Vec<(Span, String)> = if k.kind == EffKind::Kernels
-            && !c.directive.kind.is_combined()
-            && !c.statements.is_empty()
+        if k.kind == EffKind::Kernels && !c.directive.kind.is_combined() && !c.statements.is_empty()
         {
             c.statements
                 .iter()
@@ -480,7 +357,11 @@ impl<'a> Lowerer<'a> {
             vec![(body, "INT64_MAX".to_string())]
         } else {
             vec![(body, self.iterations(id, k))]
-        };
+        }
+    }
+
+    /// The construct's `num_gangs`, `num_workers` and `vector_length`, as the launch takes them.
+    fn launch_dims(&self, id: ConstructId, k: &KernelPlan) -> (String, String, String) {
         let num = |kind| {
             self.clause_expr(id, kind)
                 .map_or("0".to_string(), |e| format!("(int32_t)({e})"))
@@ -492,11 +373,14 @@ impl<'a> Lowerer<'a> {
         };
         let nw = num(ClauseKind::NumWorkers);
         let vl = num(ClauseKind::VectorLength);
-        let asy = self.async_arg(id);
-        let wait = self.wait_clause(id, line);
-        // The compact forms of acc_rt.h: constant tables and one value a
-        // slot, cheap for the host compiler (see `acc_rt_launch_v`).
-        let args_decl = if args.is_empty() {
+        (num_gangs, nw, vl)
+    }
+
+    /// The compact forms of acc_rt.h: constant tables and one value a
+    /// slot, cheap for the host compiler (see `acc_rt_launch_v`).
+    fn arg_tables(&self, k: &KernelPlan, f: &Frame) -> String {
+        let (n, args) = (f.n, &f.args);
+        if args.is_empty() {
             format!("const acc_rt_arg_info *__acc_ai{n} = 0; void *const *__acc_av{n} = 0;")
         } else {
             let info: Vec<String> = args
@@ -520,133 +404,78 @@ impl<'a> Lowerer<'a> {
                 info.join(", "),
                 vals.join(", ")
             )
-        };
-        let reds_decl = if reds.is_empty() {
-            format!("const acc_rt_reduction_info *__acc_ri{n} = 0; void *const *__acc_rv{n} = 0;")
-        } else {
-            let info: Vec<String> = reds
-                .iter()
-                .map(|[op, ty, _, text, _, size, init, comb]| {
-                    format!("{{{op}, {ty}, {text}, {size}, {init}, {comb}}}")
-                })
-                .collect();
-            let vals: Vec<String> = reds
-                .iter()
-                .map(|[_, _, var, _, count, ..]| {
-                    format!("(void *){var}, (void *)(size_t)({count})")
-                })
-                .collect();
-            format!(
-                "static const acc_rt_reduction_info __acc_ri{n}[] = {{{}}}; void *const __acc_rv{n}[] = {{{}}};",
-                info.join(", "),
-                vals.join(", ")
-            )
-        };
-        let construct_name = c.directive.kind.name();
+        }
+    }
+
+    /// One part of a construct: its kernel function, its CUDA version, and its launch (returned).
+    #[allow(clippy::too_many_arguments)]
+    fn kernel_part(
+        &mut self,
+        id: ConstructId,
+        k: &KernelPlan,
+        pi: usize,
+        span: Span,
+        iterations: &str,
+        f: &Frame,
+        l: &Launch,
+    ) -> String {
+        let fname = format!("{}_{pi}", l.fname);
+        let (num_gangs, nw, vl) = self.part_dims(k, span, l);
+        let (thread_gangs, lanes, rows) = self.cuda_shape(id, k, span, iterations, f, l.line);
+        let kernel_body = self.kernel_body(id, k, span);
+        self.lanes = None;
+        let Frame {
+            cuda_params,
+            cuda_slot_bytes,
+            cuda_reds,
+            local_types,
+            decls,
+            bind_globals,
+            red_store,
+            cuda_blocks,
+            n,
+            args,
+            reds,
+            ..
+        } = f;
+        let (cuda_blocks, n, line, construct_name) = (*cuda_blocks, *n, l.line, l.construct_name);
+        let asy = &l.asy;
         let mut launches = String::new();
-        for (pi, (span, iterations)) in parts.iter().enumerate() {
-            let fname = format!("{fname}_{pi}");
-            // In `kernels`, `gang(num: e)`, `worker(num: e)` and
-            // `vector(length: e)` on the part's loop size its launch.
-            let part_loop = (k.kind == EffKind::Kernels)
-                .then(|| {
-                    k.loops
-                        .iter()
-                        .find(|l| self.unit.construct(l.construct).pragma_span.start == span.start)
-                })
-                .flatten()
-                .map(|l| &self.unit.construct(l.construct).directive);
-            let level_arg = |kind: ClauseKind| {
-                part_loop.and_then(|d| {
-                    d.clauses
-                        .iter()
-                        .filter(|c| c.kind == kind)
-                        .find_map(|c| match &c.args {
-                            ClauseArgs::Gang(args) => args
-                                .iter()
-                                .find(|a| a.kind == acc_engine::directive::GangArgKind::Num)
-                                .map(|a| format!("(int32_t)({})", a.value.text)),
-                            ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => {
-                                Some(format!("(int32_t)({})", e.text))
-                            }
-                            _ => None,
-                        })
-                })
-            };
-            let num_gangs = level_arg(ClauseKind::Gang).unwrap_or_else(|| num_gangs.clone());
-            let nw = level_arg(ClauseKind::Worker).unwrap_or_else(|| nw.clone());
-            let vl = level_arg(ClauseKind::Vector).unwrap_or_else(|| vl.clone());
-            // Lanes where it is exact (and the kernel would spread threads over the gang loop).
-            let threads_mode = iterations != "1" && !cuda_blocks && k.gang_partitioned;
-            // Once-per-gang effects the region's threads cannot leave to one of them: then a
-            // CUDA block is one thread, so that every thread is a gang.
-            let mut thread_gangs = threads_mode && self.once_per_gang(id, k, *span).1;
-            if thread_gangs {
-                self.info.push(format!(
-                    "{line}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
-                ));
-            }
-            self.lanes = if threads_mode && !thread_gangs {
-                self.lanes_plan(id, k, *span)
-            } else {
-                None
-            };
-            // A gang's copy of a private section is shared by the gang's threads: a block must
-            // be a gang.
-            if threads_mode && self.lanes.is_none() && !thread_gangs && has_private_sections {
-                thread_gangs = true;
-                self.info.push(format!(
-                    "{line}: CUDA: one thread a gang (each gang's copy of a private section)"
-                ));
-            }
-            let lanes = self.lanes.is_some();
-            let rows = self.lanes.as_ref().is_some_and(|l| !l.rows.is_empty());
-            if rows {
-                self.info.push(format!(
-                    "{line}: CUDA: a block a gang iteration, its worker loops over the block's rows and their vector loops over each row's lanes"
-                ));
-            } else if lanes {
-                self.info.push(format!(
-                    "{line}: CUDA: a block a gang iteration, its worker/vector loops spread over the block's threads"
-                ));
-            }
-            let kernel_body = self.kernel_body(id, k, *span);
-            self.lanes = None;
-            self.cuda_kernels.push(CudaKernel {
-                entry: fname.clone(),
-                file: self.file.trim_matches('"').to_string(),
-                line: self.line(*span),
-                params: cuda_params.clone(),
-                slot_bytes: cuda_slot_bytes.clone(),
-                reductions: cuda_reds.clone(),
-                types: local_types.clone(),
-                decls: format!("{decls}{bind_globals}"),
-                body: kernel_body.clone(),
-                store: red_store.clone(),
-                mode: if iterations == "1" {
-                    CudaMode::Single
-                } else if rows {
-                    CudaMode::Rows
-                } else if lanes {
-                    CudaMode::Lanes
-                } else if cuda_blocks || !k.gang_partitioned {
-                    // Redundant gangs: each block's first thread runs the region.
-                    CudaMode::Blocks
-                } else {
-                    CudaMode::Threads
-                },
-            });
-            // acc_rt_kernel.cuda_lanes: 1 lanes, 2 rows, 3 one thread a gang (the launch shape
-            // must suit them).
-            let lanes_code = if thread_gangs {
-                3
+        self.cuda_kernels.push(CudaKernel {
+            entry: fname.clone(),
+            file: self.file.trim_matches('"').to_string(),
+            line: self.line(span),
+            params: cuda_params.clone(),
+            slot_bytes: cuda_slot_bytes.clone(),
+            reductions: cuda_reds.clone(),
+            types: local_types.clone(),
+            decls: format!("{decls}{bind_globals}"),
+            body: kernel_body.clone(),
+            store: red_store.clone(),
+            mode: if iterations == "1" {
+                CudaMode::Single
             } else if rows {
-                2
+                CudaMode::Rows
+            } else if lanes {
+                CudaMode::Lanes
+            } else if cuda_blocks || !k.gang_partitioned {
+                // Redundant gangs: each block's first thread runs the region.
+                CudaMode::Blocks
             } else {
-                i32::from(lanes)
-            };
-            let cuda = format!("__acc_cuda_module, \"{fname}\", {lanes_code}");
-            let _ = write!(
+                CudaMode::Threads
+            },
+        });
+        // acc_rt_kernel.cuda_lanes: 1 lanes, 2 rows, 3 one thread a gang (the launch shape
+        // must suit them).
+        let lanes_code = if thread_gangs {
+            3
+        } else if rows {
+            2
+        } else {
+            i32::from(lanes)
+        };
+        let cuda = format!("__acc_cuda_module, \"{fname}\", {lanes_code}");
+        let _ = write!(
                 launches,
                 "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, {cuda}}}; \
                  acc_rt_launch_v(&__acc_k{n}_{pi}, {iterations}, {num_gangs}, {nw}, {vl}, {asy}, __acc_ai{n}, __acc_av{n}, {nargs}, __acc_ri{n}, __acc_rv{n}, {nreds}); ",
@@ -654,75 +483,137 @@ impl<'a> Lowerer<'a> {
                 nargs = args.len(),
                 nreds = reds.len(),
             );
-            let _ = writeln!(
-                self.prototypes,
-                "static void {fname}(const acc_rt_chunk *);"
-            );
-            let mut text = String::new();
-            let _ = writeln!(
-                text,
-                "\n/* {construct_name} at {}:{line} */",
-                self.file.trim_matches('"')
-            );
-            let _ = writeln!(
-                text,
-                "static void {fname}(const acc_rt_chunk *__acc_chunk) {{"
-            );
-            // The names the CUDA version gives the arguments and reduction
-            // slots, so both read the same declarations.
-            let _ = writeln!(
-                text,
-                "  void *const *const __acc_args = __acc_chunk->args; (void)__acc_args;\n  \
-                 void *const *const __acc_slot = __acc_chunk->red; (void)__acc_slot;"
-            );
-            text.push_str(&local_types);
-            if !typedefs_used.is_empty() {
-                let _ = writeln!(text, "  {typedefs_used}");
-            }
-            text.push_str(&decls);
-            let _ = writeln!(text, "#line {} {}", self.line(*span), self.file);
-            text.push_str(&kernel_body);
-            text.push('\n');
-            text.push_str(&red_store);
-            text.push_str("}\n");
-            self.kernels.push_str(&text);
-        }
-        // The host's own variables that only the kernel's private copies
-        // use are, on the host, set and never read; say so to the C compiler.
-        let unused: String = k
-            .private
-            .iter()
-            .map(|&v| format!("(void){}; ", self.unit.var(v).name))
-            .collect::<String>()
-            + &typedefs_used;
-        let launch = format!(
-            "{wait}{unused}{data_array} acc_rt_region_begin_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy}); \
-             {offset_decls}{args_decl} {reds_decl} {launches}\
-             acc_rt_region_end_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy});",
-            f = self.file,
+        let _ = writeln!(
+            self.prototypes,
+            "static void {fname}(const acc_rt_chunk *);"
         );
-        let indent = self.indent_of(c.pragma_span);
-        let launch = one_statement_a_line(&launch, &indent);
-        let host_version = self.host_version(body);
-        let replacement = match self.condition(id) {
-            Some(cond) => format!(
-                "if ({cond}) {{ {launch} }} else {{\n#line {} {}\n{host_version}\n}}",
-                self.line(body),
-                self.file
-            ),
-            None => format!("{{ {launch} }}"),
+        let text = self.kernel_function(&fname, span, &kernel_body, f, l);
+        self.kernels.push_str(&text);
+        launches
+    }
+
+    /// In `kernels`, `gang(num: e)`, `worker(num: e)` and
+    /// `vector(length: e)` on the part's loop size its launch.
+    fn part_dims(&self, k: &KernelPlan, span: Span, l: &Launch) -> (String, String, String) {
+        let (num_gangs, nw, vl) = (&l.num_gangs, &l.nw, &l.vl);
+        let part_loop = (k.kind == EffKind::Kernels)
+            .then(|| {
+                k.loops
+                    .iter()
+                    .find(|l| self.unit.construct(l.construct).pragma_span.start == span.start)
+            })
+            .flatten()
+            .map(|l| &self.unit.construct(l.construct).directive);
+        let level_arg = |kind: ClauseKind| {
+            part_loop.and_then(|d| {
+                d.clauses
+                    .iter()
+                    .filter(|c| c.kind == kind)
+                    .find_map(|c| match &c.args {
+                        ClauseArgs::Gang(args) => args
+                            .iter()
+                            .find(|a| a.kind == acc_engine::directive::GangArgKind::Num)
+                            .map(|a| format!("(int32_t)({})", a.value.text)),
+                        ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => {
+                            Some(format!("(int32_t)({})", e.text))
+                        }
+                        _ => None,
+                    })
+            })
         };
-        // A directive that ends a `#if` branch whose statement follows the `#endif`
-        // (`#ifdef _OPENMP … #else #pragma acc … #endif` then the loop): the launch goes where
-        // the directive is, inside the branch, and the lines between (`#endif`, the other
-        // branch) stay; the statement goes.
-        let between = &self.src[c.pragma_span.end..body.start];
-        if between.lines().any(|l| l.trim_start().starts_with('#')) {
-            self.replace(c.pragma_span, replacement);
-            self.replace(body, String::new());
-        } else {
-            self.replace(Span::new(c.pragma_span.start, body.end), replacement);
+        let num_gangs = level_arg(ClauseKind::Gang).unwrap_or_else(|| num_gangs.clone());
+        let nw = level_arg(ClauseKind::Worker).unwrap_or_else(|| nw.clone());
+        let vl = level_arg(ClauseKind::Vector).unwrap_or_else(|| vl.clone());
+        (num_gangs, nw, vl)
+    }
+
+    /// How the part's CUDA version runs: sets `self.lanes` to the lanes plan where it spreads
+    /// worker/vector loops over a block's threads, says so in `--info`, and returns whether a
+    /// block is one thread a gang, whether it runs in lanes, and whether in rows.
+    fn cuda_shape(
+        &mut self,
+        id: ConstructId,
+        k: &KernelPlan,
+        span: Span,
+        iterations: &str,
+        f: &Frame,
+        line: usize,
+    ) -> (bool, bool, bool) {
+        let cuda_blocks = f.cuda_blocks;
+        let has_private_sections = !f.section_plans.is_empty();
+        // Lanes where it is exact (and the kernel would spread threads over the gang loop).
+        let threads_mode = iterations != "1" && !cuda_blocks && k.gang_partitioned;
+        // Once-per-gang effects the region's threads cannot leave to one of them: then a
+        // CUDA block is one thread, so that every thread is a gang.
+        let mut thread_gangs = threads_mode && self.once_per_gang(id, k, span).1;
+        if thread_gangs {
+            self.info.push(format!(
+                    "{line}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
+                ));
         }
+        self.lanes = if threads_mode && !thread_gangs {
+            self.lanes_plan(id, k, span)
+        } else {
+            None
+        };
+        // A gang's copy of a private section is shared by the gang's threads: a block must
+        // be a gang.
+        if threads_mode && self.lanes.is_none() && !thread_gangs && has_private_sections {
+            thread_gangs = true;
+            self.info.push(format!(
+                "{line}: CUDA: one thread a gang (each gang's copy of a private section)"
+            ));
+        }
+        let lanes = self.lanes.is_some();
+        let rows = self.lanes.as_ref().is_some_and(|l| !l.rows.is_empty());
+        if rows {
+            self.info.push(format!(
+                    "{line}: CUDA: a block a gang iteration, its worker loops over the block's rows and their vector loops over each row's lanes"
+                ));
+        } else if lanes {
+            self.info.push(format!(
+                    "{line}: CUDA: a block a gang iteration, its worker/vector loops spread over the block's threads"
+                ));
+        }
+        (thread_gangs, lanes, rows)
+    }
+
+    /// The host kernel function of one part: its frame (the argument and slot arrays, the
+    /// local types, the declarations) around the body, then the reductions' stores.
+    fn kernel_function(
+        &self,
+        fname: &str,
+        span: Span,
+        body: &str,
+        f: &Frame,
+        l: &Launch,
+    ) -> String {
+        let mut w = CWriter::new();
+        w.blank()
+            .comment(&format!(
+                "{} at {}:{}",
+                l.construct_name,
+                self.file.trim_matches('"'),
+                l.line
+            ))
+            .open(&format!(
+                "static void {fname}(const acc_rt_chunk *__acc_chunk)"
+            ));
+        // The names the CUDA version gives the arguments and reduction
+        // slots, so both read the same declarations.
+        w.line("void *const *const __acc_args = __acc_chunk->args; (void)__acc_args;")
+            .line("void *const *const __acc_slot = __acc_chunk->red; (void)__acc_slot;")
+            .text(&f.local_types);
+        if !f.typedefs_used.is_empty() {
+            w.line(&f.typedefs_used);
+        }
+        w.text(&f.decls)
+            .line_marker(self.line(span), &self.file)
+            .text(body)
+            .end_line()
+            .text(&f.red_store)
+            .close();
+        w.finish()
     }
 
     /// For an array mapped only in part (by the construct or an enclosing
@@ -833,5 +724,29 @@ impl<'a> Lowerer<'a> {
             }
         }
         apply_in(self.src, body, edits)
+    }
+}
+
+/// The reductions' table and values for the launch (see [`Lowerer::arg_tables`]).
+fn reduction_tables(f: &Frame) -> String {
+    let (n, reds) = (f.n, &f.reds);
+    if reds.is_empty() {
+        format!("const acc_rt_reduction_info *__acc_ri{n} = 0; void *const *__acc_rv{n} = 0;")
+    } else {
+        let info: Vec<String> = reds
+            .iter()
+            .map(|[op, ty, _, text, _, size, init, comb]| {
+                format!("{{{op}, {ty}, {text}, {size}, {init}, {comb}}}")
+            })
+            .collect();
+        let vals: Vec<String> = reds
+            .iter()
+            .map(|[_, _, var, _, count, ..]| format!("(void *){var}, (void *)(size_t)({count})"))
+            .collect();
+        format!(
+                "static const acc_rt_reduction_info __acc_ri{n}[] = {{{}}}; void *const __acc_rv{n}[] = {{{}}};",
+                info.join(", "),
+                vals.join(", ")
+            )
     }
 }

@@ -45,17 +45,22 @@ mod edit;
 mod host;
 mod module;
 mod prelude;
+mod privates;
 mod reduction;
 mod spread;
+mod writer;
 
 use self::atomic::*;
 use self::body::*;
 use self::edit::*;
 pub(crate) use self::edit::{apply, Edit};
+use self::host::{arg, Frame};
 use self::module::*;
 pub(crate) use self::prelude::PRELUDE;
+use self::privates::*;
 use self::reduction::*;
 use self::spread::*;
+use self::writer::CWriter;
 
 /// Options of the lowering.
 #[derive(Clone, Debug, Default)]
