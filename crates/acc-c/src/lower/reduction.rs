@@ -5,6 +5,7 @@
 //! It must not know launches or loops; callers place what it writes.
 
 use super::*;
+use acc_engine::plan::GangReduction;
 
 /// The identity of a reduction across a CUDA block's lanes, as CUDA C; `None` where there is
 /// no lanes form (complex and `_Bool` values for `max`/`min`).
@@ -197,19 +198,6 @@ impl Lowerer<'_> {
     /// The construct's reductions: their tables for the runtime, their gang copies in the
     /// kernel function (loaded from and stored to the runtime's slots), their CUDA forms.
     pub(super) fn kernel_reductions(&mut self, k: &KernelPlan, f: &mut Frame) {
-        let Frame {
-            n,
-            args: _,
-            cuda_reds,
-            cuda_slot_bytes,
-            cuda_blocks,
-            offsets,
-            decls,
-            reds,
-            red_store,
-            ..
-        } = f;
-        let n = *n;
         self.renames.clear();
         for (j, r) in k.reductions.iter().enumerate() {
             let var = self.unit.var(r.var);
@@ -220,38 +208,7 @@ impl Lowerer<'_> {
             );
             let ty = if array { var.elem_scalar } else { var.scalar };
             if ty.is_none() && !array {
-                // A struct or `long double`: the runtime combines with
-                // functions generated here.
-                // On a GPU each block reduces into its slot on one thread.
-                *cuda_blocks = true;
-                cuda_slot_bytes.push(format!(
-                    "sizeof({})",
-                    declare_as(self.unit, r.var, "").trim()
-                ));
-                match custom_reduction(self.unit, r.var, r.op, &format!("{n}_{j}")) {
-                    Ok(funcs) => {
-                        self.kernels.push_str(&funcs);
-                        let _ = writeln!(
-                            self.prototypes,
-                            "static void __acc_rinit{n}_{j}(void *, const void *);\nstatic void __acc_rcomb{n}_{j}(void *, const void *);"
-                        );
-                        reds.push([
-                            "0".into(),
-                            "ACC_RT_TYPE_CUSTOM".into(),
-                            format!("&{name}"),
-                            c_string(name),
-                            "1".into(),
-                            format!("sizeof({name})"),
-                            format!("__acc_rinit{n}_{j}"),
-                            format!("__acc_rcomb{n}_{j}"),
-                        ]);
-                        red_slot(self.unit, r.var, j, decls, red_store);
-                    }
-                    Err(why) => self.diags.push(Diagnostic::error(
-                        var.decl_span,
-                        format!("reduction on `{name}`: {why}"),
-                    )),
-                }
+                self.custom_reduction_item(j, r, f);
                 continue;
             }
             let Some(ty) = ty.and_then(red_type) else {
@@ -263,128 +220,219 @@ impl Lowerer<'_> {
                 ));
                 continue;
             };
-            if !array {
-                // A 16-byte private copy does not fit the block tree's shared buffer: each
-                // block is then one chunk, reduced by its first thread.
-                if var.scalar == Some(ScalarType::C64) {
-                    *cuda_blocks = true;
-                }
-                cuda_slot_bytes.push(format!(
-                    "sizeof({})",
-                    declare_as(self.unit, r.var, "").trim()
-                ));
-                cuda_reds.push(CudaReduction {
-                    op: r.op,
-                    ty: declare_as(self.unit, r.var, "").trim().to_string(),
-                    var: name.clone(),
-                    slot: j,
-                });
-                // Count 0, a scalar: its CUDA kernel sets the slots to the identity itself.
+            if array {
+                self.array_reduction_item(j, r, ty, k, f);
+            } else {
+                self.scalar_reduction_item(j, r, ty, f);
+            }
+        }
+    }
+
+    /// A reduction on a struct or `long double`: the runtime combines with
+    /// functions generated here.
+    fn custom_reduction_item(&mut self, j: usize, r: &GangReduction, f: &mut Frame) {
+        let Frame {
+            n,
+            cuda_slot_bytes,
+            cuda_blocks,
+            decls,
+            reds,
+            red_store,
+            ..
+        } = f;
+        let n = *n;
+        let var = self.unit.var(r.var);
+        let name = &var.name;
+        // A struct or `long double`: the runtime combines with
+        // functions generated here.
+        // On a GPU each block reduces into its slot on one thread.
+        *cuda_blocks = true;
+        cuda_slot_bytes.push(format!(
+            "sizeof({})",
+            declare_as(self.unit, r.var, "").trim()
+        ));
+        match custom_reduction(self.unit, r.var, r.op, &format!("{n}_{j}")) {
+            Ok(funcs) => {
+                self.kernels.push_str(&funcs);
+                let _ = writeln!(
+                            self.prototypes,
+                            "static void __acc_rinit{n}_{j}(void *, const void *);\nstatic void __acc_rcomb{n}_{j}(void *, const void *);"
+                        );
                 reds.push([
-                    red_op(r.op).into(),
-                    ty.into(),
+                    "0".into(),
+                    "ACC_RT_TYPE_CUSTOM".into(),
                     format!("&{name}"),
                     c_string(name),
-                    "0".into(),
-                    "0".into(),
-                    "0".into(),
-                    "0".into(),
+                    "1".into(),
+                    format!("sizeof({name})"),
+                    format!("__acc_rinit{n}_{j}"),
+                    format!("__acc_rcomb{n}_{j}"),
                 ]);
                 red_slot(self.unit, r.var, j, decls, red_store);
-                continue;
             }
+            Err(why) => self.diags.push(Diagnostic::error(
+                var.decl_span,
+                format!("reduction on `{name}`: {why}"),
+            )),
+        }
+    }
+
+    /// A reduction on an arithmetic scalar: the runtime's operator and type.
+    fn scalar_reduction_item(&mut self, j: usize, r: &GangReduction, ty: &str, f: &mut Frame) {
+        let Frame {
+            cuda_reds,
+            cuda_slot_bytes,
+            cuda_blocks,
+            decls,
+            reds,
+            red_store,
+            ..
+        } = f;
+        let var = self.unit.var(r.var);
+        let name = &var.name;
+        // A 16-byte private copy does not fit the block tree's shared buffer: each
+        // block is then one chunk, reduced by its first thread.
+        if var.scalar == Some(ScalarType::C64) {
             *cuda_blocks = true;
-            // An array (or a section of one, or of a pointer's target): each
-            // gang reduces into its own copy of the elements, which the
-            // runtime combines element by element.
-            let base = if var.shape == acc_engine::facts::Shape::Pointer {
-                name.clone()
-            } else {
-                format!("&{name}")
-            };
-            let elem = var.decl_text[..var.decl_name.start]
-                .trim()
-                .trim_end_matches('*')
-                .trim()
-                .to_string();
-            let (start, count) = match r
-                .item
-                .as_ref()
-                .and_then(|i| i.sections().next().map(|s| (i, s)))
-            {
-                Some((item, (lower, length, span))) => {
-                    let Some(length) = length else {
-                        self.diags.push(Diagnostic::error(
-                            span,
-                            format!("give the length of the reduction section `{}`", item.text),
-                        ));
-                        continue;
-                    };
-                    let lo = lower.map_or("0".to_string(), |l| format!("({})", l.text));
-                    (format!("&({name})[{lo}]"), format!("({})", length.text))
-                }
-                // An element of a pointer's target, `p[i]`: the section `p[i:1]`.
-                None if var.shape == acc_engine::facts::Shape::Pointer
-                    && r.item.as_ref().is_some_and(|i| {
-                        matches!(
-                            i.accessors.as_slice(),
-                            [acc_engine::directive::Accessor::Index(_)]
-                        )
-                    }) =>
-                {
-                    let Some(acc_engine::directive::Accessor::Index(e)) =
-                        r.item.as_ref().and_then(|i| i.accessors.first())
-                    else {
-                        continue;
-                    };
-                    (format!("&({name})[({})]", e.text), "1".to_string())
-                }
-                None if var.shape == acc_engine::facts::Shape::Pointer => {
+        }
+        cuda_slot_bytes.push(format!(
+            "sizeof({})",
+            declare_as(self.unit, r.var, "").trim()
+        ));
+        cuda_reds.push(CudaReduction {
+            op: r.op,
+            ty: declare_as(self.unit, r.var, "").trim().to_string(),
+            var: name.clone(),
+            slot: j,
+        });
+        // Count 0, a scalar: its CUDA kernel sets the slots to the identity itself.
+        reds.push([
+            red_op(r.op).into(),
+            ty.into(),
+            format!("&{name}"),
+            c_string(name),
+            "0".into(),
+            "0".into(),
+            "0".into(),
+            "0".into(),
+        ]);
+        red_slot(self.unit, r.var, j, decls, red_store);
+    }
+
+    /// An array (or a section of one, or of a pointer's target): each
+    /// gang reduces into its own copy of the elements, which the
+    /// runtime combines element by element.
+    fn array_reduction_item(
+        &mut self,
+        j: usize,
+        r: &GangReduction,
+        ty: &str,
+        k: &KernelPlan,
+        f: &mut Frame,
+    ) {
+        let Frame {
+            cuda_slot_bytes,
+            cuda_blocks,
+            offsets,
+            decls,
+            reds,
+            ..
+        } = f;
+        let var = self.unit.var(r.var);
+        let name = &var.name;
+        *cuda_blocks = true;
+        // An array (or a section of one, or of a pointer's target): each
+        // gang reduces into its own copy of the elements, which the
+        // runtime combines element by element.
+        let base = if var.shape == acc_engine::facts::Shape::Pointer {
+            name.clone()
+        } else {
+            format!("&{name}")
+        };
+        let elem = var.decl_text[..var.decl_name.start]
+            .trim()
+            .trim_end_matches('*')
+            .trim()
+            .to_string();
+        let (start, count) = match r
+            .item
+            .as_ref()
+            .and_then(|i| i.sections().next().map(|s| (i, s)))
+        {
+            Some((item, (lower, length, span))) => {
+                let Some(length) = length else {
                     self.diags.push(Diagnostic::error(
-                        var.decl_span,
-                        format!("a reduction on the pointer `{name}` needs a section, as in `{name}[0:n]`"),
+                        span,
+                        format!("give the length of the reduction section `{}`", item.text),
                     ));
-                    continue;
-                }
-                None => (
-                    format!("&{name}"),
-                    format!("(sizeof({name}) / sizeof({elem}))"),
-                ),
-            };
-            reds.push([
-                red_op(r.op).into(),
-                ty.into(),
-                format!("({start})"),
-                c_string(r.item.as_ref().map_or(name, |i| &i.text)),
-                count.clone(),
-                "0".into(),
-                "0".into(),
-                "0".into(),
-            ]);
-            // The CUDA version finds each block's slot from its size.
-            cuda_slot_bytes.push(format!(
-                "*(const size_t *)__acc_args[{}]",
-                k.params.len() + offsets.len()
-            ));
-            offsets.push(format!("(size_t)({count}) * sizeof(({name})[0])"));
-            let joff = k.params.len() + offsets.len();
-            offsets.push(format!("(size_t)((char *)({start}) - (char *)({base}))"));
-            if var.shape == acc_engine::facts::Shape::Pointer {
-                let _ = writeln!(
+                    return;
+                };
+                let lo = lower.map_or("0".to_string(), |l| format!("({})", l.text));
+                (format!("&({name})[{lo}]"), format!("({})", length.text))
+            }
+            // An element of a pointer's target, `p[i]`: the section `p[i:1]`.
+            None if var.shape == acc_engine::facts::Shape::Pointer
+                && r.item.as_ref().is_some_and(|i| {
+                    matches!(
+                        i.accessors.as_slice(),
+                        [acc_engine::directive::Accessor::Index(_)]
+                    )
+                }) =>
+            {
+                let Some(acc_engine::directive::Accessor::Index(e)) =
+                    r.item.as_ref().and_then(|i| i.accessors.first())
+                else {
+                    return;
+                };
+                (format!("&({name})[({})]", e.text), "1".to_string())
+            }
+            None if var.shape == acc_engine::facts::Shape::Pointer => {
+                self.diags.push(Diagnostic::error(
+                    var.decl_span,
+                    format!(
+                        "a reduction on the pointer `{name}` needs a section, as in `{name}[0:n]`"
+                    ),
+                ));
+                return;
+            }
+            None => (
+                format!("&{name}"),
+                format!("(sizeof({name}) / sizeof({elem}))"),
+            ),
+        };
+        reds.push([
+            red_op(r.op).into(),
+            ty.into(),
+            format!("({start})"),
+            c_string(r.item.as_ref().map_or(name, |i| &i.text)),
+            count.clone(),
+            "0".into(),
+            "0".into(),
+            "0".into(),
+        ]);
+        // The CUDA version finds each block's slot from its size.
+        cuda_slot_bytes.push(format!(
+            "*(const size_t *)__acc_args[{}]",
+            k.params.len() + offsets.len()
+        ));
+        offsets.push(format!("(size_t)({count}) * sizeof(({name})[0])"));
+        let joff = k.params.len() + offsets.len();
+        offsets.push(format!("(size_t)((char *)({start}) - (char *)({base}))"));
+        if var.shape == acc_engine::facts::Shape::Pointer {
+            let _ = writeln!(
                     decls,
                     "  {} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void){name};",
                     declare_as(self.unit, r.var, name),
                     declare_as(self.unit, r.var, "")
                 );
-            } else {
-                let _ = writeln!(
+        } else {
+            let _ = writeln!(
                     decls,
                     "  {} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void)__acc_r_{name};",
                     declare_as(self.unit, r.var, &format!("(*__acc_r_{name})")),
                     declare_as(self.unit, r.var, "(*)")
                 );
-                self.renames.push((r.var, format!("(*__acc_r_{name})")));
-            }
+            self.renames.push((r.var, format!("(*__acc_r_{name})")));
         }
     }
 }
