@@ -23,6 +23,29 @@ impl<'a> Lowerer<'a> {
     /// directives and atomics lowered.
     pub(super) fn kernel_body(&mut self, id: ConstructId, k: &KernelPlan, body: Span) -> String {
         let mut edits: Vec<Edit> = Vec::new();
+        let mut ref_edits = self.ref_edits(k, body);
+        // Nested directives.
+        for cid in self.unit.construct_ids() {
+            self.nested_directive(id, k, body, cid, &mut ref_edits, &mut edits);
+        }
+        self.plain_gang_loops(id, k, body, &mut ref_edits, &mut edits);
+        for s in self.once_per_gang(id, k, body).0 {
+            enclose(&mut edits, s, "__ACC_REDUNDANT");
+        }
+        for &s in self.lanes.iter().flat_map(|l| &l.single) {
+            enclose(&mut edits, s, "__ACC_VSINGLE");
+        }
+        for &s in self.lanes.iter().flat_map(|l| &l.row_single) {
+            enclose(&mut edits, s, "__ACC_XSINGLE");
+        }
+        edits.extend(ref_edits);
+        apply_in(self.src, body, edits)
+    }
+
+    /// The references in `body` to variables the kernel reaches through their device
+    /// pointers (mapped variables) or names differently ([`Lowerer::renames`]), rewritten,
+    /// except where a loop's private copy shadows them.
+    fn ref_edits(&self, k: &KernelPlan, body: Span) -> Vec<Edit> {
         let mapped: Vec<VarId> = k
             .params
             .iter()
@@ -58,160 +81,161 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
+        ref_edits
+    }
+
+    /// The edits for directive `cid` of kernel `id` (the construct itself, or one nested in
+    /// `body`): its loop split across chunks or spread over a block's threads, its privates
+    /// declared, or the directive removed; atomics lowered.
+    fn nested_directive(
+        &mut self,
+        id: ConstructId,
+        k: &KernelPlan,
+        body: Span,
+        cid: ConstructId,
+        ref_edits: &mut Vec<Edit>,
+        edits: &mut Vec<Edit>,
+    ) {
         let depth_of = |c: ConstructId| self.unit.ancestors(c).count() as i64;
-        // Nested directives.
-        for cid in self.unit.construct_ids() {
-            let nested = self.unit.construct(cid);
-            let inner_of_this = cid == id
-                || (body.contains(nested.pragma_span) && self.unit.ancestors(cid).any(|a| a == id));
-            if !inner_of_this {
-                continue;
-            }
-            let kind = nested.directive.kind;
-            let is_loop = kind.is_loop();
-            if cid != id {
-                match kind {
-                    DirectiveKind::Atomic => {
-                        let location = self.atomic_update(nested, &ref_edits, &mut edits);
-                        self.seen_atomic(nested, location);
-                        if location.is_some() {
-                            continue;
-                        }
-                        edits.push(Edit {
-                            start: nested.pragma_span.start,
-                            end: nested.pragma_span.end,
-                            text: "{ acc_rt_atomic_begin();".into(),
-                            order: 0,
-                            line_after: false,
-                        });
-                        if let Some(b) = nested.body {
-                            edits.push(Edit {
-                                start: b.end,
-                                end: b.end,
-                                text: " acc_rt_atomic_end(); }".into(),
-                                order: -depth_of(cid),
-                                line_after: false,
-                            });
-                        }
-                        continue;
-                    }
-                    _ if !is_loop => {
-                        edits.push(Edit::remove(nested.pragma_span));
-                        continue;
-                    }
-                    _ => {}
+        let nested = self.unit.construct(cid);
+        let inner_of_this = cid == id
+            || (body.contains(nested.pragma_span) && self.unit.ancestors(cid).any(|a| a == id));
+        if !inner_of_this {
+            return;
+        }
+        let kind = nested.directive.kind;
+        let is_loop = kind.is_loop();
+        if cid != id {
+            match kind {
+                DirectiveKind::Atomic => {
+                    self.kernel_atomic(cid, ref_edits, edits);
+                    return;
                 }
-            }
-            if !is_loop {
-                continue;
-            }
-            let Some(lp) = k.loops.iter().find(|l| l.construct == cid) else {
-                continue;
-            };
-            // The loop's own private copies.
-            // A variable declared inside the construct is already one copy per thread, and
-            // a chunk runs the loop's iterations in turn: a second copy would only shadow it.
-            let mut open = String::new();
-            for &v in lp
-                .private
-                .iter()
-                .filter(|&&v| !body.contains(self.unit.var(v).decl_span))
-            {
-                let name = &self.unit.var(v).name;
-                let _ = write!(open, "{}; (void){name}; ", declare_as(self.unit, v, name));
-            }
-            let close_after = nested.body.map_or(body.end, |b| b.end);
-            // Only the outermost gang loop is split across chunks (gang
-            // dimensions below it run within the chunk).
-            let outer_gang = self
-                .unit
-                .ancestors(cid)
-                .take_while(|&a| a != id)
-                .chain((cid != id).then_some(id))
-                .any(|a| {
-                    k.loops
-                        .iter()
-                        .any(|l| l.construct == a && l.partition.gang.is_some())
-                });
-            if lp.partition.gang.is_some() && !outer_gang {
-                match self.gang_loop(cid, lp.depth, &ref_edits, &mut open) {
-                    Some((header_span, header_text, closers)) => {
-                        // The loop directive goes; the header is replaced.
-                        if cid != id {
-                            edits.push(Edit::remove(nested.pragma_span));
-                        }
-                        ref_edits.retain(|e| {
-                            !(header_span.start <= e.start && e.end <= header_span.end)
-                        });
-                        edits.push(Edit {
-                            start: header_span.start,
-                            end: header_span.end,
-                            text: format!("{{ {open}{header_text}"),
-                            order: 0,
-                            line_after: false,
-                        });
-                        edits.push(Edit {
-                            start: close_after,
-                            end: close_after,
-                            text: format!("{closers} }}"),
-                            order: -depth_of(cid) * 2,
-                            line_after: false,
-                        });
-                        continue;
-                    }
-                    None => continue,
+                _ if !is_loop => {
+                    edits.push(Edit::remove(nested.pragma_span));
+                    return;
                 }
-            }
-            // Spread over a CUDA block's threads in a lanes kernel (in order here).
-            let level = self.lanes.as_ref().and_then(|l| {
-                if l.rows.contains(&cid) {
-                    Some(SpreadLevel::Rows)
-                } else if l.row_spread.contains(&cid) {
-                    Some(SpreadLevel::RowLanes)
-                } else {
-                    l.spread.contains(&cid).then_some(SpreadLevel::Block)
-                }
-            });
-            if let Some(level) = level {
-                if self.spread_loop(cid, lp.depth, level, &open, &mut ref_edits, &mut edits) {
-                    continue;
-                }
-            }
-            // Sequential within the chunk (seq, worker, vector levels).
-            if cid != id {
-                edits.push(Edit {
-                    start: nested.pragma_span.start,
-                    end: nested.pragma_span.end,
-                    text: format!("{{ {open}"),
-                    order: 0,
-                    line_after: false,
-                });
-                edits.push(Edit {
-                    start: close_after,
-                    end: close_after,
-                    text: " }".into(),
-                    order: -depth_of(cid) * 2,
-                    line_after: false,
-                });
-            } else if !open.is_empty() {
-                edits.push(Edit {
-                    start: body.start,
-                    end: body.start,
-                    text: format!("{{ {open}"),
-                    order: 0,
-                    line_after: false,
-                });
-                edits.push(Edit {
-                    start: body.end,
-                    end: body.end,
-                    text: " }".into(),
-                    order: -1000,
-                    line_after: false,
-                });
+                _ => {}
             }
         }
-        // `kernels` loops without a directive that the dependence test
-        // proved independent (the outermost one of this part).
+        if !is_loop {
+            return;
+        }
+        let Some(lp) = k.loops.iter().find(|l| l.construct == cid) else {
+            return;
+        };
+        // The loop's own private copies.
+        // A variable declared inside the construct is already one copy per thread, and
+        // a chunk runs the loop's iterations in turn: a second copy would only shadow it.
+        let mut open = String::new();
+        for &v in lp
+            .private
+            .iter()
+            .filter(|&&v| !body.contains(self.unit.var(v).decl_span))
+        {
+            let name = &self.unit.var(v).name;
+            let _ = write!(open, "{}; (void){name}; ", declare_as(self.unit, v, name));
+        }
+        let close_after = nested.body.map_or(body.end, |b| b.end);
+        // Only the outermost gang loop is split across chunks (gang
+        // dimensions below it run within the chunk).
+        let outer_gang = self
+            .unit
+            .ancestors(cid)
+            .take_while(|&a| a != id)
+            .chain((cid != id).then_some(id))
+            .any(|a| {
+                k.loops
+                    .iter()
+                    .any(|l| l.construct == a && l.partition.gang.is_some())
+            });
+        if lp.partition.gang.is_some() && !outer_gang {
+            match self.gang_loop(cid, lp.depth, ref_edits, &mut open) {
+                Some((header_span, header_text, closers)) => {
+                    // The loop directive goes; the header is replaced.
+                    if cid != id {
+                        edits.push(Edit::remove(nested.pragma_span));
+                    }
+                    ref_edits
+                        .retain(|e| !(header_span.start <= e.start && e.end <= header_span.end));
+                    edits.push(Edit {
+                        start: header_span.start,
+                        end: header_span.end,
+                        text: format!("{{ {open}{header_text}"),
+                        order: 0,
+                        line_after: false,
+                    });
+                    edits.push(Edit {
+                        start: close_after,
+                        end: close_after,
+                        text: format!("{closers} }}"),
+                        order: -depth_of(cid) * 2,
+                        line_after: false,
+                    });
+                    return;
+                }
+                None => return,
+            }
+        }
+        // Spread over a CUDA block's threads in a lanes kernel (in order here).
+        let level = self.lanes.as_ref().and_then(|l| {
+            if l.rows.contains(&cid) {
+                Some(SpreadLevel::Rows)
+            } else if l.row_spread.contains(&cid) {
+                Some(SpreadLevel::RowLanes)
+            } else {
+                l.spread.contains(&cid).then_some(SpreadLevel::Block)
+            }
+        });
+        if let Some(level) = level {
+            if self.spread_loop(cid, lp.depth, level, &open, ref_edits, edits) {
+                return;
+            }
+        }
+        // Sequential within the chunk (seq, worker, vector levels).
+        if cid != id {
+            edits.push(Edit {
+                start: nested.pragma_span.start,
+                end: nested.pragma_span.end,
+                text: format!("{{ {open}"),
+                order: 0,
+                line_after: false,
+            });
+            edits.push(Edit {
+                start: close_after,
+                end: close_after,
+                text: " }".into(),
+                order: -depth_of(cid) * 2,
+                line_after: false,
+            });
+        } else if !open.is_empty() {
+            edits.push(Edit {
+                start: body.start,
+                end: body.start,
+                text: format!("{{ {open}"),
+                order: 0,
+                line_after: false,
+            });
+            edits.push(Edit {
+                start: body.end,
+                end: body.end,
+                text: " }".into(),
+                order: -1000,
+                line_after: false,
+            });
+        }
+    }
+
+    /// `kernels` loops without a directive that the dependence test
+    /// proved independent (the outermost one of this part).
+    fn plain_gang_loops(
+        &mut self,
+        id: ConstructId,
+        k: &KernelPlan,
+        body: Span,
+        ref_edits: &mut Vec<Edit>,
+        edits: &mut Vec<Edit>,
+    ) {
         let c = self.unit.construct(id);
         for (i, verdict) in &k.plain_loops {
             let (stmt, facts) = &c.plain_loops[*i];
@@ -223,7 +247,7 @@ impl<'a> Lowerer<'a> {
                 std::slice::from_ref(facts),
                 c.directive.name_span,
                 1,
-                &ref_edits,
+                ref_edits,
                 &mut open,
                 "__ACC_",
                 None,
@@ -245,17 +269,6 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
-        for s in self.once_per_gang(id, k, body).0 {
-            enclose(&mut edits, s, "__ACC_REDUNDANT");
-        }
-        for &s in self.lanes.iter().flat_map(|l| &l.single) {
-            enclose(&mut edits, s, "__ACC_VSINGLE");
-        }
-        for &s in self.lanes.iter().flat_map(|l| &l.row_single) {
-            enclose(&mut edits, s, "__ACC_XSINGLE");
-        }
-        edits.extend(ref_edits);
-        apply_in(self.src, body, edits)
     }
 
     /// A gang loop's new header: its iterations (the `collapse`d nest's)

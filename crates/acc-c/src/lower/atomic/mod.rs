@@ -161,4 +161,37 @@ impl<'a> Lowerer<'a> {
         }
         self.diags.extend(warnings);
     }
+
+    /// The edits for the `atomic` construct `cid` of a kernel: one macro call where
+    /// [`read`] reads its statement as one access, the runtime's lock around it otherwise.
+    pub(in crate::lower) fn kernel_atomic(
+        &mut self,
+        cid: ConstructId,
+        ref_edits: &[Edit],
+        edits: &mut Vec<Edit>,
+    ) {
+        let nested = self.unit.construct(cid);
+        let depth_of = |c: ConstructId| self.unit.ancestors(c).count() as i64;
+        let location = self.atomic_update(nested, ref_edits, edits);
+        self.seen_atomic(nested, location);
+        if location.is_some() {
+            return;
+        }
+        edits.push(Edit {
+            start: nested.pragma_span.start,
+            end: nested.pragma_span.end,
+            text: "{ acc_rt_atomic_begin();".into(),
+            order: 0,
+            line_after: false,
+        });
+        if let Some(b) = nested.body {
+            edits.push(Edit {
+                start: b.end,
+                end: b.end,
+                text: " acc_rt_atomic_end(); }".into(),
+                order: -depth_of(cid),
+                line_after: false,
+            });
+        }
+    }
 }
