@@ -326,28 +326,7 @@ impl<'a> Lowerer<'a> {
         prefix: &str,
         tile: Option<&[String]>,
     ) -> Option<(Span, String, String)> {
-        let headers: Option<Vec<LoopHeader>> =
-            loops.iter().take(depth).map(|l| l.header.clone()).collect();
-        let Some(headers) = headers.filter(|h| h.len() == depth.max(1)) else {
-            let span = loops.first().map_or(directive_span, |l| l.span);
-            self.diags.push(
-                Diagnostic::error(span, "this loop is not in the canonical form a partitioned loop needs")
-                    .with_note("write `for (i = lower; i < upper; i += step)` (or <=, >, >=, != and ++/--) with an integer `i`")
-                    .with_secondary(directive_span, "partitioned by this directive"),
-            );
-            return None;
-        };
-        for l in loops.iter().take(depth) {
-            if let Some(v) = l.control {
-                if self.unit.var(v).scalar.is_some_and(|s| !s.is_integer()) {
-                    self.diags.push(Diagnostic::error(
-                        l.span,
-                        format!("the control variable `{}` of a partitioned loop must have an integer type", self.unit.var(v).name),
-                    ));
-                    return None;
-                }
-            }
-        }
+        let headers = self.canonical_headers(loops, directive_span, depth)?;
         let n = self.fresh();
         let rewrite = |span: Span| {
             let inner: Vec<Edit> = ref_edits
@@ -428,35 +407,7 @@ impl<'a> Lowerer<'a> {
         let mut header;
         let mut closers = " }".to_string();
         if tile.is_some() {
-            // Each iteration is a tile: its coordinates from the flat index (innermost
-            // fastest), then a loop per level over the tile's part of that loop.
-            header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
-            let d = headers.len() - 1;
-            let mut rest = format!("__acc_it{n}");
-            let mut coords = Vec::new();
-            for i in (0..=d).rev() {
-                let c = if i == 0 {
-                    rest.clone()
-                } else {
-                    format!("({rest} % __acc_nt{n}_{i})")
-                };
-                coords.push(format!("const long long __acc_tc{n}_{i} = {c}; "));
-                if i > 0 {
-                    rest = format!("({rest} / __acc_nt{n}_{i})");
-                }
-            }
-            coords.reverse();
-            header.push_str(&coords.concat());
-            for (i, h) in headers.iter().enumerate() {
-                let _ = write!(
-                    header,
-                    "for (long long __acc_e{n}_{i} = __acc_tc{n}_{i} * __acc_ts{n}_{i}, \
-                     __acc_ee{n}_{i} = __acc_e{n}_{i} + __acc_ts{n}_{i} < __acc_n{n}_{i} ? __acc_e{n}_{i} + __acc_ts{n}_{i} : __acc_n{n}_{i}; \
-                     __acc_e{n}_{i} < __acc_ee{n}_{i}; __acc_e{n}_{i}++) {{ "
-                );
-                header.push_str(&assign(h, i, &format!("__acc_e{n}_{i}")));
-            }
-            closers = " }".repeat(headers.len() + 1);
+            (header, closers) = tiled_header(n, prefix, &headers, &assign);
         } else if balanced {
             header = format!(
                 "for (long long __acc_rd{n} = 0; __acc_rd{n} < __ACC_ROUNDS(__acc_t{n}); __acc_rd{n}++) {{ \
@@ -469,40 +420,7 @@ impl<'a> Lowerer<'a> {
             header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
             header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));
         } else {
-            // A collapsed nest: where the partition is contiguous (`STEP` 1: a host chunk, a
-            // vector loop run in order) each run of the innermost loop's iterations inside the
-            // chunk is a plain inner loop, the outer indices recovered once per run, so the C
-            // compiler can vectorize it; where iterations are dealt out (a CUDA grid-stride
-            // loop) each run is one iteration, as a flat loop with a division is.
-            let d = headers.len() - 1;
-            header = format!(
-                "for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; ) {{ \
-                 const long long __acc_row{n} = __acc_it{n} / __acc_n{n}_{d}, __acc_col{n} = __acc_it{n} % __acc_n{n}_{d}; \
-                 const long long __acc_run{n} = {prefix}STEP == 1 ? (__acc_n{n}_{d} - __acc_col{n} < __acc_hi{n} - __acc_it{n} ? __acc_n{n}_{d} - __acc_col{n} : __acc_hi{n} - __acc_it{n}) : 1; \
-                 __acc_it{n} += {prefix}STEP == 1 ? __acc_run{n} : {prefix}STEP; "
-            );
-            // The outer loops' variables from the run's row, innermost fastest.
-            let mut rest = format!("__acc_row{n}");
-            let mut assigns = Vec::new();
-            for i in (0..d).rev() {
-                let idx = if i == 0 {
-                    rest.clone()
-                } else {
-                    format!("({rest} % __acc_n{n}_{i})")
-                };
-                assigns.push(assign(&headers[i], i, &idx));
-                if i > 0 {
-                    rest = format!("({rest} / __acc_n{n}_{i})");
-                }
-            }
-            assigns.reverse();
-            header.push_str(&assigns.concat());
-            let _ = write!(
-                header,
-                "for (long long __acc_k{n} = __acc_col{n}; __acc_k{n} < __acc_col{n} + __acc_run{n}; __acc_k{n}++) {{ "
-            );
-            header.push_str(&assign(&headers[d], d, &format!("__acc_k{n}")));
-            closers = " } }".to_string();
+            (header, closers) = collapsed_header(n, prefix, &headers, &assign);
         }
         // Braces of the intermediate loop bodies that the replaced span
         // swallows: reopen them so the original closing braces match.
@@ -514,4 +432,129 @@ impl<'a> Lowerer<'a> {
         header.push_str(&"{".repeat(swallowed));
         Some((span, header, closers))
     }
+
+    /// The headers of the `depth` loops a partitioned loop directive applies to, when they
+    /// are canonical loops over integers; otherwise an error, and `None`.
+    fn canonical_headers(
+        &mut self,
+        loops: &[acc_engine::facts::LoopFacts],
+        directive_span: Span,
+        depth: usize,
+    ) -> Option<Vec<LoopHeader>> {
+        let headers: Option<Vec<LoopHeader>> =
+            loops.iter().take(depth).map(|l| l.header.clone()).collect();
+        let Some(headers) = headers.filter(|h| h.len() == depth.max(1)) else {
+            let span = loops.first().map_or(directive_span, |l| l.span);
+            self.diags.push(
+                Diagnostic::error(span, "this loop is not in the canonical form a partitioned loop needs")
+                    .with_note("write `for (i = lower; i < upper; i += step)` (or <=, >, >=, != and ++/--) with an integer `i`")
+                    .with_secondary(directive_span, "partitioned by this directive"),
+            );
+            return None;
+        };
+        for l in loops.iter().take(depth) {
+            if let Some(v) = l.control {
+                if self.unit.var(v).scalar.is_some_and(|s| !s.is_integer()) {
+                    self.diags.push(Diagnostic::error(
+                        l.span,
+                        format!("the control variable `{}` of a partitioned loop must have an integer type", self.unit.var(v).name),
+                    ));
+                    return None;
+                }
+            }
+        }
+        Some(headers)
+    }
+}
+
+/// A loop variable's assignment from its index: the loop's header, its level, the index.
+type Assign<'x> = dyn Fn(&LoopHeader, usize, &str) -> String + 'x;
+
+/// A tiled nest's header: each partitioned iteration is a tile, its coordinates from the flat
+/// index (innermost fastest), then a loop per level over the tile's part of that loop.
+/// With what closes it.
+fn tiled_header(
+    n: usize,
+    prefix: &str,
+    headers: &[LoopHeader],
+    assign: &Assign,
+) -> (String, String) {
+    // Each iteration is a tile: its coordinates from the flat index (innermost
+    // fastest), then a loop per level over the tile's part of that loop.
+    let mut header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
+    let d = headers.len() - 1;
+    let mut rest = format!("__acc_it{n}");
+    let mut coords = Vec::new();
+    for i in (0..=d).rev() {
+        let c = if i == 0 {
+            rest.clone()
+        } else {
+            format!("({rest} % __acc_nt{n}_{i})")
+        };
+        coords.push(format!("const long long __acc_tc{n}_{i} = {c}; "));
+        if i > 0 {
+            rest = format!("({rest} / __acc_nt{n}_{i})");
+        }
+    }
+    coords.reverse();
+    header.push_str(&coords.concat());
+    for (i, h) in headers.iter().enumerate() {
+        let _ = write!(
+            header,
+            "for (long long __acc_e{n}_{i} = __acc_tc{n}_{i} * __acc_ts{n}_{i}, \
+             __acc_ee{n}_{i} = __acc_e{n}_{i} + __acc_ts{n}_{i} < __acc_n{n}_{i} ? __acc_e{n}_{i} + __acc_ts{n}_{i} : __acc_n{n}_{i}; \
+             __acc_e{n}_{i} < __acc_ee{n}_{i}; __acc_e{n}_{i}++) {{ "
+        );
+        header.push_str(&assign(h, i, &format!("__acc_e{n}_{i}")));
+    }
+    let closers = " }".repeat(headers.len() + 1);
+    (header, closers)
+}
+
+/// A collapsed nest's header: where the partition is contiguous (`STEP` 1: a host chunk, a
+/// vector loop run in order) each run of the innermost loop's iterations inside the
+/// chunk is a plain inner loop, the outer indices recovered once per run, so the C
+/// compiler can vectorize it; where iterations are dealt out (a CUDA grid-stride
+/// loop) each run is one iteration, as a flat loop with a division is. With what closes it.
+fn collapsed_header(
+    n: usize,
+    prefix: &str,
+    headers: &[LoopHeader],
+    assign: &Assign,
+) -> (String, String) {
+    // A collapsed nest: where the partition is contiguous (`STEP` 1: a host chunk, a
+    // vector loop run in order) each run of the innermost loop's iterations inside the
+    // chunk is a plain inner loop, the outer indices recovered once per run, so the C
+    // compiler can vectorize it; where iterations are dealt out (a CUDA grid-stride
+    // loop) each run is one iteration, as a flat loop with a division is.
+    let d = headers.len() - 1;
+    let mut header = format!(
+        "for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; ) {{ \
+         const long long __acc_row{n} = __acc_it{n} / __acc_n{n}_{d}, __acc_col{n} = __acc_it{n} % __acc_n{n}_{d}; \
+         const long long __acc_run{n} = {prefix}STEP == 1 ? (__acc_n{n}_{d} - __acc_col{n} < __acc_hi{n} - __acc_it{n} ? __acc_n{n}_{d} - __acc_col{n} : __acc_hi{n} - __acc_it{n}) : 1; \
+         __acc_it{n} += {prefix}STEP == 1 ? __acc_run{n} : {prefix}STEP; "
+    );
+    // The outer loops' variables from the run's row, innermost fastest.
+    let mut rest = format!("__acc_row{n}");
+    let mut assigns = Vec::new();
+    for i in (0..d).rev() {
+        let idx = if i == 0 {
+            rest.clone()
+        } else {
+            format!("({rest} % __acc_n{n}_{i})")
+        };
+        assigns.push(assign(&headers[i], i, &idx));
+        if i > 0 {
+            rest = format!("({rest} / __acc_n{n}_{i})");
+        }
+    }
+    assigns.reverse();
+    header.push_str(&assigns.concat());
+    let _ = write!(
+                header,
+                "for (long long __acc_k{n} = __acc_col{n}; __acc_k{n} < __acc_col{n} + __acc_run{n}; __acc_k{n}++) {{ "
+            );
+    header.push_str(&assign(&headers[d], d, &format!("__acc_k{n}")));
+    let closers = " } }".to_string();
+    (header, closers)
 }
