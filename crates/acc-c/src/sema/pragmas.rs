@@ -123,44 +123,9 @@ impl<'s> Walker<'s> {
         let node = nodes[0];
         let (pragma_span, base, is_operator) =
             acc_pragma(node, self.src).expect("checked by caller");
-        let (parsed, diags) = if is_operator {
-            let end = self.src[base..]
-                .find('"')
-                .map_or(self.src.len(), |e| base + e);
-            directive::parse_pragma_operator(&self.src[base..end], base)
-        } else {
-            let end = node
-                .child_by_field_id(fields().argument.get())
-                .map_or(node.end_byte(), |a| a.end_byte());
-            let text = &self.src[base..end];
-            match self.expand_directive_macros(text) {
-                Some((expanded, map)) => directive::parse_directive_mapped(&expanded, &map, base),
-                None => directive::parse_directive(text, base),
-            }
+        let Some(mut d) = self.parse_pragma(node, base, is_operator, file_scope) else {
+            return 1;
         };
-        self.diags.extend(diags);
-        let Some(mut d) = parsed else { return 1 };
-        let rules = if self.for_runtime {
-            acc_engine::check_clauses::Rules::Acc
-        } else {
-            acc_engine::check_clauses::Rules::Clacc
-        };
-        self.diags
-            .extend(acc_engine::check_clauses::check_directive_as(&d, rules));
-        if self.for_runtime && file_scope && d.kind == DirectiveKind::Declare {
-            for c in &d.clauses {
-                for item in clause_items(&c.args).iter().filter(|i| i.is_subarray()) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            item.span,
-                            "acc cc does not map a subarray in a file-scope `declare` yet",
-                        )
-                        .with_note("declare the whole array, or map the section with `enter data` where the pointer is set"),
-                    );
-                }
-            }
-        }
-
         let clause_vars = d
             .clauses
             .iter()
@@ -223,6 +188,70 @@ impl<'s> Walker<'s> {
             }
             return 1;
         }
+        let used = self.construct_statement(id, nodes, file_scope, block);
+        1 + used
+    }
+
+    /// The directive of an `acc` pragma (or `_Pragma("acc …")` operator) at `base`, parsed
+    /// (macros in it expanded) and its clauses checked; `None` when it does not parse.
+    fn parse_pragma(
+        &mut self,
+        node: Node<'s>,
+        base: usize,
+        is_operator: bool,
+        file_scope: bool,
+    ) -> Option<Directive> {
+        let (parsed, diags) = if is_operator {
+            let end = self.src[base..]
+                .find('"')
+                .map_or(self.src.len(), |e| base + e);
+            directive::parse_pragma_operator(&self.src[base..end], base)
+        } else {
+            let end = node
+                .child_by_field_id(fields().argument.get())
+                .map_or(node.end_byte(), |a| a.end_byte());
+            let text = &self.src[base..end];
+            match self.expand_directive_macros(text) {
+                Some((expanded, map)) => directive::parse_directive_mapped(&expanded, &map, base),
+                None => directive::parse_directive(text, base),
+            }
+        };
+        self.diags.extend(diags);
+        let d = parsed?;
+        let rules = if self.for_runtime {
+            acc_engine::check_clauses::Rules::Acc
+        } else {
+            acc_engine::check_clauses::Rules::Clacc
+        };
+        self.diags
+            .extend(acc_engine::check_clauses::check_directive_as(&d, rules));
+        if self.for_runtime && file_scope && d.kind == DirectiveKind::Declare {
+            for c in &d.clauses {
+                for item in clause_items(&c.args).iter().filter(|i| i.is_subarray()) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            item.span,
+                            "acc cc does not map a subarray in a file-scope `declare` yet",
+                        )
+                        .with_note("declare the whole array, or map the section with `enter data` where the pointer is set"),
+                    );
+                }
+            }
+        }
+        Some(d)
+    }
+
+    /// Walks the statement construct `id` applies to (`nodes[1..]`), within it, and records
+    /// what the construct needs of it (its body, loops, statements). Returns how many nodes
+    /// after the directive it took.
+    fn construct_statement(
+        &mut self,
+        id: ConstructId,
+        nodes: &[Node<'s>],
+        file_scope: bool,
+        block: &[Node<'s>],
+    ) -> usize {
+        let kind = self.unit.construct(id).directive.kind;
         self.open.push(id);
         if kind.is_compute() {
             self.computes.push(ComputeCtx {
@@ -237,27 +266,7 @@ impl<'s> Walker<'s> {
         }
         self.open.pop();
         match body {
-            None => {
-                let name_span = self.unit.construct(id).directive.name_span;
-                let mut d = Diagnostic::error(
-                    name_span,
-                    format!("`acc {}` must be followed by a statement", kind.name()),
-                );
-                // `#else` / `#pragma acc ...` / `#endif` / `for (...)`: the compiler sees the
-                // loop after preprocessing; acc reads the source as written.
-                if node
-                    .parent()
-                    .is_some_and(|p| p.node_kind().starts_with("preproc_"))
-                {
-                    d = d.with_note(
-                        "the directive ends a `#if` branch whose condition acc cannot evaluate \
-                         (it names a macro that neither the file nor its headers define, which \
-                         a -D option may): the statement must be in the same branch (move the \
-                         `#endif` after the statement, repeating it in each branch)",
-                    );
-                }
-                self.diags.push(d);
-            }
+            None => self.missing_statement(id, nodes[0]),
             Some(body) => {
                 self.unit.constructs[id.0 as usize].body = Some(body);
                 let first = nodes[1..].iter().copied().find(|n| !is_trivia(*n));
@@ -277,7 +286,31 @@ impl<'s> Walker<'s> {
                 }
             }
         }
-        1 + used
+        used
+    }
+
+    /// The error for construct `id` (its pragma `node`) with no statement after it.
+    fn missing_statement(&mut self, id: ConstructId, node: Node<'s>) {
+        let kind = self.unit.construct(id).directive.kind;
+        let name_span = self.unit.construct(id).directive.name_span;
+        let mut d = Diagnostic::error(
+            name_span,
+            format!("`acc {}` must be followed by a statement", kind.name()),
+        );
+        // `#else` / `#pragma acc ...` / `#endif` / `for (...)`: the compiler sees the
+        // loop after preprocessing; acc reads the source as written.
+        if node
+            .parent()
+            .is_some_and(|p| p.node_kind().starts_with("preproc_"))
+        {
+            d = d.with_note(
+                "the directive ends a `#if` branch whose condition acc cannot evaluate \
+                 (it names a macro that neither the file nor its headers define, which \
+                 a -D option may): the statement must be in the same branch (move the \
+                 `#endif` after the statement, repeating it in each branch)",
+            );
+        }
+        self.diags.push(d);
     }
 
     /// The statements of a block, each with the directives in front of it,
