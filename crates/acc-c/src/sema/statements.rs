@@ -84,37 +84,7 @@ impl<'s> Walker<'s> {
                 self.declaration(node, file_scope);
                 1
             }
-            "for_statement" => {
-                self.scopes.push(HashMap::new());
-                if let Some(init) = node.child_by_field_id(fields().initializer.get()) {
-                    if init.node_kind() == "declaration" {
-                        self.declaration(init, false);
-                    } else {
-                        self.expr(init);
-                    }
-                }
-                for f in ["condition", "update"] {
-                    if let Some(x) = node.child_by_field_name(f) {
-                        self.expr(x);
-                    }
-                }
-                let used = self.loop_body(node, "body", rest);
-                self.scopes.pop();
-                used
-            }
-            "while_statement" => {
-                if let Some(c) = node.child_by_field_id(fields().condition.get()) {
-                    self.expr(c);
-                }
-                self.loop_body(node, "body", rest)
-            }
-            "do_statement" => {
-                let used = self.loop_body(node, "body", rest);
-                if let Some(c) = node.child_by_field_id(fields().condition.get()) {
-                    self.expr(c);
-                }
-                used
-            }
+            "for_statement" | "while_statement" | "do_statement" => self.visit_loop(node, rest),
             "if_statement" => {
                 if let Some(c) = node.child_by_field_id(fields().condition.get()) {
                     self.expr(c);
@@ -163,6 +133,82 @@ impl<'s> Walker<'s> {
                 self.visit_seq(&children, false);
                 1
             }
+            "return_statement" | "break_statement" | "continue_statement" => {
+                self.branch_out_of_compute(node);
+                if node.node_kind() == "return_statement" {
+                    self.expr_children(node);
+                }
+                1
+            }
+            "goto_statement" => {
+                if let Some(l) = node.child_by_field_id(fields().label.get()) {
+                    self.gotos.push((self.text(l), Self::span(node)));
+                }
+                1
+            }
+            "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                if !file_scope {
+                    let text = self.text(node).trim_end_matches(';');
+                    self.local_type(format!("{text};"), node);
+                }
+                1
+            }
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
+            | "preproc_elifdef" => self.visit_preproc(node, rest, file_scope),
+            "preproc_def"
+            | "preproc_function_def"
+            | "preproc_include"
+            | "preproc_call"
+            | "comment" => 1,
+            _ => {
+                self.expr_children(node);
+                1
+            }
+        }
+    }
+
+    /// A `for`, `while` or `do` statement; returns how many siblings it used.
+    fn visit_loop(&mut self, node: Node<'s>, rest: &[Node<'s>]) -> usize {
+        match node.node_kind() {
+            "for_statement" => {
+                self.scopes.push(HashMap::new());
+                if let Some(init) = node.child_by_field_id(fields().initializer.get()) {
+                    if init.node_kind() == "declaration" {
+                        self.declaration(init, false);
+                    } else {
+                        self.expr(init);
+                    }
+                }
+                for f in ["condition", "update"] {
+                    if let Some(x) = node.child_by_field_name(f) {
+                        self.expr(x);
+                    }
+                }
+                let used = self.loop_body(node, "body", rest);
+                self.scopes.pop();
+                used
+            }
+            "while_statement" => {
+                if let Some(c) = node.child_by_field_id(fields().condition.get()) {
+                    self.expr(c);
+                }
+                self.loop_body(node, "body", rest)
+            }
+            "do_statement" => {
+                let used = self.loop_body(node, "body", rest);
+                if let Some(c) = node.child_by_field_id(fields().condition.get()) {
+                    self.expr(c);
+                }
+                used
+            }
+            _ => unreachable!("visit_loop is called on loops"),
+        }
+    }
+
+    /// The error for a `return`, or a `break` or `continue` that leaves the innermost compute
+    /// construct.
+    fn branch_out_of_compute(&mut self, node: Node<'s>) {
+        match node.node_kind() {
             "return_statement" => {
                 if let Some(ctx) = self.computes.last() {
                     let pragma = self.unit.construct(ctx.construct).directive.name_span;
@@ -174,8 +220,6 @@ impl<'s> Walker<'s> {
                         .with_secondary(pragma, "the compute construct"),
                     );
                 }
-                self.expr_children(node);
-                1
             }
             "break_statement" | "continue_statement" => {
                 if let Some(ctx) = self.computes.last() {
@@ -198,21 +242,15 @@ impl<'s> Walker<'s> {
                         );
                     }
                 }
-                1
             }
-            "goto_statement" => {
-                if let Some(l) = node.child_by_field_id(fields().label.get()) {
-                    self.gotos.push((self.text(l), Self::span(node)));
-                }
-                1
-            }
-            "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => {
-                if !file_scope {
-                    let text = self.text(node).trim_end_matches(';');
-                    self.local_type(format!("{text};"), node);
-                }
-                1
-            }
+            _ => {}
+        }
+    }
+
+    /// A preprocessor conditional: the live branch where the walk knows it (with the
+    /// statements after `#endif`), otherwise every branch. Returns how many siblings it used.
+    fn visit_preproc(&mut self, node: Node<'s>, rest: &[Node<'s>], file_scope: bool) -> usize {
+        match node.node_kind() {
             "preproc_if" | "preproc_ifdef" if self.live_branch(node).is_some() => {
                 // The branch the compiler will see, with the statements after `#endif`: a
                 // directive that ends the branch (`#ifdef _OPENMP … #else #pragma acc … #endif`
@@ -242,15 +280,7 @@ impl<'s> Walker<'s> {
                 self.visit_seq(&children, file_scope);
                 1
             }
-            "preproc_def"
-            | "preproc_function_def"
-            | "preproc_include"
-            | "preproc_call"
-            | "comment" => 1,
-            _ => {
-                self.expr_children(node);
-                1
-            }
+            _ => 1,
         }
     }
 
