@@ -77,7 +77,7 @@ impl Lowered {
             return Err("a kernel is not where it was expected".into());
         }
         let names = identifiers(&kernels);
-        let (mut edits, routines) = declarations_only(src, &names)?;
+        let (mut edits, routines) = declarations_only(src, &p.trees, &names)?;
         edits.extend(p.edits.iter().map(|e| {
             let mut e = e.clone();
             if e.text.contains(CONSTRUCTOR) {
@@ -167,9 +167,9 @@ fn fnv(parts: &[&[u8]]) -> u64 {
 /// Also the static functions the kernels name.
 fn declarations_only(
     src: &str,
+    trees: &[tree_sitter::Tree],
     kernel_names: &HashSet<&str>,
 ) -> Result<(Vec<Edit>, Vec<String>), String> {
-    let trees = crate::syntax::parse(src);
     let mut s = Scan {
         src,
         kernel_names,
@@ -180,7 +180,7 @@ fn declarations_only(
         sizes: 0,
         depth: 0,
     };
-    for t in &trees {
+    for t in trees {
         let root = t.root_node();
         if root.has_error() {
             return Err("the file does not parse cleanly".into());
@@ -571,6 +571,19 @@ mod tests {
             .contains("__acc_kernel1_0(const acc_rt_chunk *__acc_chunk) {"));
         let proto = "extern void __acc_kernel1_0(const acc_rt_chunk *) __asm__(\"__acc_kernel1_0_";
         assert!(s.host.contains(proto) && k.contains(proto), "{}", s.host);
+    }
+
+    /// Lowering a file with a routine and a `declare`d global (the CUDA module's support
+    /// reads both), then splitting it, parses it once.
+    #[test]
+    fn the_file_is_parsed_once() {
+        let src = format!(
+            "double g;\n#pragma acc declare create(g)\n#pragma acc routine seq\ndouble twice(double x) {{ return g * x; }}\n{KERNEL}"
+        );
+        let before = crate::syntax::PARSES.with(|n| n.get());
+        let tu = split(&src);
+        assert_eq!(crate::syntax::PARSES.with(|n| n.get()) - before, 1);
+        assert!(tu.is_ok(), "{tu:?}");
     }
 
     #[test]

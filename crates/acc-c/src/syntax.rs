@@ -103,6 +103,12 @@ pub fn derived(d: tree_sitter::Node) -> (Option<&'static str>, Option<tree_sitte
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread called [`parse`]: a file is parsed once.
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// A node's kind from a table built once: `Node::kind` measures the name's length and checks
 /// its UTF-8 on every call, which walking a large file's trees over and over notices.
 pub trait NodeKind {
@@ -142,6 +148,8 @@ const CHUNKED_PARSE_MIN_BYTES: usize = 64 * 1024;
 /// again in one piece: the result is always what a single parse gives on a
 /// file without errors.
 pub fn parse(src: &str) -> Vec<tree_sitter::Tree> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     let src = &*complex_as_qualifier(src);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if src.len() < CHUNKED_PARSE_MIN_BYTES || threads < 2 {

@@ -101,6 +101,8 @@ pub(crate) struct Parts {
     /// The definition of `__acc_cuda_module` that kernel descriptors name
     /// (empty when there are no kernels).
     pub(crate) cuda_decl: String,
+    /// The file's syntax trees, from its one parse (see [`crate::Analysis::trees`]).
+    pub(crate) trees: Vec<tree_sitter::Tree>,
 }
 
 /// Lowers one file. `None` when there are errors (in the diagnostics).
@@ -139,7 +141,9 @@ pub fn lower_file_lazy(
     if unknown_type || (has_compute && includes_program_header(src)) {
         let env = headers()?;
         header_items = env.header_items.clone();
-        analysis = crate::analyze_for(src, env, None);
+        // The same tree, analysed again with the headers' facts.
+        let trees = std::mem::take(&mut analysis.trees);
+        analysis = crate::analyze_parsed(src, trees, env, None);
     }
     Ok(lower_analysis(src, analysis, opts, &header_items))
 }
@@ -168,6 +172,7 @@ fn lower_analysis(
     let plans = acc_engine::plan::plan(&analysis.unit, &analysis.attrs);
     let mut lw = Lowerer {
         src,
+        trees: &analysis.trees,
         unit: &analysis.unit,
         plans: &plans,
         file: c_string(&opts.file_name),
@@ -186,7 +191,7 @@ fn lower_analysis(
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
     // devices, and through device pointers in the CUDA module.
     let declared = declared_globals(lw.unit);
-    let bound = crate::cuda::routine_globals(src);
+    let bound = crate::cuda::routine_globals(src, &analysis.trees);
     lw.bind_routine_globals(&bound, &declared);
     lw.run();
     lw.warn_mixed_atomics();
@@ -201,12 +206,15 @@ fn lower_analysis(
         return (None, diags);
     }
     let cuda_c = lw.cuda_module(&opts.file_name, &declared, &bound, header_items);
-    let lowered = lw.assemble(cuda_c);
+    let mut lowered = lw.assemble(cuda_c);
+    lowered.parts.trees = analysis.trees;
     (Some(lowered), diags)
 }
 
 struct Lowerer<'a> {
     src: &'a str,
+    /// The file's syntax trees (its one parse).
+    trees: &'a [tree_sitter::Tree],
     unit: &'a Unit,
     plans: &'a [ConstructPlan],
     /// The file name as a C string literal.

@@ -53,7 +53,7 @@ impl Lowerer<'_> {
         if self.cuda_kernels.is_empty() {
             return None;
         }
-        match crate::cuda::support(self.src, file_name, declared, bound) {
+        match crate::cuda::support(self.src, self.trees, file_name, declared, bound) {
             Ok(support) => {
                 // What the program's headers define that the module uses, ahead of the rest.
                 let used = acc_engine::cuda::emit_module(&support, &self.cuda_kernels);
@@ -104,6 +104,7 @@ impl Lowerer<'_> {
             kernels: self.kernels,
             file: self.file,
             cuda_decl,
+            trees: Vec::new(),
         };
         Lowered {
             host_c: out,
