@@ -7,46 +7,6 @@
 
 use super::*;
 
-/// A kernel argument: kind, address expression, byte count, text literal.
-pub(super) fn arg(kind: &str, addr: String, bytes: &str, text: &str) -> [String; 4] {
-    [kind.into(), addr, bytes.into(), text.into()]
-}
-
-/// What [`Lowerer::kernel`] gathers for one compute construct, piece by piece, in the order
-/// the pieces run: an argument's index is where it was pushed.
-#[derive(Default)]
-pub(super) struct Frame {
-    /// The construct's number: `__acc_kernel{n}`, `__acc_d{n}`, …
-    pub(super) n: usize,
-    /// The arguments: kind, address, bytes, text (see [`arg`]).
-    pub(super) args: Vec<[String; 4]>,
-    /// The CUDA version's parameters, one per argument.
-    pub(super) cuda_params: Vec<CudaParam>,
-    pub(super) cuda_reds: Vec<CudaReduction>,
-    pub(super) cuda_slot_bytes: Vec<String>,
-    /// A CUDA block must be one gang, reduced by its first thread.
-    pub(super) cuda_blocks: bool,
-    /// Values the host computes where the launch is, passed after the parameters.
-    pub(super) offsets: Vec<String>,
-    /// Their declarations (and the private sections' extents), ahead of the launch.
-    pub(super) offset_decls: String,
-    /// The kernel function's declarations, ahead of its body.
-    pub(super) decls: String,
-    /// Private sections met (variable, item, `firstprivate`), then their plans.
-    pub(super) sections: Vec<(VarId, VarItem, bool)>,
-    pub(super) section_plans: Vec<SectionPlan>,
-    /// The reductions as the runtime's tables take them: op, type, address, text, count,
-    /// size, init, combine.
-    pub(super) reds: Vec<[String; 8]>,
-    /// The stores of the reductions' gang copies, at the kernel's end.
-    pub(super) red_store: String,
-    /// The function's own types the kernel repeats, and the typedefs it marks used.
-    pub(super) local_types: String,
-    pub(super) typedefs_used: String,
-    /// The CUDA kernel's settings of the routines' file-scope pointers.
-    pub(super) bind_globals: String,
-}
-
 /// The launch's settings that every part of a construct shares.
 struct Launch {
     line: usize,
@@ -614,31 +574,6 @@ impl<'a> Lowerer<'a> {
             .text(&f.red_store)
             .close();
         w.finish()
-    }
-
-    /// For an array mapped only in part (by the construct or an enclosing
-    /// data region, as `a[lo:len]`), an address inside the mapped part.
-    /// The section of `var` in a `private` or `firstprivate` clause of compute construct
-    /// `id` (`private(c[0:n])`), and whether it is `firstprivate`.
-    pub(super) fn private_section(&self, id: ConstructId, var: VarId) -> Option<(VarItem, bool)> {
-        let c = self.unit.construct(id);
-        for (ci, clause) in c.directive.clauses.iter().enumerate() {
-            if !matches!(clause.kind, ClauseKind::Private | ClauseKind::Firstprivate) {
-                continue;
-            }
-            for (ii, item) in clause.items().iter().enumerate() {
-                let named = c
-                    .clause_vars
-                    .get(ci)
-                    .and_then(|v| v.get(ii))
-                    .copied()
-                    .flatten();
-                if named == Some(var) && item.is_subarray() {
-                    return Some((item.clone(), clause.kind == ClauseKind::Firstprivate));
-                }
-            }
-        }
-        None
     }
 
     /// The declaration of a kernel's pointer `name` of type `ty` (`\0` where the name goes)

@@ -14,16 +14,23 @@
 //! On the CPU devices the levels below gang (worker, vector) run inside a
 //! chunk, sequentially, where the C compiler vectorizes what it can.
 //!
-//! This module owns the entry points, the options and the `Lowerer`'s state; the work is
-//! spread over modules by concern, each an `impl Lowerer` block or plain functions: `edit`
-//! (edits and their application), `prelude` (the text every file starts with), `data`
-//! (data constructs → runtime calls), `host` (a compute construct's host side), `body`
-//! (the kernel body and its gang loops), `spread` (GPU spreading plans), `reduction`,
-//! `atomic`, `module` (the CUDA module and the file's assembly). They depend on each other
-//! downwards only (host → body → spread, all → edit), and none of them on `crate::split`,
-//! which consumes [`Lowered`]. Lowering must not decide OpenACC semantics (acc-engine's
-//! plans do) and must not parse the source again: what it needs of the tree comes in the
-//! [`crate::Analysis`].
+//! This module owns the entry points, the options, the `Lowerer`'s state and the helpers
+//! every part shares (`c_string`, `declare_as`, the clauses' values); the work is spread over
+//! modules by concern, each an `impl Lowerer` block or plain functions:
+//! - `data`: data constructs and executable directives → runtime calls;
+//! - `host`: a compute construct's host side (arguments, descriptors, launches, the kernel
+//!   function's frame), with `frame` (what it gathers), `privates` and `reduction`;
+//! - `body`: the kernel body; `chunk`: a partitioned loop nest's new header;
+//! - `spread`: GPU spreading plans (lanes, rows, once per gang);
+//! - `atomic`: atomics in kernels (`atomic::read` reads their statements);
+//! - `module`: the CUDA module and the file's assembly; `prelude`: the text every file starts
+//!   with; `edit`: edits and their application; `writer`: the C writer.
+//!
+//! They call each other downwards only: host → privates, reduction, body, spread, chunk,
+//! data, frame, writer; body → spread, chunk, atomic; spread → chunk, reduction; privates →
+//! data, frame, writer; everything → edit. None of them uses `crate::split`, which consumes
+//! [`Lowered`]. Lowering must not decide OpenACC semantics (acc-engine's plans do) and must
+//! not parse the source again: the tree comes in the [`crate::Analysis`].
 
 use std::fmt::Write;
 
@@ -40,8 +47,10 @@ use crate::types::TypeEnv;
 
 mod atomic;
 mod body;
+mod chunk;
 mod data;
 mod edit;
+mod frame;
 mod host;
 mod module;
 mod prelude;
@@ -51,13 +60,12 @@ mod spread;
 mod writer;
 
 use self::atomic::*;
-use self::body::*;
+use self::chunk::*;
 use self::edit::*;
 pub(crate) use self::edit::{apply, Edit};
-use self::host::{arg, Frame};
+use self::frame::*;
 use self::module::*;
 pub(crate) use self::prelude::PRELUDE;
-use self::privates::*;
 use self::reduction::*;
 use self::spread::*;
 use self::writer::CWriter;

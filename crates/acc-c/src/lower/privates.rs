@@ -6,21 +6,6 @@
 
 use super::*;
 
-/// Each gang's copy of a private section: the storage the runtime makes for the launch, and
-/// where the copy's size (`jb`) and the section's offset from the pointer (`jl`) are among
-/// the arguments.
-pub(super) struct SectionPlan {
-    pub(super) var: VarId,
-    pub(super) name: String,
-    /// `firstprivate`: the copy starts as the section.
-    pub(super) first: bool,
-    pub(super) start: String,
-    pub(super) bytes: String,
-    pub(super) jb: usize,
-    pub(super) jl: usize,
-    pub(super) text: String,
-}
-
 impl Lowerer<'_> {
     /// The construct's private variables, declared in the kernel function; private sections
     /// planned, their size and offset passed as values.
@@ -154,5 +139,32 @@ impl Lowerer<'_> {
             decls.push_str(&w.finish());
         }
         offset_decls.push_str(&section_decls);
+    }
+}
+
+impl Lowerer<'_> {
+    /// For an array mapped only in part (by the construct or an enclosing
+    /// data region, as `a[lo:len]`), an address inside the mapped part.
+    /// The section of `var` in a `private` or `firstprivate` clause of compute construct
+    /// `id` (`private(c[0:n])`), and whether it is `firstprivate`.
+    pub(super) fn private_section(&self, id: ConstructId, var: VarId) -> Option<(VarItem, bool)> {
+        let c = self.unit.construct(id);
+        for (ci, clause) in c.directive.clauses.iter().enumerate() {
+            if !matches!(clause.kind, ClauseKind::Private | ClauseKind::Firstprivate) {
+                continue;
+            }
+            for (ii, item) in clause.items().iter().enumerate() {
+                let named = c
+                    .clause_vars
+                    .get(ci)
+                    .and_then(|v| v.get(ii))
+                    .copied()
+                    .flatten();
+                if named == Some(var) && item.is_subarray() {
+                    return Some((item.clone(), clause.kind == ClauseKind::Firstprivate));
+                }
+            }
+        }
+        None
     }
 }
