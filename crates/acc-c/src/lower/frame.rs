@@ -30,7 +30,7 @@ pub(super) struct Frame {
     /// Their declarations (and the private sections' extents), ahead of the launch.
     pub(super) offset_decls: String,
     /// The kernel function's declarations, ahead of its body.
-    pub(super) decls: String,
+    pub(super) decls: CWriter,
     /// Private sections met (variable, item, `firstprivate`), then their plans.
     pub(super) sections: Vec<(VarId, VarItem, bool)>,
     pub(super) section_plans: Vec<SectionPlan>,
@@ -38,12 +38,12 @@ pub(super) struct Frame {
     /// size, init, combine.
     pub(super) reds: Vec<[String; 8]>,
     /// The stores of the reductions' gang copies, at the kernel's end.
-    pub(super) red_store: String,
+    pub(super) red_store: CWriter,
     /// The function's own types the kernel repeats, and the typedefs it marks used.
-    pub(super) local_types: String,
+    pub(super) local_types: CWriter,
     pub(super) typedefs_used: String,
     /// The CUDA kernel's settings of the routines' file-scope pointers.
-    pub(super) bind_globals: String,
+    pub(super) bind_globals: CWriter,
 }
 
 /// Each gang's copy of a private section: the storage the runtime makes for the launch, and
@@ -59,4 +59,18 @@ pub(super) struct SectionPlan {
     pub(super) jb: usize,
     pub(super) jl: usize,
     pub(super) text: String,
+}
+
+impl Frame {
+    /// The frame of kernel `n`: its declarations one level into the kernel function.
+    pub(super) fn new(n: usize) -> Frame {
+        Frame {
+            n,
+            decls: CWriter::at(1),
+            red_store: CWriter::at(1),
+            local_types: CWriter::at(1),
+            bind_globals: CWriter::at(1),
+            ..Frame::default()
+        }
+    }
 }

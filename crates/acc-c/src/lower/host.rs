@@ -27,10 +27,7 @@ impl<'a> Lowerer<'a> {
         let n = self.fresh();
         // Host side: data, arguments, reductions, launch.
         let (data_array, data_count) = self.data_array_compact(&k.data, &format!("__acc_d{n}"));
-        let mut f = Frame {
-            n,
-            ..Frame::default()
-        };
+        let mut f = Frame::new(n);
         self.kernel_params(id, k, &mut f);
         (f.local_types, f.typedefs_used) = self.local_types(c.pragma_span);
         self.kernel_privates(id, k, &mut f);
@@ -107,7 +104,7 @@ impl<'a> Lowerer<'a> {
             sections,
             ..
         } = f;
-        let mut value_decls = String::new();
+        let mut value_decls = CWriter::at(1);
         for (i, p) in k.params.iter().enumerate() {
             let var = self.unit.var(p.var);
             let name = &var.name;
@@ -123,7 +120,7 @@ impl<'a> Lowerer<'a> {
                             cuda_params.push(CudaParam::Pointer);
                             offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
                             let address = format!("(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]");
-                            decls.push_str(&self.pointer_decl(
+                            decls.text(&self.pointer_decl(
                                 declare_as_unbound(self.unit, p.var, "(*\0)"),
                                 &format!("__acc_p_{name}"),
                                 &address,
@@ -133,7 +130,7 @@ impl<'a> Lowerer<'a> {
                             args.push(arg("ACC_RT_ARG_MAPPED", format!("&{name}"), "0", &text));
                             cuda_params.push(CudaParam::Pointer);
                             let address = format!("*(void **)__acc_args[{i}]");
-                            decls.push_str(&self.pointer_decl(
+                            decls.text(&self.pointer_decl(
                                 declare_as_unbound(self.unit, p.var, "(*\0)"),
                                 &format!("__acc_p_{name}"),
                                 &address,
@@ -152,7 +149,7 @@ impl<'a> Lowerer<'a> {
                     let address = format!(
                         "(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]"
                     );
-                    decls.push_str(&self.pointer_decl(
+                    decls.text(&self.pointer_decl(
                         declare_as(self.unit, p.var, "\0"),
                         name,
                         &address,
@@ -167,7 +164,7 @@ impl<'a> Lowerer<'a> {
                     args.push(arg(kind, name.clone(), "0", &text));
                     cuda_params.push(CudaParam::Pointer);
                     let address = format!("*(void **)__acc_args[{i}]");
-                    decls.push_str(&self.pointer_decl(
+                    decls.text(&self.pointer_decl(
                         declare_as(self.unit, p.var, "\0"),
                         name,
                         &address,
@@ -189,24 +186,23 @@ impl<'a> Lowerer<'a> {
                         continue;
                     }
                     if var.shape == acc_engine::facts::Shape::Array {
-                        let _ = writeln!(
-                            decls,
-                            "  {}; __builtin_memcpy((void *)&{name}, __acc_args[{i}], sizeof({name})); (void){name};",
+                        decls.line(&format!(
+                            "{}; __builtin_memcpy((void *)&{name}, __acc_args[{i}], sizeof({name})); (void){name};",
                             declare_as(self.unit, p.var, name)
-                        );
+                        ));
                     } else {
                         // First: a variable-length array's type may name it.
-                        let _ = writeln!(
-                            value_decls,
-                            "  {} = *({})__acc_args[{i}]; (void){name};",
+                        value_decls.line(&format!(
+                            "{} = *({})__acc_args[{i}]; (void){name};",
                             declare_as(self.unit, p.var, name),
                             declare_as(self.unit, p.var, "(*)")
-                        );
+                        ));
                     }
                 }
             }
         }
-        decls.insert_str(0, &value_decls);
+        let pointers = std::mem::replace(decls, value_decls);
+        decls.text(&pointers.finish());
     }
 
     /// The function's own types (and enumerators) that the kernel's declarations and body
@@ -214,10 +210,10 @@ impl<'a> Lowerer<'a> {
     /// parameters' structs, which name them too. And the typedefs among them: one the kernel
     /// repeats, or whose only use in the host function was the construct, is used as far as
     /// the C compiler can tell.
-    fn local_types(&self, at: Span) -> (String, String) {
-        let (mut local_types, mut typedefs_used) = (String::new(), String::new());
+    fn local_types(&self, at: Span) -> (CWriter, String) {
+        let (mut local_types, mut typedefs_used) = (CWriter::at(1), String::new());
         for t in self.unit.local_types_at(at) {
-            let _ = writeln!(local_types, "  {}", t.text);
+            local_types.line(&t.text);
             for name in &t.typedef_names {
                 let _ = write!(typedefs_used, "(void)sizeof({name}); ");
             }
@@ -275,10 +271,9 @@ impl<'a> Lowerer<'a> {
                 &c_string(g),
             ));
             cuda_params.push(CudaParam::Pointer);
-            let _ = writeln!(
-                bind_globals,
-                "  __acc_gp_{g} = (decltype(__acc_gp_{g}))*(void *const *)__acc_args[{i}];"
-            );
+            bind_globals.line(&format!(
+                "__acc_gp_{g} = (decltype(__acc_gp_{g}))*(void *const *)__acc_args[{i}];"
+            ));
         }
     }
 
@@ -408,10 +403,10 @@ impl<'a> Lowerer<'a> {
             params: cuda_params.clone(),
             slot_bytes: cuda_slot_bytes.clone(),
             reductions: cuda_reds.clone(),
-            types: local_types.clone(),
-            decls: format!("{decls}{bind_globals}"),
+            types: local_types.as_str().to_string(),
+            decls: format!("{}{}", decls.as_str(), bind_globals.as_str()),
             body: kernel_body.clone(),
-            store: red_store.clone(),
+            store: red_store.as_str().to_string(),
             mode: if iterations == "1" {
                 CudaMode::Single
             } else if rows {
@@ -563,15 +558,15 @@ impl<'a> Lowerer<'a> {
         // slots, so both read the same declarations.
         w.line("void *const *const __acc_args = __acc_chunk->args; (void)__acc_args;")
             .line("void *const *const __acc_slot = __acc_chunk->red; (void)__acc_slot;")
-            .text(&f.local_types);
+            .text(f.local_types.as_str());
         if !f.typedefs_used.is_empty() {
             w.line(&f.typedefs_used);
         }
-        w.text(&f.decls)
+        w.text(f.decls.as_str())
             .line_marker(self.line(span), &self.file)
             .text(body)
             .end_line()
-            .text(&f.red_store)
+            .text(f.red_store.as_str())
             .close();
         w.finish()
     }

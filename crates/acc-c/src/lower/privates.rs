@@ -23,7 +23,10 @@ impl Lowerer<'_> {
                 continue;
             }
             let name = &self.unit.var(v).name;
-            let _ = writeln!(decls, "  {}; (void){name};", declare_as(self.unit, v, name));
+            decls.line(&format!(
+                "{}; (void){name};",
+                declare_as(self.unit, v, name)
+            ));
         }
         // Each gang's copy of a private section lives in storage the runtime makes for the
         // launch; the copy's size and the section's offset from the pointer travel as values.
@@ -120,23 +123,23 @@ impl Lowerer<'_> {
                 )
             };
             // The gang's copy: a CUDA block's threads copy a firstprivate section together.
-            let mut w = CWriter::at(1);
-            w.directive("#ifdef __CUDACC__").line(&copy("blockIdx.x"));
+            decls
+                .directive("#ifdef __CUDACC__")
+                .line(&copy("blockIdx.x"));
             if *first {
-                w.line(&format!(
+                decls.line(&format!(
                     "{{ const char *__acc_s = {storage}; char *__acc_d = (char *){name} + {l}; \
                      for (size_t __acc_k = (size_t)threadIdx.y * blockDim.x + threadIdx.x; __acc_k < {b}; __acc_k += (size_t)blockDim.x * blockDim.y) __acc_d[__acc_k] = __acc_s[__acc_k]; \
                      __syncthreads(); }}"
                 ));
             }
-            w.directive("#else").line(&copy("__acc_chunk->index"));
+            decls.directive("#else").line(&copy("__acc_chunk->index"));
             if *first {
-                w.line(&format!(
+                decls.line(&format!(
                     "__builtin_memcpy((char *){name} + {l}, {storage}, {b});"
                 ));
             }
-            w.directive("#endif");
-            decls.push_str(&w.finish());
+            decls.directive("#endif");
         }
         offset_decls.push_str(&section_decls);
     }

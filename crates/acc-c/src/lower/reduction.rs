@@ -179,19 +179,17 @@ pub(super) fn custom_reduction(
 
 /// A scalar reduction's gang-private copy: loaded from its runtime slot at
 /// the kernel's start, stored back at its end.
-pub(super) fn red_slot(unit: &Unit, v: VarId, j: usize, decls: &mut String, store: &mut String) {
+pub(super) fn red_slot(unit: &Unit, v: VarId, j: usize, decls: &mut CWriter, store: &mut CWriter) {
     let name = &unit.var(v).name;
-    let _ = writeln!(
-        decls,
-        "  {} = *({})__acc_slot[{j}];",
+    decls.line(&format!(
+        "{} = *({})__acc_slot[{j}];",
         declare_as(unit, v, name),
         declare_as(unit, v, "(*)")
-    );
-    let _ = writeln!(
-        store,
-        "  *({})__acc_slot[{j}] = {name};",
+    ));
+    store.line(&format!(
+        "*({})__acc_slot[{j}] = {name};",
         declare_as(unit, v, "(*)")
-    );
+    ));
 }
 
 impl Lowerer<'_> {
@@ -419,19 +417,17 @@ impl Lowerer<'_> {
         let joff = k.params.len() + offsets.len();
         offsets.push(format!("(size_t)((char *)({start}) - (char *)({base}))"));
         if var.shape == acc_engine::facts::Shape::Pointer {
-            let _ = writeln!(
-                    decls,
-                    "  {} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void){name};",
+            decls.line(&format!(
+                "{} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void){name};",
                     declare_as(self.unit, r.var, name),
                     declare_as(self.unit, r.var, "")
-                );
+                ));
         } else {
-            let _ = writeln!(
-                    decls,
-                    "  {} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void)__acc_r_{name};",
+            decls.line(&format!(
+                "{} = ({})((char *)__acc_slot[{j}] - *(const size_t *)__acc_args[{joff}]); (void)__acc_r_{name};",
                     declare_as(self.unit, r.var, &format!("(*__acc_r_{name})")),
                     declare_as(self.unit, r.var, "(*)")
-                );
+                ));
             self.renames.push((r.var, format!("(*__acc_r_{name})")));
         }
     }

@@ -94,6 +94,11 @@ impl CWriter {
         self
     }
 
+    /// What is written so far.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.out
+    }
+
     pub(crate) fn finish(self) -> String {
         self.out
     }
