@@ -1,7 +1,7 @@
 //! The kernel body: the construct's statement with references to mapped variables through
 //! their device pointers, loop privates declared, the outermost gang loop split across chunks
-//! (canonical loops, collapsed nests, tiles, balanced triangles), nested directives removed
-//! and atomics lowered.
+//! (its new header from [`super::chunk`]), worker/vector loops spread where
+//! [`super::spread`] planned it, nested directives removed and atomics lowered.
 //!
 //! It must not know the host side (arguments, descriptors, launches).
 

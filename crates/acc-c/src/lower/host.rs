@@ -1,6 +1,8 @@
-//! The host side of a compute construct: the kernel's arguments and their descriptors, the
-//! launch (one per part of a `kernels` region), the `if` clause's host version, and each
-//! kernel function's frame (its declarations around the body that [`super::body`] writes).
+//! The host side of a compute construct: the kernel's parameters, arguments and their
+//! descriptors, the launch (one per part of a `kernels` region), the `if` clause's host
+//! version, each part's CUDA form, and each kernel function (written with the
+//! [`super::writer`]: its declarations, gathered in a [`Frame`], around the body that
+//! [`super::body`] writes).
 //!
 //! It must not rewrite the construct's statements itself (that is [`super::body`]'s) nor decide
 //! how the CUDA version spreads loops ([`super::spread`]).

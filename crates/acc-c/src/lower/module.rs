@@ -85,18 +85,19 @@ impl Lowerer<'_> {
             None if !self.cuda_kernels.is_empty() => "#define __acc_cuda_module 0\n".to_string(),
             None => String::new(),
         } + &crate::sites::table(self.unit, self.src, &self.file);
-        let mut out = String::with_capacity(self.src.len() * 2);
-        out.push_str(PRELUDE);
-        out.push_str(&cuda_decl);
-        out.push_str(&self.prototypes);
-        let _ = writeln!(out, "#line 1 {}", self.file);
-        let user_start = out.len();
-        out.push_str(&apply(self.src, self.edits.clone(), &self.file));
-        if !out.ends_with('\n') {
-            out.push('\n');
+        let mut w = CWriter::new();
+        w.text(PRELUDE)
+            .text(&cuda_decl)
+            .text(&self.prototypes)
+            .line_marker(1, &self.file);
+        let user_start = w.as_str().len();
+        w.text(&apply(self.src, self.edits.clone(), &self.file));
+        if !w.as_str().ends_with('\n') {
+            w.end_line();
         }
-        let user = user_start..out.len();
-        out.push_str(&self.kernels);
+        let user = user_start..w.as_str().len();
+        w.text(&self.kernels);
+        let out = w.finish();
         let parts = Parts {
             edits: self.edits,
             prototypes: self.prototypes,

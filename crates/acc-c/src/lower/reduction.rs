@@ -1,6 +1,8 @@
 //! Reductions: the runtime's operator and type codes, the identity across a CUDA block's
 //! lanes, the init and combine functions of a reduction on a struct or `long double`, and the
-//! gang-private slot a scalar reduction is loaded from and stored to.
+//! gang-private slot a scalar reduction is loaded from and stored to; a compute construct's
+//! reductions as its launch's tables, its kernel's declarations and its CUDA form (in the
+//! kernel's [`Frame`]).
 //!
 //! It must not know launches or loops; callers place what it writes.
 
