@@ -42,7 +42,7 @@ use std::fmt::Write;
 
 use tree_sitter::Node;
 
-use crate::lower::{Edit, Lowered, PRELUDE};
+use crate::lower::{CWriter, Edit, Lowered, PRELUDE};
 use crate::syntax::NodeKind;
 
 /// The two translation units of a lowered file.
@@ -86,36 +86,36 @@ impl Lowered {
             e
         }));
 
-        let mut host = String::with_capacity(self.host_c.len());
-        host.push_str(PRELUDE);
-        host.push_str(&p.cuda_decl);
-        host.push_str(&protos);
-        let _ = writeln!(host, "#line 1 {}", p.file);
-        host.push_str(&self.host_c[p.user.clone()]);
+        let mut host = CWriter::new();
+        host.text(PRELUDE)
+            .text(&p.cuda_decl)
+            .text(&protos)
+            .line_marker(1, &p.file)
+            .text(&self.host_c[p.user.clone()]);
         if !routines.is_empty() {
             // Static functions only kernels call are used, as the compiler
             // of the host unit should know: `-Wunused-function`.
-            host.push_str("__attribute__((unused)) static void __acc_uses(void) {");
-            for r in &routines {
-                let _ = write!(host, " (void)&{r};");
-            }
-            host.push_str(" }\n");
+            let uses: String = routines.iter().map(|r| format!(" (void)&{r};")).collect();
+            host.line(&format!(
+                "__attribute__((unused)) static void __acc_uses(void) {{{uses} }}"
+            ));
         }
 
         let user = crate::lower::apply(src, edits, &p.file);
-        let mut kern = String::with_capacity(user.len() + kernels.len() + 4096);
-        kern.push_str(PRELUDE);
+        let mut kern = CWriter::new();
         // The user's code here is never run (only the kernels are), but it
         // names the module in its launches.
-        kern.push_str("#define __acc_cuda_module 0\n");
-        kern.push_str(&protos);
-        let _ = writeln!(kern, "# 1 {} 3", p.file);
-        kern.push_str(&user);
-        if !kern.ends_with('\n') {
-            kern.push('\n');
+        kern.text(PRELUDE)
+            .directive("#define __acc_cuda_module 0")
+            .text(&protos)
+            .line_marker_system(1, &p.file)
+            .text(&user);
+        if !kern.as_str().ends_with('\n') {
+            kern.end_line();
         }
-        let _ = writeln!(kern, "# {} {}", src.lines().count() + 1, p.file);
-        kern.push_str(&kernels);
+        kern.line_marker_flagless(src.lines().count() + 1, &p.file)
+            .text(&kernels);
+        let (host, kern) = (host.finish(), kern.finish());
         Ok(SplitTu {
             host,
             kernels: kern,

@@ -68,7 +68,7 @@ use self::module::*;
 pub(crate) use self::prelude::PRELUDE;
 use self::reduction::*;
 use self::spread::*;
-use self::writer::CWriter;
+pub(crate) use self::writer::CWriter;
 
 /// Options of the lowering.
 #[derive(Clone, Debug, Default)]

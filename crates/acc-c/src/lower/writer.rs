@@ -75,6 +75,20 @@ impl CWriter {
         self
     }
 
+    /// A GCC line marker `# N FILE 3`: what follows is line `line` of `file` (a C string
+    /// literal), a system header's, whose warnings the compiler does not show.
+    pub(crate) fn line_marker_system(&mut self, line: usize, file: &str) -> &mut CWriter {
+        let _ = writeln!(self.out, "# {line} {file} 3");
+        self
+    }
+
+    /// A GCC line marker `# N FILE` without flags: what follows is line `line` of `file`,
+    /// out of the system header a [`CWriter::line_marker_system`] began.
+    pub(crate) fn line_marker_flagless(&mut self, line: usize, file: &str) -> &mut CWriter {
+        let _ = writeln!(self.out, "# {line} {file}");
+        self
+    }
+
     /// A preprocessor line (`#ifdef …`), at column 0.
     pub(crate) fn directive(&mut self, text: &str) -> &mut CWriter {
         self.out.push_str(text);
