@@ -173,10 +173,16 @@ pub(super) fn custom_reduction(
             }
         }
     }
-    Ok(format!(
-        "\nstatic void __acc_rinit{tag}(void *__acc_cv, const void *__acc_ov) {{ {ty} *__acc_c = __acc_cv; const {ty} *__acc_o = __acc_ov; (void)__acc_o;{init} }}\n\
-         static void __acc_rcomb{tag}(void *__acc_av, const void *__acc_pv) {{ {ty} *__acc_a = __acc_av; const {ty} *__acc_p = __acc_pv;{comb} }}\n"
-    ))
+    // Each function on one line, after an empty one.
+    let mut w = CWriter::new();
+    w.blank()
+        .line(&format!(
+            "static void __acc_rinit{tag}(void *__acc_cv, const void *__acc_ov) {{ {ty} *__acc_c = __acc_cv; const {ty} *__acc_o = __acc_ov; (void)__acc_o;{init} }}"
+        ))
+        .line(&format!(
+            "static void __acc_rcomb{tag}(void *__acc_av, const void *__acc_pv) {{ {ty} *__acc_a = __acc_av; const {ty} *__acc_p = __acc_pv;{comb} }}"
+        ));
+    Ok(w.finish())
 }
 
 /// A scalar reduction's gang-private copy: loaded from its runtime slot at

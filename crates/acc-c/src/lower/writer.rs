@@ -1,7 +1,11 @@
 //! A small C writer: lines at a depth of two spaces a level, blocks that open with a head and
 //! close with a brace, comments, `#line` markers (always at column 0), and text laid out
 //! elsewhere (the user's statements, declarations already a line each) placed as it is. The
-//! generated code of a kernel function is shaped through it, one way everywhere.
+//! code generated at file scope is shaped through it, one way everywhere: the kernel
+//! functions and their declarations, custom reductions' functions, the host file's assembly
+//! and the two units of `crate::split`. What the lowering writes inside the user's lines (a
+//! launch replacing a directive, a gang loop's header) stays on the user's line structure,
+//! through `edit`.
 //!
 //! It knows nothing of OpenACC, the tree or the runtime: only how C text is laid out. It must
 //! reproduce the lowering's output byte for byte (the snapshot tests pin it), so it does not
