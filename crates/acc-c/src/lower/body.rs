@@ -5,6 +5,8 @@
 //!
 //! It must not know the host side (arguments, descriptors, launches).
 
+use super::edit::{apply_in, enclose};
+use super::spread::SpreadLevel;
 use super::*;
 
 impl<'a> Lowerer<'a> {

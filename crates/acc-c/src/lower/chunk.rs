@@ -5,6 +5,7 @@
 //!
 //! It must not know which loop is partitioned at which level, nor the kernel around it.
 
+use super::edit::apply_in;
 use super::*;
 
 pub(super) fn cmp_code(c: Cmp) -> u8 {

@@ -5,6 +5,7 @@
 //!
 //! It must not know kernels (their arguments, bodies or CUDA forms).
 
+use super::edit::one_statement_a_line;
 use super::*;
 
 /// One data clause item as the runtime takes it.

@@ -7,6 +7,9 @@
 //! It must not rewrite the construct's statements itself (that is [`super::body`]'s) nor decide
 //! how the CUDA version spreads loops ([`super::spread`]).
 
+use super::chunk::cmp_code;
+use super::edit::{apply_in, one_statement_a_line};
+use super::frame::{arg, Frame};
 use super::*;
 
 /// The launch's settings that every part of a construct shares.

@@ -59,15 +59,12 @@ mod reduction;
 mod spread;
 mod writer;
 
-use self::atomic::*;
-use self::chunk::*;
-use self::edit::*;
+use self::atomic::AtomicSeen;
+use self::edit::line_of;
 pub(crate) use self::edit::{apply, Edit};
-use self::frame::*;
-use self::module::*;
+use self::module::declared_globals;
 pub(crate) use self::prelude::PRELUDE;
-use self::reduction::*;
-use self::spread::*;
+use self::spread::Lanes;
 pub(crate) use self::writer::CWriter;
 
 /// Options of the lowering.

@@ -4,6 +4,7 @@
 //!
 //! It must not know loops or the launch; it adds to the kernel's [`Frame`].
 
+use super::frame::{arg, Frame, SectionPlan};
 use super::*;
 
 impl Lowerer<'_> {

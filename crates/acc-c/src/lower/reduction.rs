@@ -6,6 +6,7 @@
 //!
 //! It must not know launches or loops; callers place what it writes.
 
+use super::frame::Frame;
 use super::*;
 use acc_engine::plan::GangReduction;
 

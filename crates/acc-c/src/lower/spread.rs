@@ -4,6 +4,7 @@
 //!
 //! It must not know the host side; it writes only inside the kernel body.
 
+use super::reduction::{lane_identity, reduction_items};
 use super::*;
 
 /// Over which of a CUDA block's threads a worker/vector loop is spread (see [`Lanes`]).

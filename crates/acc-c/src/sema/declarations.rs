@@ -4,6 +4,7 @@
 //!
 //! It must not walk statements or read directives.
 
+use super::preprocessor::{split_macro_args, substitute};
 use super::*;
 
 impl<'s> Walker<'s> {

@@ -30,9 +30,6 @@ mod pragmas;
 mod preprocessor;
 mod statements;
 
-use self::declarations::*;
-use self::preprocessor::*;
-
 /// Builds the unit for `root`, the tree of `src`.
 /// How the warning about a type name the file does not define starts (the
 /// lowering asks for header facts when it sees one).

@@ -3,6 +3,7 @@
 //!
 //! It must not read declarations or directives itself; it hands them to their modules.
 
+use super::declarations::find_descendant;
 use super::*;
 
 impl<'s> Walker<'s> {

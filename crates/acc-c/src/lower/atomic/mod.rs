@@ -4,6 +4,7 @@
 //!
 //! It must not know the host side or the kernel's partitioning.
 
+use super::edit::apply_in;
 use super::*;
 
 mod read;
