@@ -170,7 +170,18 @@ impl<'a> Lowerer<'a> {
             }
         }
         // Spread over a CUDA block's threads in a lanes kernel (in order here).
-        let level = self.lanes.as_ref().and_then(|l| {
+        if let Some(level) = self.spread_level(cid) {
+            if self.spread_loop(cid, lp.depth, level, &open, ref_edits, edits) {
+                return;
+            }
+        }
+        // Sequential within the chunk (seq, worker, vector levels).
+        self.sequential_loop(id, cid, body, &open, edits);
+    }
+
+    /// The level loop `cid` is spread over in a lanes kernel's CUDA version, if it is.
+    fn spread_level(&self, cid: ConstructId) -> Option<SpreadLevel> {
+        self.lanes.as_ref().and_then(|l| {
             if l.rows.contains(&cid) {
                 Some(SpreadLevel::Rows)
             } else if l.row_spread.contains(&cid) {
@@ -178,13 +189,22 @@ impl<'a> Lowerer<'a> {
             } else {
                 l.spread.contains(&cid).then_some(SpreadLevel::Block)
             }
-        });
-        if let Some(level) = level {
-            if self.spread_loop(cid, lp.depth, level, &open, ref_edits, edits) {
-                return;
-            }
-        }
-        // Sequential within the chunk (seq, worker, vector levels).
+        })
+    }
+
+    /// A loop that runs in order within the chunk (`seq`, worker and vector levels): its
+    /// directive becomes a block that declares its private copies `open`.
+    fn sequential_loop(
+        &self,
+        id: ConstructId,
+        cid: ConstructId,
+        body: Span,
+        open: &str,
+        edits: &mut Vec<Edit>,
+    ) {
+        let nested = self.unit.construct(cid);
+        let depth_of = |c: ConstructId| self.unit.ancestors(c).count() as i64;
+        let close_after = nested.body.map_or(body.end, |b| b.end);
         if cid != id {
             edits.push(Edit {
                 start: nested.pragma_span.start,
