@@ -478,3 +478,27 @@ impl<'a> Lowerer<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file that names a type it does not define is analysed again with the headers'
+    /// facts, from the same tree: one parse.
+    #[test]
+    fn lazy_lowering_analyses_again_without_parsing_again() {
+        let src = "void f(int n, vec_t *v) {\n#pragma acc parallel loop copy(v[0:n])\n  for (int i = 0; i < n; i++) v[i] = v[i];\n}\n";
+        let mut asked = 0;
+        let mut headers = || {
+            asked += 1;
+            Ok(TypeEnv::default())
+        };
+        let before = crate::syntax::PARSES.with(|n| n.get());
+        let opts = LowerOptions {
+            file_name: "t.c".into(),
+        };
+        let _ = lower_file_lazy(src, &mut headers, &opts);
+        assert_eq!(asked, 1, "the unknown type asks for the headers");
+        assert_eq!(crate::syntax::PARSES.with(|n| n.get()) - before, 1);
+    }
+}
