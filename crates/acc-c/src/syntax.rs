@@ -70,7 +70,7 @@ pub fn fields() -> &'static Fields {
 
 /// The declarator kind closest to the name (what the name is: a function,
 /// an array, a pointer; `None`: the type itself), and the name.
-pub fn derived(d: tree_sitter::Node) -> (Option<&'static str>, Option<tree_sitter::Node>) {
+pub(crate) fn derived(d: tree_sitter::Node) -> (Option<&'static str>, Option<tree_sitter::Node>) {
     let f = fields();
     let mut d = d;
     if d.node_kind() == "init_declarator" {
