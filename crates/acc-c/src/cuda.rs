@@ -8,7 +8,7 @@
 //! without the condition (the host compiler has already chosen; a kernel
 //! that depends on the other branch fails to compile with NVRTC's message).
 
-use crate::split::derived;
+use crate::syntax::derived;
 use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
@@ -61,14 +61,13 @@ pub struct RoutineGlobal {
 }
 
 /// The file-scope variables the file's `routine` functions use, in the order
-/// the file declares them (each once). A file that never says `routine` is
-/// not parsed.
-pub fn routine_globals(src: &str) -> Vec<RoutineGlobal> {
+/// the file declares them (each once), from its syntax `trees` ([`crate::syntax::parse`]).
+/// A file that never says `routine` is not walked.
+pub fn routine_globals(src: &str, trees: &[tree_sitter::Tree]) -> Vec<RoutineGlobal> {
     if !src.contains("routine") {
         return Vec::new();
     }
-    let trees = crate::syntax::parse(src);
-    let (items, routines) = items_and_routines(&trees, src);
+    let (items, routines) = items_and_routines(trees, src);
     let globals: Vec<&str> = items
         .iter()
         .filter(|n| n.node_kind() == "declaration")
@@ -111,12 +110,12 @@ pub fn routine_globals(src: &str) -> Vec<RoutineGlobal> {
 /// device copy to reach.
 pub fn support(
     src: &str,
+    trees: &[tree_sitter::Tree],
     file: &str,
     declared: &[String],
     bound: &[RoutineGlobal],
 ) -> Result<String, (usize, String)> {
-    let trees = crate::syntax::parse(src);
-    let (items, routines) = items_and_routines(&trees, src);
+    let (items, routines) = items_and_routines(trees, src);
     if let Some(RoutineGlobal { name: g, line, .. }) =
         bound.iter().find(|g| !declared.contains(&g.name))
     {
@@ -483,7 +482,8 @@ mod tests {
     #[test]
     fn macros_types_and_routines_come_along_and_nothing_else() {
         let src = "#include <stdio.h>\n#define N 10\ntypedef struct { int a; } pair;\nstruct s { int b; };\nstatic int sq(int x);\n#pragma acc routine(sq) seq\n#pragma acc routine seq\nstatic int poly(int x) {\n#pragma acc loop seq\n  for (;;) {}\n  return sq(x) + 1;\n}\nstatic int sq(int x) { return x * x; }\nint host_only(void) { return 1; }\nint global = 3;\n";
-        let s = support(src, "t.c", &[], &routine_globals(src)).unwrap();
+        let t = crate::syntax::parse(src);
+        let s = support(src, &t, "t.c", &[], &routine_globals(src, &t)).unwrap();
         assert!(s.contains("#define N 10"));
         assert!(s.contains("typedef struct { int a; } pair;"));
         assert!(s.contains("struct s { int b; };"));
@@ -551,13 +551,14 @@ mod tests {
     #[test]
     fn routines_reach_declared_globals_through_device_pointers() {
         let src = "#define N 4\ndouble g[N];\nstatic const int k = 2, *p;\nint h;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
-        let bound = routine_globals(src);
+        let t = crate::syntax::parse(src);
+        let bound = routine_globals(src, &t);
         let found: Vec<(&str, usize)> = bound.iter().map(|g| (g.name.as_str(), g.line)).collect();
         assert_eq!(found, [("g", 7), ("k", 7)]);
         let at = src.find("g[i]").unwrap();
         assert_eq!(bound[0].uses.len(), 1);
         assert_eq!(bound[0].uses[0], at..at + 1);
-        let s = support(src, "t.c", &["g".into(), "k".into()], &bound).unwrap();
+        let s = support(src, &t, "t.c", &["g".into(), "k".into()], &bound).unwrap();
         assert!(s.contains("__device__ double (*__acc_gp_g)[N];\n__device__ const int (*__acc_gp_k);\n#define g (*__acc_gp_g)\n#define k (*__acc_gp_k)\n"), "{s}");
         assert!(s.find("#define g").unwrap() < s.find("__device__ static double f").unwrap());
         assert!(s.ends_with("}\n#undef g\n#undef k\n"), "{s}");
@@ -567,7 +568,9 @@ mod tests {
     #[test]
     fn a_routine_that_uses_an_undeclared_global_has_no_cuda_form() {
         let src = "double g[4];\nint k = 2, *p;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
-        let (line, why) = support(src, "t.c", &["k".into()], &routine_globals(src)).unwrap_err();
+        let t = crate::syntax::parse(src);
+        let (line, why) =
+            support(src, &t, "t.c", &["k".into()], &routine_globals(src, &t)).unwrap_err();
         assert_eq!(line, 5);
         assert!(why.contains("`g`"), "{why}");
         assert!(why.contains("declare create(g)"), "{why}");

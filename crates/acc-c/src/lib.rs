@@ -7,7 +7,6 @@
 //! It must not decide OpenACC semantics (that is acc-engine's) and does no
 //! I/O beyond running the user's preprocessor when asked.
 
-mod atomic;
 pub mod consts;
 pub mod cuda;
 pub mod deps;
@@ -39,6 +38,10 @@ pub struct Analysis {
     pub forms: Vec<OmpForm>,
     /// Sorted by position.
     pub diags: Vec<Diagnostic>,
+    /// The file's syntax trees ([`syntax::parse`]): the one parse of the file, which the
+    /// later stages (lowering, the CUDA module's support, the split into two units) read
+    /// instead of parsing again.
+    pub trees: Vec<tree_sitter::Tree>,
 }
 
 /// Analyses OpenACC C source. `headers` holds what the preprocessor found
@@ -52,7 +55,17 @@ pub fn analyze(src: &str, headers: TypeEnv, opts: OmpOptions) -> Analysis {
 /// its diagnostics about what OpenMP cannot express), as lowering to the
 /// runtime does.
 pub fn analyze_for(src: &str, headers: TypeEnv, omp: Option<OmpOptions>) -> Analysis {
-    let trees = syntax::parse(src);
+    analyze_parsed(src, syntax::parse(src), headers, omp)
+}
+
+/// As [`analyze_for`], for `src` already parsed into `trees` (by [`syntax::parse`]): a file
+/// analysed again with other facts (the headers' types) is not parsed again.
+pub fn analyze_parsed(
+    src: &str,
+    trees: Vec<tree_sitter::Tree>,
+    headers: TypeEnv,
+    omp: Option<OmpOptions>,
+) -> Analysis {
     let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
     let (unit, mut diags) = sema::analyze(&roots, src, headers, omp.is_none());
     diags.extend(acc_engine::check::check_unit(&unit));
@@ -73,6 +86,7 @@ pub fn analyze_for(src: &str, headers: TypeEnv, omp: Option<OmpOptions>) -> Anal
         attrs,
         forms,
         diags,
+        trees,
     }
 }
 

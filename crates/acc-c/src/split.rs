@@ -42,26 +42,8 @@ use std::fmt::Write;
 
 use tree_sitter::Node;
 
-use crate::lower::{Edit, Lowered, PRELUDE};
+use crate::lower::{CWriter, Edit, Lowered, PRELUDE};
 use crate::syntax::NodeKind;
-
-/// The pieces of a lowered file, as [`crate::lower`] made them.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Parts {
-    /// The edits of the user's text (offsets into the source).
-    pub(crate) edits: Vec<Edit>,
-    /// `static void NAME(ARGS);` lines.
-    pub(crate) prototypes: String,
-    /// Where the edited user text is in `host_c`.
-    pub(crate) user: std::ops::Range<usize>,
-    /// The kernels' and reduction helpers' definitions.
-    pub(crate) kernels: String,
-    /// The file name as a C string literal.
-    pub(crate) file: String,
-    /// The definition of `__acc_cuda_module` that kernel descriptors name
-    /// (empty when there are no kernels).
-    pub(crate) cuda_decl: String,
-}
 
 /// The two translation units of a lowered file.
 #[derive(Clone, Debug)]
@@ -95,7 +77,7 @@ impl Lowered {
             return Err("a kernel is not where it was expected".into());
         }
         let names = identifiers(&kernels);
-        let (mut edits, routines) = declarations_only(src, &names)?;
+        let (mut edits, routines) = declarations_only(src, &p.trees, &names)?;
         edits.extend(p.edits.iter().map(|e| {
             let mut e = e.clone();
             if e.text.contains(CONSTRUCTOR) {
@@ -104,36 +86,36 @@ impl Lowered {
             e
         }));
 
-        let mut host = String::with_capacity(self.host_c.len());
-        host.push_str(PRELUDE);
-        host.push_str(&p.cuda_decl);
-        host.push_str(&protos);
-        let _ = writeln!(host, "#line 1 {}", p.file);
-        host.push_str(&self.host_c[p.user.clone()]);
+        let mut host = CWriter::new();
+        host.text(PRELUDE)
+            .text(&p.cuda_decl)
+            .text(&protos)
+            .line_marker(1, &p.file)
+            .text(&self.host_c[p.user.clone()]);
         if !routines.is_empty() {
             // Static functions only kernels call are used, as the compiler
             // of the host unit should know: `-Wunused-function`.
-            host.push_str("__attribute__((unused)) static void __acc_uses(void) {");
-            for r in &routines {
-                let _ = write!(host, " (void)&{r};");
-            }
-            host.push_str(" }\n");
+            let uses: String = routines.iter().map(|r| format!(" (void)&{r};")).collect();
+            host.line(&format!(
+                "__attribute__((unused)) static void __acc_uses(void) {{{uses} }}"
+            ));
         }
 
         let user = crate::lower::apply(src, edits, &p.file);
-        let mut kern = String::with_capacity(user.len() + kernels.len() + 4096);
-        kern.push_str(PRELUDE);
+        let mut kern = CWriter::new();
         // The user's code here is never run (only the kernels are), but it
         // names the module in its launches.
-        kern.push_str("#define __acc_cuda_module 0\n");
-        kern.push_str(&protos);
-        let _ = writeln!(kern, "# 1 {} 3", p.file);
-        kern.push_str(&user);
-        if !kern.ends_with('\n') {
-            kern.push('\n');
+        kern.text(PRELUDE)
+            .directive("#define __acc_cuda_module 0")
+            .text(&protos)
+            .line_marker_system(1, &p.file)
+            .text(&user);
+        if !kern.as_str().ends_with('\n') {
+            kern.end_line();
         }
-        let _ = writeln!(kern, "# {} {}", src.lines().count() + 1, p.file);
-        kern.push_str(&kernels);
+        kern.line_marker_flagless(src.lines().count() + 1, &p.file)
+            .text(&kernels);
+        let (host, kern) = (host.finish(), kern.finish());
         Ok(SplitTu {
             host,
             kernels: kern,
@@ -185,9 +167,9 @@ fn fnv(parts: &[&[u8]]) -> u64 {
 /// Also the static functions the kernels name.
 fn declarations_only(
     src: &str,
+    trees: &[tree_sitter::Tree],
     kernel_names: &HashSet<&str>,
 ) -> Result<(Vec<Edit>, Vec<String>), String> {
-    let trees = crate::syntax::parse(src);
     let mut s = Scan {
         src,
         kernel_names,
@@ -198,7 +180,7 @@ fn declarations_only(
         sizes: 0,
         depth: 0,
     };
-    for t in &trees {
+    for t in trees {
         let root = t.root_node();
         if root.has_error() {
             return Err("the file does not parse cleanly".into());
@@ -382,7 +364,7 @@ impl<'s> Scan<'s, '_> {
         if storage.contains(&"static") {
             let constant = has_const(n, self.src);
             for d in &declarators {
-                let (inner, name) = derived(*d);
+                let (inner, name) = crate::syntax::derived(*d);
                 let object = inner.is_none_or(|k| k != "function_declarator");
                 if object && !(constant && inner != Some("pointer_declarator")) {
                     if let Some(name) = name {
@@ -399,7 +381,7 @@ impl<'s> Scan<'s, '_> {
         let mut before = String::new();
         let mut any_object = false;
         for d in &declarators {
-            let (inner, name) = derived(*d);
+            let (inner, name) = crate::syntax::derived(*d);
             if inner == Some("function_declarator") {
                 continue;
             }
@@ -480,41 +462,6 @@ fn declarator_name(mut d: Node) -> Option<Node> {
             "identifier" => return Some(d),
             "parenthesized_declarator" => d = d.named_child(0)?,
             _ => d = d.child_by_field_id(f.declarator.get())?,
-        }
-    }
-}
-
-/// The declarator kind closest to the name (what the name is: a function,
-/// an array, a pointer; `None`: the type itself), and the name.
-pub(crate) fn derived(d: Node) -> (Option<&'static str>, Option<Node>) {
-    let f = crate::syntax::fields();
-    let mut d = d;
-    if d.node_kind() == "init_declarator" {
-        match d.child_by_field_id(f.declarator.get()) {
-            Some(t) => d = t,
-            None => return (None, None),
-        }
-    }
-    let mut last = None;
-    loop {
-        match d.node_kind() {
-            "identifier" => return (last, Some(d)),
-            "parenthesized_declarator" => match d.named_child(0) {
-                Some(x) => d = x,
-                None => return (last, None),
-            },
-            k => {
-                last = match k {
-                    "function_declarator" => Some("function_declarator"),
-                    "array_declarator" => Some("array_declarator"),
-                    "pointer_declarator" => Some("pointer_declarator"),
-                    _ => Some("other"),
-                };
-                match d.child_by_field_id(f.declarator.get()) {
-                    Some(x) => d = x,
-                    None => return (last, None),
-                }
-            }
         }
     }
 }
@@ -624,6 +571,19 @@ mod tests {
             .contains("__acc_kernel1_0(const acc_rt_chunk *__acc_chunk) {"));
         let proto = "extern void __acc_kernel1_0(const acc_rt_chunk *) __asm__(\"__acc_kernel1_0_";
         assert!(s.host.contains(proto) && k.contains(proto), "{}", s.host);
+    }
+
+    /// Lowering a file with a routine and a `declare`d global (the CUDA module's support
+    /// reads both), then splitting it, parses it once.
+    #[test]
+    fn the_file_is_parsed_once() {
+        let src = format!(
+            "double g;\n#pragma acc declare create(g)\n#pragma acc routine seq\ndouble twice(double x) {{ return g * x; }}\n{KERNEL}"
+        );
+        let before = crate::syntax::PARSES.with(|n| n.get());
+        let tu = split(&src);
+        assert_eq!(crate::syntax::PARSES.with(|n| n.get()) - before, 1);
+        assert!(tu.is_ok(), "{tu:?}");
     }
 
     #[test]

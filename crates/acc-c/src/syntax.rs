@@ -68,6 +68,47 @@ pub fn fields() -> &'static Fields {
     })
 }
 
+/// The declarator kind closest to the name (what the name is: a function,
+/// an array, a pointer; `None`: the type itself), and the name.
+pub(crate) fn derived(d: tree_sitter::Node) -> (Option<&'static str>, Option<tree_sitter::Node>) {
+    let f = fields();
+    let mut d = d;
+    if d.node_kind() == "init_declarator" {
+        match d.child_by_field_id(f.declarator.get()) {
+            Some(t) => d = t,
+            None => return (None, None),
+        }
+    }
+    let mut last = None;
+    loop {
+        match d.node_kind() {
+            "identifier" => return (last, Some(d)),
+            "parenthesized_declarator" => match d.named_child(0) {
+                Some(x) => d = x,
+                None => return (last, None),
+            },
+            k => {
+                last = match k {
+                    "function_declarator" => Some("function_declarator"),
+                    "array_declarator" => Some("array_declarator"),
+                    "pointer_declarator" => Some("pointer_declarator"),
+                    _ => Some("other"),
+                };
+                match d.child_by_field_id(f.declarator.get()) {
+                    Some(x) => d = x,
+                    None => return (last, None),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread called [`parse`]: a file is parsed once.
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// A node's kind from a table built once: `Node::kind` measures the name's length and checks
 /// its UTF-8 on every call, which walking a large file's trees over and over notices.
 pub trait NodeKind {
@@ -107,6 +148,8 @@ const CHUNKED_PARSE_MIN_BYTES: usize = 64 * 1024;
 /// again in one piece: the result is always what a single parse gives on a
 /// file without errors.
 pub fn parse(src: &str) -> Vec<tree_sitter::Tree> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     let src = &*complex_as_qualifier(src);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if src.len() < CHUNKED_PARSE_MIN_BYTES || threads < 2 {
@@ -244,7 +287,7 @@ pub fn declared_identifier(mut d: tree_sitter::Node) -> Option<tree_sitter::Node
 
 /// Whether a declarator declares a function (not a pointer to one).
 pub fn is_function_declarator(d: tree_sitter::Node) -> bool {
-    crate::split::derived(d).0 == Some("function_declarator")
+    derived(d).0 == Some("function_declarator")
 }
 
 /// tree-sitter-c does not know `_Complex` (nor `complex` from

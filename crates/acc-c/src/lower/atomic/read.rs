@@ -1,5 +1,5 @@
 //! Reads the statement of an `atomic` construct as one access of one location, so that
-//! `lower` can write it as one macro call the CUDA module turns into a compare-and-swap (or one
+//! [`super`] can write it as one macro call the CUDA module turns into a compare-and-swap (or one
 //! whole-value access) on that location instead of a device-wide lock.
 //!
 //! Every form OpenACC 3.3 lists (§2.12) is read: `atomic read` `v = x;`, `atomic write`

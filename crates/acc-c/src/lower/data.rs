@@ -1,0 +1,566 @@
+//! Data constructs and the executable directives outside compute constructs, lowered to
+//! runtime calls: data regions (`data`, `declare`, `host_data`), `enter data`, `exit data`,
+//! `update`, `wait`, `init`, `shutdown`, `set`, a host `atomic`; and the data tables
+//! (`acc_rt_data`) that compute constructs share, with list items' extents and jagged rows.
+//!
+//! It must not know kernels (their arguments, bodies or CUDA forms).
+
+use super::edit::one_statement_a_line;
+use super::*;
+
+/// One data clause item as the runtime takes it.
+/// How a jagged array section is mapped (see `Lowerer::jagged`).
+pub(super) struct JaggedRows {
+    /// The address and size of the row pointers' section.
+    pub(super) pointers: String,
+    pub(super) pointer_bytes: String,
+    /// The size of each row's section, and its text for messages.
+    pub(super) row_bytes: String,
+    pub(super) row_text: String,
+}
+
+pub(super) struct DataEntry {
+    pub(super) action: &'static str,
+    pub(super) flags: String,
+    pub(super) addr: String,
+    pub(super) bytes: String,
+    /// A C string literal.
+    pub(super) text: String,
+}
+
+impl DataEntry {
+    /// As an `acc_rt_data` initializer.
+    pub(super) fn full(&self) -> String {
+        format!(
+            "{{{}, {}, (void *)({}), (size_t)({}), {}}}",
+            self.action, self.flags, self.addr, self.bytes, self.text
+        )
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// `{ACTION, flags, host, bytes, "text"}` of a data item.
+    pub(super) fn data_entry(&mut self, d: &DataItem) -> Option<DataEntry> {
+        let action = match d.action {
+            Action::Copy => "ACC_RT_COPY",
+            Action::Copyin => "ACC_RT_COPYIN",
+            Action::Copyout => "ACC_RT_COPYOUT",
+            Action::Create => "ACC_RT_CREATE",
+            Action::NoCreate => "ACC_RT_NO_CREATE",
+            Action::Present => "ACC_RT_PRESENT",
+            Action::Deviceptr => return None,
+            Action::Attach => "ACC_RT_ATTACH",
+            Action::Detach => "ACC_RT_DETACH",
+            Action::Delete => "ACC_RT_DELETE",
+            Action::UpdateSelf => "ACC_RT_UPDATE_SELF",
+            Action::UpdateDevice => "ACC_RT_UPDATE_DEVICE",
+        };
+        let mut flags = Vec::new();
+        if d.zero {
+            flags.push("ACC_RT_ZERO");
+        }
+        if d.finalize {
+            flags.push("ACC_RT_FINALIZE");
+        }
+        if d.if_present {
+            flags.push("ACC_RT_IF_PRESENT");
+        }
+        if d.implicit {
+            flags.push("ACC_RT_IMPLICIT");
+        }
+        let flags = if flags.is_empty() {
+            "0".to_string()
+        } else {
+            flags.join(" | ")
+        };
+        let name = self.unit.var(d.var).name.clone();
+        let (addr, bytes, text) = match &d.item {
+            None => (format!("&{name}"), format!("sizeof({name})"), name),
+            Some(item) => {
+                let (a, b) = self.item_extent(item, d.var)?;
+                (a, b, item.text.clone())
+            }
+        };
+        let (addr, bytes) = if matches!(d.action, Action::Attach | Action::Detach) {
+            // The address of the pointer itself.
+            (
+                format!(
+                    "&({})",
+                    item_text(d.item.as_ref(), &self.unit.var(d.var).name)
+                ),
+                "sizeof(void *)".into(),
+            )
+        } else {
+            (addr, bytes)
+        };
+        Some(DataEntry {
+            action,
+            flags,
+            addr,
+            bytes,
+            text: c_string(&text),
+        })
+    }
+
+    /// The start address and byte count of a list item.
+    pub(super) fn item_extent(&mut self, item: &VarItem, var: VarId) -> Option<(String, String)> {
+        let mut prefix = item.base.name.clone();
+        let mut iter = item.accessors.iter().peekable();
+        while let Some(a) = iter.peek() {
+            match a {
+                Accessor::Member(id) => write!(prefix, ".{}", id.name).ok()?,
+                Accessor::Arrow(id) => write!(prefix, "->{}", id.name).ok()?,
+                Accessor::Index(e) => write!(prefix, "[{}]", e.text).ok()?,
+                Accessor::Section { .. } => break,
+            }
+            iter.next();
+        }
+        let Some(Accessor::Section {
+            lower,
+            length,
+            span,
+        }) = iter.next()
+        else {
+            return Some((format!("&({prefix})"), format!("sizeof({prefix})")));
+        };
+        // Sections after the first over a pointer's target step into separate allocations
+        // (`a[0:n][0:m]` with `T **a`): the extent is the row pointers' (see `jagged`).
+        if let Some(j) = self.jagged(item, var) {
+            return j.map(|rows| (rows.pointers, rows.pointer_bytes));
+        }
+        // Later sections must cover whole rows: the data stays contiguous.
+        for rest in iter {
+            match rest {
+                Accessor::Section { lower, .. }
+                    if lower.as_ref().is_none_or(|l| l.int_value() == Some(0)) => {}
+                _ => {
+                    self.diags.push(Diagnostic::error(
+                        item.span,
+                        format!("`{}` is not contiguous; only the first dimension of a subarray may be partial", item.text),
+                    ));
+                    return None;
+                }
+            }
+        }
+        let lo = lower
+            .as_ref()
+            .map_or("0".to_string(), |l| format!("({})", l.text));
+        let len = match length {
+            Some(l) => format!("({})", l.text),
+            None => {
+                let shape = self.unit.var(var).shape;
+                if shape == acc_engine::facts::Shape::Pointer || item.accessors.len() > 1 {
+                    self.diags.push(Diagnostic::error(
+                        *span,
+                        format!(
+                            "the length of `{}` is unknown; write it, as in `{}[lo:len]`",
+                            item.text, prefix
+                        ),
+                    ));
+                    return None;
+                }
+                format!("(sizeof({prefix}) / sizeof(({prefix})[0]) - {lo})")
+            }
+        };
+        Some((
+            format!("&({prefix})[{lo}]"),
+            format!("{len} * sizeof(({prefix})[0])"),
+        ))
+    }
+
+    pub(super) fn data_array(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
+        let entries = self.data_entries(data);
+        if entries.is_empty() {
+            return (format!("const acc_rt_data *{name} = 0;"), 0);
+        }
+        let full: Vec<String> = entries.iter().map(DataEntry::full).collect();
+        (
+            format!("const acc_rt_data {name}[] = {{{}}};", full.join(", ")),
+            entries.len(),
+        )
+    }
+
+    /// As [`Self::data_array`], in the compact form (`acc_rt_region_begin_v`):
+    /// a static table `{name}i` and the values `{name}v`.
+    pub(super) fn data_array_compact(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
+        let entries = self.data_entries(data);
+        if entries.is_empty() {
+            return (
+                format!("const acc_rt_data_info *{name}i = 0; void *const *{name}v = 0;"),
+                0,
+            );
+        }
+        let info: Vec<String> = entries
+            .iter()
+            .map(|e| format!("{{{}, {}, {}}}", e.action, e.flags, e.text))
+            .collect();
+        let vals: Vec<String> = entries
+            .iter()
+            .map(|e| format!("(void *)({}), (void *)(size_t)({})", e.addr, e.bytes))
+            .collect();
+        (
+            format!(
+                "static const acc_rt_data_info {name}i[] = {{{}}}; void *const {name}v[] = {{{}}};",
+                info.join(", "),
+                vals.join(", ")
+            ),
+            entries.len(),
+        )
+    }
+
+    /// A section of a jagged array (`a[lo:n][0:m]` where `a` points to pointers, or is an
+    /// array of them): `Some(Some(rows))` when acc maps it (the row pointers, each row, and
+    /// the device's row pointers attached to the device's rows; the runtime expands an item
+    /// flagged `ACC_RT_ROWS`), `Some(None)` when it cannot (said in a diagnostic), `None` when
+    /// the item is no such section.
+    pub(super) fn jagged(&mut self, item: &VarItem, var: VarId) -> Option<Option<JaggedRows>> {
+        let sections: Vec<(
+            Option<&acc_engine::directive::Expr>,
+            Option<&acc_engine::directive::Expr>,
+        )> = item
+            .accessors
+            .iter()
+            .filter_map(|a| match a {
+                Accessor::Section { lower, length, .. } => Some((lower.as_ref(), length.as_ref())),
+                _ => None,
+            })
+            .collect();
+        if sections.len() < 2 {
+            return None;
+        }
+        let v = self.unit.var(var);
+        let stars = v.decl_text[..v.decl_name.start].matches('*').count()
+            + v.decl_text[v.decl_name.end..].matches('*').count();
+        let levels = stars + usize::from(v.shape == acc_engine::facts::Shape::Array);
+        if levels < 2 || stars == 0 {
+            return None;
+        }
+        let name = item.base.name.clone();
+        let fail = |this: &mut Self, why: &str| {
+            this.diags.push(
+                Diagnostic::error(
+                    item.span,
+                    format!(
+                        "`{}` spans rows that are separate allocations (`{name}` points to pointers): {why}",
+                        item.text
+                    ),
+                )
+                .with_note(format!(
+                    "map the row pointers and each row (`{name}[0:n]`, then `{name}[i][0:m]` for each i, with `enter data` in a loop), or keep the data in one allocation"
+                )),
+            );
+            Some(None)
+        };
+        let plain = item.accessors.len() == 2 && sections.len() == 2;
+        if !plain {
+            return fail(
+                self,
+                "acc maps two levels, `a[lo:n][0:m]`, of a variable itself",
+            );
+        }
+        let (lo1, len1) = sections[0];
+        let (lo2, len2) = sections[1];
+        if lo2.is_some_and(|l| l.int_value() != Some(0)) {
+            return fail(
+                self,
+                "the rows' section must start at 0, where each row pointer points",
+            );
+        }
+        let (Some(len1), Some(len2)) = (len1, len2) else {
+            return fail(self, "give both lengths, as in `a[0:n][0:m]`");
+        };
+        let lo1 = lo1.map_or("0".to_string(), |l| format!("({})", l.text));
+        Some(Some(JaggedRows {
+            pointers: format!("&({name})[{lo1}]"),
+            pointer_bytes: format!("({}) * sizeof(({name})[0])", len1.text),
+            row_bytes: format!("({}) * sizeof(({name})[0][0])", len2.text),
+            row_text: format!("{name}[i][0:{}]", len2.text),
+        }))
+    }
+
+    pub(super) fn data_entries(&mut self, data: &[DataItem]) -> Vec<DataEntry> {
+        let mut entries: Vec<DataEntry> = Vec::new();
+        for d in data {
+            let Some(mut entry) = self.data_entry(d) else {
+                continue;
+            };
+            let rows = d
+                .item
+                .as_ref()
+                .and_then(|i| self.jagged(i, d.var))
+                .flatten();
+            if let Some(rows) = rows {
+                // The row pointers, then the rows' descriptor: each row's bytes.
+                entry.flags = if entry.flags == "0" {
+                    "ACC_RT_ROWS".into()
+                } else {
+                    format!("{} | ACC_RT_ROWS", entry.flags)
+                };
+                let row = DataEntry {
+                    action: entry.action,
+                    flags: "0".into(),
+                    addr: "0".into(),
+                    bytes: rows.row_bytes,
+                    text: c_string(&rows.row_text),
+                };
+                entries.push(entry);
+                entries.push(row);
+                continue;
+            }
+            // A section of a struct's pointer member (`s.p[0:n]`) also
+            // attaches the member's device copy to it, when the struct is
+            // on the device (OpenACC 2.6+); leaving detaches it first.
+            let attach = d.item.as_ref().and_then(member_pointer).map(|p| {
+                let entry = |action| DataEntry {
+                    action,
+                    flags: "ACC_RT_IF_PRESENT".into(),
+                    addr: format!("&({p})"),
+                    bytes: "sizeof(void *)".into(),
+                    text: c_string(&p),
+                };
+                (entry("ACC_RT_ATTACH"), entry("ACC_RT_DETACH"))
+            });
+            match (attach, d.action) {
+                (
+                    Some((att, _)),
+                    Action::Copy
+                    | Action::Copyin
+                    | Action::Create
+                    | Action::Present
+                    | Action::NoCreate,
+                ) => {
+                    entries.push(entry);
+                    entries.push(att);
+                }
+                (Some((_, det)), Action::Copyout | Action::Delete) => {
+                    entries.push(det);
+                    entries.push(entry);
+                }
+                _ => entries.push(entry),
+            }
+        }
+        entries
+    }
+
+    pub(super) fn region(&mut self, id: ConstructId, data: &[DataItem]) {
+        let c = self.unit.construct(id);
+        let line = self.line(c.pragma_span);
+        let n = self.fresh();
+        let (array, count) = self.data_array(data, &format!("__acc_d{n}"));
+        let cond = self.condition(id).unwrap_or_else(|| "1".into());
+        let is_declare = c.directive.kind == DirectiveKind::Declare;
+        let asy = self.async_arg(id);
+        let wait = self.wait_clause(id, line);
+        if c.directive.kind == DirectiveKind::HostData {
+            self.host_data(id);
+            return;
+        }
+        let open = format!(
+            "{} {wait}{array} struct __acc_region __acc_r{n} __attribute__((cleanup(__acc_region_end))) = {{{}, {line}, __acc_d{n}, {count}, {asy}, {cond}}}; if (__acc_r{n}.active) acc_rt_region_begin({}, {line}, __acc_d{n}, {count}, {asy});",
+            if is_declare { "" } else { "{" },
+            self.file,
+            self.file
+        );
+        let indent = self.indent_of(c.pragma_span);
+        self.replace(c.pragma_span, one_statement_a_line(&open, &indent));
+        if !is_declare {
+            if let Some(body) = c.body {
+                self.insert(
+                    body.end,
+                    " }".into(),
+                    -(self.unit.ancestors(id).count() as i64),
+                );
+            }
+        }
+    }
+
+    pub(super) fn host_data(&mut self, id: ConstructId) {
+        let c = self.unit.construct(id);
+        let line = self.line(c.pragma_span);
+        let if_present = c.directive.has(ClauseKind::IfPresent) as i32;
+        let cond = self.condition(id).unwrap_or_else(|| "1".into());
+        let mut open = String::from("{ ");
+        let mut inner = String::from("{ ");
+        for (ci, clause) in c.directive.clauses.iter().enumerate() {
+            if clause.kind != ClauseKind::UseDevice {
+                continue;
+            }
+            for (ii, item) in acc_engine::attrs::clause_items(&clause.args)
+                .iter()
+                .enumerate()
+            {
+                let Some(Some(v)) = c.clause_vars.get(ci).and_then(|x| x.get(ii)) else {
+                    continue;
+                };
+                let var = self.unit.var(*v);
+                if var.shape != acc_engine::facts::Shape::Pointer {
+                    self.diags.push(Diagnostic::error(
+                        item.span,
+                        format!("`use_device({})` of a non-pointer is not supported yet; use a pointer to its data", item.text),
+                    ));
+                    continue;
+                }
+                let n = self.fresh();
+                // `if(false)`: the host address, unchanged.
+                let _ = write!(
+                    open,
+                    "void *__acc_ud{n} = ({cond}) ? acc_rt_use_device({}, {line}, (void *)({}), {}, {if_present}) : (void *)({}); ",
+                    self.file,
+                    var.name,
+                    c_string(&item.text),
+                    var.name
+                );
+                let _ = write!(
+                    inner,
+                    "{} = ({})__acc_ud{n}; ",
+                    declare_as(self.unit, *v, &var.name),
+                    declare_as(self.unit, *v, "")
+                );
+            }
+        }
+        self.replace(c.pragma_span, format!("{open}{inner}"));
+        if let Some(body) = c.body {
+            self.insert(
+                body.end,
+                " } }".into(),
+                -(self.unit.ancestors(id).count() as i64),
+            );
+        }
+    }
+
+    pub(super) fn dynamic(&mut self, id: ConstructId, kind: EffKind, data: &[DataItem]) {
+        let c = self.unit.construct(id);
+        let line = self.line(c.pragma_span);
+        let n = self.fresh();
+        let (array, count) = self.data_array(data, &format!("__acc_d{n}"));
+        let asy = self.async_arg(id);
+        let wait = self.wait_clause(id, line);
+        let call = match kind {
+            EffKind::EnterData => "acc_rt_enter_data",
+            EffKind::ExitData => "acc_rt_exit_data",
+            EffKind::Update => "acc_rt_update",
+            _ => {
+                // File-scope `declare`: the data lives as long as the
+                // program, entered before `main` runs.
+                let text = format!(
+                    "__attribute__((constructor)) static void __acc_declare{n}(void) {{ {array} acc_rt_enter_data({}, {line}, __acc_d{n}, {count}, acc_async_sync); }}",
+                    self.file
+                );
+                let indent = self.indent_of(c.pragma_span);
+                self.replace(c.pragma_span, one_statement_a_line(&text, &indent));
+                return;
+            }
+        };
+        let body = format!(
+            "{wait}{array} {call}({}, {line}, __acc_d{n}, {count}, {asy});",
+            self.file
+        );
+        let text = match self.condition(id) {
+            Some(cond) => format!("if ({cond}) {{ {body} }}"),
+            None => format!("{{ {body} }}"),
+        };
+        let indent = self.indent_of(c.pragma_span);
+        self.replace(c.pragma_span, one_statement_a_line(&text, &indent));
+    }
+
+    pub(super) fn other(&mut self, id: ConstructId) {
+        let c = self.unit.construct(id);
+        let line = self.line(c.pragma_span);
+        let d = &c.directive;
+        let text = match d.kind {
+            DirectiveKind::Wait => {
+                let asy = self.async_arg(id);
+                match &d.arg {
+                    Some(acc_engine::directive::DirectiveArg::Wait(w)) if !w.queues.is_empty() => {
+                        let qs: Vec<&str> = w.queues.iter().map(|q| q.text.as_str()).collect();
+                        format!(
+                            "{{ const int __acc_q[] = {{{}}}; acc_rt_wait({}, {line}, __acc_q, {}, {asy}); }}",
+                            qs.join(", "),
+                            self.file,
+                            qs.len()
+                        )
+                    }
+                    _ => format!("acc_rt_wait({}, {line}, 0, 0, {asy});", self.file),
+                }
+            }
+            DirectiveKind::Init | DirectiveKind::Shutdown => {
+                let f = if d.kind == DirectiveKind::Init {
+                    "acc_init"
+                } else {
+                    "acc_shutdown"
+                };
+                format!("{f}({});", self.device_type(id))
+            }
+            DirectiveKind::Set => {
+                let mut s = String::new();
+                if let Some(n) = self.clause_expr(id, ClauseKind::DeviceNum) {
+                    let _ = write!(s, "acc_set_device_num(({n}), {});", self.device_type(id));
+                } else if d.has(ClauseKind::DeviceType) {
+                    let _ = write!(s, "acc_set_device_type({});", self.device_type(id));
+                }
+                if let Some(q) = self.clause_expr(id, ClauseKind::DefaultAsync) {
+                    let _ = write!(s, " acc_set_default_async({q});");
+                }
+                s
+            }
+            DirectiveKind::Atomic => {
+                // Outside a kernel only the host runs it, but other host
+                // threads may too.
+                if let Some(body) = c.body {
+                    self.insert(body.end, " acc_rt_atomic_end(); }".into(), 0);
+                }
+                "{ acc_rt_atomic_begin();".into()
+            }
+            DirectiveKind::Loop => {
+                // An orphaned loop (in a `routine`): on the CPU devices it
+                // runs inside its caller's chunk, sequentially.
+                String::new()
+            }
+            _ => String::new(),
+        };
+        // `init`, `shutdown` and `set` take an `if` clause.
+        let text = match self.condition(id) {
+            Some(cond)
+                if matches!(
+                    d.kind,
+                    DirectiveKind::Init | DirectiveKind::Shutdown | DirectiveKind::Set
+                ) =>
+            {
+                format!("if ({cond}) {{ {text} }}")
+            }
+            _ => text,
+        };
+        self.replace(c.pragma_span, text);
+    }
+}
+
+/// The pointer member whose target a list item names (`s.p` of
+/// `s.p[0:n]`), if it names one.
+pub(super) fn member_pointer(item: &VarItem) -> Option<String> {
+    let section = item
+        .accessors
+        .iter()
+        .position(|a| matches!(a, Accessor::Section { .. }))?;
+    if section == 0
+        || !matches!(
+            item.accessors[section - 1],
+            Accessor::Member(_) | Accessor::Arrow(_)
+        )
+    {
+        return None;
+    }
+    let mut text = item.base.name.clone();
+    for a in &item.accessors[..section] {
+        match a {
+            Accessor::Member(id) => text = format!("{text}.{}", id.name),
+            Accessor::Arrow(id) => text = format!("{text}->{}", id.name),
+            Accessor::Index(e) => text = format!("{text}[{}]", e.text),
+            Accessor::Section { .. } => {}
+        }
+    }
+    Some(text)
+}
+
+pub(super) fn item_text(item: Option<&VarItem>, name: &str) -> String {
+    item.map_or_else(|| name.to_string(), |i| i.text.clone())
+}

@@ -1,0 +1,687 @@
+//! The host side of a compute construct: the kernel's parameters, arguments and their
+//! descriptors, the launch (one per part of a `kernels` region), the `if` clause's host
+//! version, each part's CUDA form, and each kernel function (written with the
+//! [`super::writer`]: its declarations, gathered in a [`Frame`], around the body that
+//! [`super::body`] writes).
+//!
+//! It must not rewrite the construct's statements itself (that is [`super::body`]'s) nor decide
+//! how the CUDA version spreads loops ([`super::spread`]).
+
+use super::chunk::cmp_code;
+use super::edit::{apply_in, one_statement_a_line};
+use super::frame::{arg, Frame};
+use super::*;
+
+/// The launch's settings that every part of a construct shares.
+struct Launch {
+    line: usize,
+    fname: String,
+    construct_name: &'static str,
+    num_gangs: String,
+    nw: String,
+    vl: String,
+    asy: String,
+}
+
+impl<'a> Lowerer<'a> {
+    /// Outlines a compute construct.
+    pub(super) fn kernel(&mut self, id: ConstructId, k: &KernelPlan) {
+        let c = self.unit.construct(id);
+        let Some(body) = c.body else { return };
+        let line = self.line(c.pragma_span);
+        let n = self.fresh();
+        // Host side: data, arguments, reductions, launch.
+        let (data_array, data_count) = self.data_array_compact(&k.data, &format!("__acc_d{n}"));
+        let mut f = Frame::new(n);
+        self.kernel_params(id, k, &mut f);
+        (f.local_types, f.typedefs_used) = self.local_types(c.pragma_span);
+        self.kernel_privates(id, k, &mut f);
+        self.kernel_reductions(k, &mut f);
+        self.offset_args(&mut f);
+        self.private_section_args(&mut f);
+        self.routine_global_args(&mut f);
+        let parts = self.kernel_parts(id, k, body);
+        let (num_gangs, nw, vl) = self.launch_dims(id, k);
+        let launch = Launch {
+            line,
+            fname: format!("__acc_kernel{n}"),
+            construct_name: c.directive.kind.name(),
+            num_gangs,
+            nw,
+            vl,
+            asy: self.async_arg(id),
+        };
+        let wait = self.wait_clause(id, line);
+        let args_decl = self.arg_tables(k, &f);
+        let reds_decl = reduction_tables(&f);
+        let mut launches = String::new();
+        for (pi, (span, iterations)) in parts.iter().enumerate() {
+            launches.push_str(&self.kernel_part(id, k, pi, *span, iterations, &f, &launch));
+        }
+        let asy = &launch.asy;
+        let (offset_decls, typedefs_used) = (&f.offset_decls, &f.typedefs_used);
+        // The host's own variables that only the kernel's private copies
+        // use are, on the host, set and never read; say so to the C compiler.
+        let unused: String = k
+            .private
+            .iter()
+            .map(|&v| format!("(void){}; ", self.unit.var(v).name))
+            .collect::<String>()
+            + typedefs_used;
+        let launch = format!(
+            "{wait}{unused}{data_array} acc_rt_region_begin_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy}); \
+             {offset_decls}{args_decl} {reds_decl} {launches}\
+             acc_rt_region_end_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy});",
+            f = self.file,
+        );
+        let indent = self.indent_of(c.pragma_span);
+        let launch = one_statement_a_line(&launch, &indent);
+        let host_version = self.host_version(body);
+        let replacement = match self.condition(id) {
+            Some(cond) => format!(
+                "if ({cond}) {{ {launch} }} else {{\n#line {} {}\n{host_version}\n}}",
+                self.line(body),
+                self.file
+            ),
+            None => format!("{{ {launch} }}"),
+        };
+        // A directive that ends a `#if` branch whose statement follows the `#endif`
+        // (`#ifdef _OPENMP … #else #pragma acc … #endif` then the loop): the launch goes where
+        // the directive is, inside the branch, and the lines between (`#endif`, the other
+        // branch) stay; the statement goes.
+        let between = &self.src[c.pragma_span.end..body.start];
+        if between.lines().any(|l| l.trim_start().starts_with('#')) {
+            self.replace(c.pragma_span, replacement);
+            self.replace(body, String::new());
+        } else {
+            self.replace(Span::new(c.pragma_span.start, body.end), replacement);
+        }
+    }
+
+    /// The kernel's parameters: for each, its argument, its CUDA parameter, and its declaration
+    /// in the kernel function (a pointer to the device copy, a translated pointer, a value).
+    fn kernel_params(&mut self, id: ConstructId, k: &KernelPlan, f: &mut Frame) {
+        let Frame {
+            args,
+            cuda_params,
+            offsets,
+            decls,
+            sections,
+            ..
+        } = f;
+        let mut value_decls = CWriter::at(1);
+        for (i, p) in k.params.iter().enumerate() {
+            let var = self.unit.var(p.var);
+            let name = &var.name;
+            let text = c_string(name);
+            match p.pass {
+                Pass::Mapped => {
+                    match self.probe(id, p.var) {
+                        // Only part of the array is mapped: find the device
+                        // copy through that part, then step back to element 0.
+                        Some(probe) => {
+                            let j = k.params.len() + offsets.len();
+                            args.push(arg("ACC_RT_ARG_MAPPED", format!("({probe})"), "0", &text));
+                            cuda_params.push(CudaParam::Pointer);
+                            offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
+                            let address = format!("(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]");
+                            decls.text(&self.pointer_decl(
+                                declare_as_unbound(self.unit, p.var, "(*\0)"),
+                                &format!("__acc_p_{name}"),
+                                &address,
+                            ));
+                        }
+                        None => {
+                            args.push(arg("ACC_RT_ARG_MAPPED", format!("&{name}"), "0", &text));
+                            cuda_params.push(CudaParam::Pointer);
+                            let address = format!("*(void **)__acc_args[{i}]");
+                            decls.text(&self.pointer_decl(
+                                declare_as_unbound(self.unit, p.var, "(*\0)"),
+                                &format!("__acc_p_{name}"),
+                                &address,
+                            ));
+                        }
+                    }
+                }
+                Pass::TranslatedPointer if self.probe(id, p.var).is_some() => {
+                    // The pointer's target is mapped from an offset: look
+                    // up that part, then step back to where it points.
+                    let probe = self.probe(id, p.var).unwrap_or_default();
+                    let j = k.params.len() + offsets.len();
+                    args.push(arg("ACC_RT_ARG_POINTER", format!("({probe})"), "0", &text));
+                    cuda_params.push(CudaParam::Pointer);
+                    offsets.push(format!("(size_t)((char *)({probe}) - (char *)({name}))"));
+                    let address = format!(
+                        "(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]"
+                    );
+                    decls.text(&self.pointer_decl(
+                        declare_as(self.unit, p.var, "\0"),
+                        name,
+                        &address,
+                    ));
+                }
+                Pass::TranslatedPointer | Pass::Deviceptr => {
+                    let kind = if p.pass == Pass::Deviceptr {
+                        "ACC_RT_ARG_DEVICEPTR"
+                    } else {
+                        "ACC_RT_ARG_POINTER"
+                    };
+                    args.push(arg(kind, name.clone(), "0", &text));
+                    cuda_params.push(CudaParam::Pointer);
+                    let address = format!("*(void **)__acc_args[{i}]");
+                    decls.text(&self.pointer_decl(
+                        declare_as(self.unit, p.var, "\0"),
+                        name,
+                        &address,
+                    ));
+                }
+                Pass::Value => {
+                    args.push(arg(
+                        "ACC_RT_ARG_VALUE",
+                        format!("&{name}"),
+                        &format!("sizeof({name})"),
+                        &text,
+                    ));
+                    cuda_params.push(CudaParam::Value {
+                        decl: declare_as(self.unit, p.var, "v"),
+                    });
+                    if let Some((item, true)) = self.private_section(id, p.var) {
+                        // Declared below, as the gang's copy of the section.
+                        sections.push((p.var, item, true));
+                        continue;
+                    }
+                    if var.shape == acc_engine::facts::Shape::Array {
+                        decls.line(&format!(
+                            "{}; __builtin_memcpy((void *)&{name}, __acc_args[{i}], sizeof({name})); (void){name};",
+                            declare_as(self.unit, p.var, name)
+                        ));
+                    } else {
+                        // First: a variable-length array's type may name it.
+                        value_decls.line(&format!(
+                            "{} = *({})__acc_args[{i}]; (void){name};",
+                            declare_as(self.unit, p.var, name),
+                            declare_as(self.unit, p.var, "(*)")
+                        ));
+                    }
+                }
+            }
+        }
+        let pointers = std::mem::replace(decls, value_decls);
+        decls.text(&pointers.finish());
+    }
+
+    /// The function's own types (and enumerators) that the kernel's declarations and body
+    /// may name: ahead of everything in the host kernel; around the CUDA kernel and its
+    /// parameters' structs, which name them too. And the typedefs among them: one the kernel
+    /// repeats, or whose only use in the host function was the construct, is used as far as
+    /// the C compiler can tell.
+    fn local_types(&self, at: Span) -> (CWriter, String) {
+        let (mut local_types, mut typedefs_used) = (CWriter::at(1), String::new());
+        for t in self.unit.local_types_at(at) {
+            local_types.line(&t.text);
+            for name in &t.typedef_names {
+                let _ = write!(typedefs_used, "(void)sizeof({name}); ");
+            }
+        }
+        (local_types, typedefs_used)
+    }
+
+    /// The values the host passes after the parameters: the offsets of partly mapped arrays,
+    /// reductions' sections and private sections, computed where the launch is.
+    fn offset_args(&mut self, f: &mut Frame) {
+        let Frame {
+            n,
+            args,
+            cuda_params,
+            offsets,
+            offset_decls,
+            ..
+        } = f;
+        let n = *n;
+        // The offsets of partly mapped arrays travel as values after the
+        // parameters; the host computes them where the launch is.
+        *offset_decls = offsets
+            .iter()
+            .enumerate()
+            .map(|(j, o)| format!("const size_t __acc_off{n}_{j} = {o}; "))
+            .collect();
+        for j in 0..offsets.len() {
+            args.push(arg(
+                "ACC_RT_ARG_VALUE",
+                format!("&__acc_off{n}_{j}"),
+                "sizeof(size_t)",
+                "\"offset\"",
+            ));
+            cuda_params.push(CudaParam::Value {
+                decl: "size_t v".into(),
+            });
+        }
+    }
+
+    /// The file-scope variables routines use: each kernel sets the CUDA module's device
+    /// pointer to the device copy (`crate::cuda::support`), found by its host address.
+    fn routine_global_args(&mut self, f: &mut Frame) {
+        let Frame {
+            args,
+            cuda_params,
+            bind_globals,
+            ..
+        } = f;
+        for g in &self.routine_globals {
+            let i = args.len();
+            args.push(arg(
+                "ACC_RT_ARG_POINTER",
+                format!("&{g}"),
+                "0",
+                &c_string(g),
+            ));
+            cuda_params.push(CudaParam::Pointer);
+            bind_globals.line(&format!(
+                "__acc_gp_{g} = (decltype(__acc_gp_{g}))*(void *const *)__acc_args[{i}];"
+            ));
+        }
+    }
+
+    /// A `kernels` region runs each statement of its block as its own
+    /// kernel, in order: a loop nest with gang partitioning on many
+    /// gangs, anything else on one. Each part with its iteration count.
+    fn kernel_parts(&self, id: ConstructId, k: &KernelPlan, body: Span) -> Vec<(Span, String)> {
+        let c = self.unit.construct(id);
+        // A loop without a directive proven independent runs on many gangs.
+        let plain_gang = |s: Span| {
+            k.plain_loops
+                .iter()
+                .any(|(i, verdict)| verdict.is_ok() && c.plain_loops[*i].0.start == s.start)
+        };
+        if k.kind == EffKind::Kernels && !c.directive.kind.is_combined() && !c.statements.is_empty()
+        {
+            c.statements
+                .iter()
+                .map(|&s| {
+                    let gang = plain_gang(s)
+                        || k.loops.iter().any(|l| {
+                            l.partition.gang.is_some()
+                                && self.unit.construct(l.construct).pragma_span.start == s.start
+                        });
+                    (
+                        s,
+                        if gang {
+                            "INT64_MAX".to_string()
+                        } else {
+                            "1".to_string()
+                        },
+                    )
+                })
+                .collect()
+        } else if k.kind == EffKind::Kernels && plain_gang(body) {
+            vec![(body, "INT64_MAX".to_string())]
+        } else {
+            vec![(body, self.iterations(id, k))]
+        }
+    }
+
+    /// The construct's `num_gangs`, `num_workers` and `vector_length`, as the launch takes them.
+    fn launch_dims(&self, id: ConstructId, k: &KernelPlan) -> (String, String, String) {
+        let num = |kind| {
+            self.clause_expr(id, kind)
+                .map_or("0".to_string(), |e| format!("(int32_t)({e})"))
+        };
+        let num_gangs = if k.kind == EffKind::Serial {
+            "1".to_string()
+        } else {
+            num(ClauseKind::NumGangs)
+        };
+        let nw = num(ClauseKind::NumWorkers);
+        let vl = num(ClauseKind::VectorLength);
+        (num_gangs, nw, vl)
+    }
+
+    /// The compact forms of acc_rt.h: constant tables and one value a
+    /// slot, cheap for the host compiler (see `acc_rt_launch_v`).
+    fn arg_tables(&self, k: &KernelPlan, f: &Frame) -> String {
+        let (n, args) = (f.n, &f.args);
+        if args.is_empty() {
+            format!("const acc_rt_arg_info *__acc_ai{n} = 0; void *const *__acc_av{n} = 0;")
+        } else {
+            let info: Vec<String> = args
+                .iter()
+                .map(|[kind, _, bytes, text]| format!("{{{kind}, {bytes}, {text}}}"))
+                .collect();
+            let vals: Vec<String> = args
+                .iter()
+                .map(|[_, addr, _, _]| format!("(void *){addr}"))
+                .collect();
+            // A static table, unless an array passed by value may be a
+            // VLA (whose `sizeof` is not a constant); a local table costs
+            // the host compiler a store a field.
+            let by_value_array = k.params.iter().any(|p| {
+                p.pass == Pass::Value
+                    && self.unit.var(p.var).shape == acc_engine::facts::Shape::Array
+            });
+            format!(
+                "{}const acc_rt_arg_info __acc_ai{n}[] = {{{}}}; void *const __acc_av{n}[] = {{{}}};",
+                if by_value_array { "" } else { "static " },
+                info.join(", "),
+                vals.join(", ")
+            )
+        }
+    }
+
+    /// One part of a construct: its kernel function, its CUDA version, and its launch (returned).
+    #[allow(clippy::too_many_arguments)]
+    fn kernel_part(
+        &mut self,
+        id: ConstructId,
+        k: &KernelPlan,
+        pi: usize,
+        span: Span,
+        iterations: &str,
+        f: &Frame,
+        l: &Launch,
+    ) -> String {
+        let fname = format!("{}_{pi}", l.fname);
+        let (num_gangs, nw, vl) = self.part_dims(k, span, l);
+        let (thread_gangs, lanes, rows) = self.cuda_shape(id, k, span, iterations, f, l.line);
+        let kernel_body = self.kernel_body(id, k, span);
+        self.lanes = None;
+        let Frame {
+            cuda_params,
+            cuda_slot_bytes,
+            cuda_reds,
+            local_types,
+            decls,
+            bind_globals,
+            red_store,
+            cuda_blocks,
+            n,
+            args,
+            reds,
+            ..
+        } = f;
+        let (cuda_blocks, n, line, construct_name) = (*cuda_blocks, *n, l.line, l.construct_name);
+        let asy = &l.asy;
+        let mut launches = String::new();
+        self.cuda_kernels.push(CudaKernel {
+            entry: fname.clone(),
+            file: self.file.trim_matches('"').to_string(),
+            line: self.line(span),
+            params: cuda_params.clone(),
+            slot_bytes: cuda_slot_bytes.clone(),
+            reductions: cuda_reds.clone(),
+            types: local_types.as_str().to_string(),
+            decls: format!("{}{}", decls.as_str(), bind_globals.as_str()),
+            body: kernel_body.clone(),
+            store: red_store.as_str().to_string(),
+            mode: if iterations == "1" {
+                CudaMode::Single
+            } else if rows {
+                CudaMode::Rows
+            } else if lanes {
+                CudaMode::Lanes
+            } else if cuda_blocks || !k.gang_partitioned {
+                // Redundant gangs: each block's first thread runs the region.
+                CudaMode::Blocks
+            } else {
+                CudaMode::Threads
+            },
+        });
+        // acc_rt_kernel.cuda_lanes: 1 lanes, 2 rows, 3 one thread a gang (the launch shape
+        // must suit them).
+        let lanes_code = if thread_gangs {
+            3
+        } else if rows {
+            2
+        } else {
+            i32::from(lanes)
+        };
+        let cuda = format!("__acc_cuda_module, \"{fname}\", {lanes_code}");
+        let _ = write!(
+                launches,
+                "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, {cuda}}}; \
+                 acc_rt_launch_v(&__acc_k{n}_{pi}, {iterations}, {num_gangs}, {nw}, {vl}, {asy}, __acc_ai{n}, __acc_av{n}, {nargs}, __acc_ri{n}, __acc_rv{n}, {nreds}); ",
+                f = self.file,
+                nargs = args.len(),
+                nreds = reds.len(),
+            );
+        let _ = writeln!(
+            self.prototypes,
+            "static void {fname}(const acc_rt_chunk *);"
+        );
+        let text = self.kernel_function(&fname, span, &kernel_body, f, l);
+        self.kernels.push_str(&text);
+        launches
+    }
+
+    /// In `kernels`, `gang(num: e)`, `worker(num: e)` and
+    /// `vector(length: e)` on the part's loop size its launch.
+    fn part_dims(&self, k: &KernelPlan, span: Span, l: &Launch) -> (String, String, String) {
+        let (num_gangs, nw, vl) = (&l.num_gangs, &l.nw, &l.vl);
+        let part_loop = (k.kind == EffKind::Kernels)
+            .then(|| {
+                k.loops
+                    .iter()
+                    .find(|l| self.unit.construct(l.construct).pragma_span.start == span.start)
+            })
+            .flatten()
+            .map(|l| &self.unit.construct(l.construct).directive);
+        let level_arg = |kind: ClauseKind| {
+            part_loop.and_then(|d| {
+                d.clauses
+                    .iter()
+                    .filter(|c| c.kind == kind)
+                    .find_map(|c| match &c.args {
+                        ClauseArgs::Gang(args) => args
+                            .iter()
+                            .find(|a| a.kind == acc_engine::directive::GangArgKind::Num)
+                            .map(|a| format!("(int32_t)({})", a.value.text)),
+                        ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => {
+                            Some(format!("(int32_t)({})", e.text))
+                        }
+                        _ => None,
+                    })
+            })
+        };
+        let num_gangs = level_arg(ClauseKind::Gang).unwrap_or_else(|| num_gangs.clone());
+        let nw = level_arg(ClauseKind::Worker).unwrap_or_else(|| nw.clone());
+        let vl = level_arg(ClauseKind::Vector).unwrap_or_else(|| vl.clone());
+        (num_gangs, nw, vl)
+    }
+
+    /// How the part's CUDA version runs: sets `self.lanes` to the lanes plan where it spreads
+    /// worker/vector loops over a block's threads, says so in `--info`, and returns whether a
+    /// block is one thread a gang, whether it runs in lanes, and whether in rows.
+    fn cuda_shape(
+        &mut self,
+        id: ConstructId,
+        k: &KernelPlan,
+        span: Span,
+        iterations: &str,
+        f: &Frame,
+        line: usize,
+    ) -> (bool, bool, bool) {
+        let cuda_blocks = f.cuda_blocks;
+        let has_private_sections = !f.section_plans.is_empty();
+        // Lanes where it is exact (and the kernel would spread threads over the gang loop).
+        let threads_mode = iterations != "1" && !cuda_blocks && k.gang_partitioned;
+        // Once-per-gang effects the region's threads cannot leave to one of them: then a
+        // CUDA block is one thread, so that every thread is a gang.
+        let mut thread_gangs = threads_mode && self.once_per_gang(id, k, span).1;
+        if thread_gangs {
+            self.info.push(format!(
+                    "{line}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
+                ));
+        }
+        self.lanes = if threads_mode && !thread_gangs {
+            self.lanes_plan(id, k, span)
+        } else {
+            None
+        };
+        // A gang's copy of a private section is shared by the gang's threads: a block must
+        // be a gang.
+        if threads_mode && self.lanes.is_none() && !thread_gangs && has_private_sections {
+            thread_gangs = true;
+            self.info.push(format!(
+                "{line}: CUDA: one thread a gang (each gang's copy of a private section)"
+            ));
+        }
+        let lanes = self.lanes.is_some();
+        let rows = self.lanes.as_ref().is_some_and(|l| !l.rows.is_empty());
+        if rows {
+            self.info.push(format!(
+                    "{line}: CUDA: a block a gang iteration, its worker loops over the block's rows and their vector loops over each row's lanes"
+                ));
+        } else if lanes {
+            self.info.push(format!(
+                    "{line}: CUDA: a block a gang iteration, its worker/vector loops spread over the block's threads"
+                ));
+        }
+        (thread_gangs, lanes, rows)
+    }
+
+    /// The host kernel function of one part: its frame (the argument and slot arrays, the
+    /// local types, the declarations) around the body, then the reductions' stores.
+    fn kernel_function(
+        &self,
+        fname: &str,
+        span: Span,
+        body: &str,
+        f: &Frame,
+        l: &Launch,
+    ) -> String {
+        let mut w = CWriter::new();
+        w.blank()
+            .comment(&format!(
+                "{} at {}:{}",
+                l.construct_name,
+                self.file.trim_matches('"'),
+                l.line
+            ))
+            .open(&format!(
+                "static void {fname}(const acc_rt_chunk *__acc_chunk)"
+            ));
+        // The names the CUDA version gives the arguments and reduction
+        // slots, so both read the same declarations.
+        w.line("void *const *const __acc_args = __acc_chunk->args; (void)__acc_args;")
+            .line("void *const *const __acc_slot = __acc_chunk->red; (void)__acc_slot;")
+            .text(f.local_types.as_str());
+        if !f.typedefs_used.is_empty() {
+            w.line(&f.typedefs_used);
+        }
+        w.text(f.decls.as_str())
+            .line_marker(self.line(span), &self.file)
+            .text(body)
+            .end_line()
+            .text(f.red_store.as_str())
+            .close();
+        w.finish()
+    }
+
+    /// The declaration of a kernel's pointer `name` of type `ty` (`\0` where the name goes)
+    /// at `address`, for both the host and CUDA (see [`crate::vla`]).
+    pub(super) fn pointer_decl(&self, ty: String, name: &str, address: &str) -> String {
+        crate::vla::pointer_decl(&ty, name, address, |w| {
+            self.unit.vars.iter().any(|v| v.name == w)
+        })
+    }
+
+    pub(super) fn probe(&mut self, id: ConstructId, var: VarId) -> Option<String> {
+        if !matches!(
+            self.unit.var(var).shape,
+            acc_engine::facts::Shape::Array | acc_engine::facts::Shape::Pointer
+        ) {
+            return None;
+        }
+        let scopes = std::iter::once(id).chain(self.unit.ancestors(id));
+        let mut found = None;
+        for c in scopes {
+            let data = match &self.plans[c.0 as usize] {
+                ConstructPlan::Kernel(k) => &k.data,
+                ConstructPlan::Region { data, .. } => data,
+                _ => continue,
+            };
+            if let Some(item) = data
+                .iter()
+                .find(|d| d.var == var)
+                .and_then(|d| d.item.clone())
+            {
+                found = Some(item);
+                break;
+            }
+        }
+        let item = found.filter(|i| i.is_subarray())?;
+        self.item_extent(&item, var).map(|(addr, _)| addr)
+    }
+
+    /// The launch's iteration count: the outer loop's trip count when the
+    /// host can compute it (a combined construct), "as many gangs as the
+    /// device likes" for other gang-partitioned regions, and when nothing
+    /// is gang-partitioned, one gang — or, for a `parallel` with
+    /// `num_gangs(n)`, `n` gangs, each running the region redundantly, as
+    /// OpenACC's gang-redundant mode says (the body then has no gang loop to
+    /// share out, so each chunk runs all of it).
+    pub(super) fn iterations(&self, id: ConstructId, k: &KernelPlan) -> String {
+        if !k.gang_partitioned || k.kind == EffKind::Serial {
+            return match self.clause_expr(id, ClauseKind::NumGangs) {
+                Some(e) if k.kind == EffKind::Parallel => format!("(long long)({e})"),
+                _ => "1".into(),
+            };
+        }
+        let c = self.unit.construct(id);
+        if c.directive.kind.is_combined() {
+            let headers: Option<Vec<&LoopHeader>> =
+                c.loops.iter().map(|l| l.header.as_ref()).collect();
+            if let Some(hs) = headers.filter(|h| !h.is_empty()) {
+                let trips: Vec<String> = hs
+                    .iter()
+                    .map(|h| {
+                        format!(
+                            "__acc_trips((long long)({}), (long long)({}), (long long)({}), {})",
+                            h.lower,
+                            h.upper,
+                            h.step,
+                            cmp_code(h.cmp)
+                        )
+                    })
+                    .collect();
+                return trips.join(" * ");
+            }
+        }
+        "INT64_MAX".into()
+    }
+
+    /// The statement of a compute construct as the host runs it when the
+    /// `if` clause is false: the same code without the directives.
+    pub(super) fn host_version(&self, body: Span) -> String {
+        let mut edits = Vec::new();
+        for c in &self.unit.constructs {
+            if body.contains(c.pragma_span) {
+                edits.push(Edit::remove(c.pragma_span));
+            }
+        }
+        apply_in(self.src, body, edits)
+    }
+}
+
+/// The reductions' table and values for the launch (see [`Lowerer::arg_tables`]).
+fn reduction_tables(f: &Frame) -> String {
+    let (n, reds) = (f.n, &f.reds);
+    if reds.is_empty() {
+        format!("const acc_rt_reduction_info *__acc_ri{n} = 0; void *const *__acc_rv{n} = 0;")
+    } else {
+        let info: Vec<String> = reds
+            .iter()
+            .map(|[op, ty, _, text, _, size, init, comb]| {
+                format!("{{{op}, {ty}, {text}, {size}, {init}, {comb}}}")
+            })
+            .collect();
+        let vals: Vec<String> = reds
+            .iter()
+            .map(|[_, _, var, _, count, ..]| format!("(void *){var}, (void *)(size_t)({count})"))
+            .collect();
+        format!(
+                "static const acc_rt_reduction_info __acc_ri{n}[] = {{{}}}; void *const __acc_rv{n}[] = {{{}}};",
+                info.join(", "),
+                vals.join(", ")
+            )
+    }
+}

@@ -1,0 +1,504 @@
+//! Lowering OpenACC C to host C that calls the runtime (`acc_rt.h`).
+//!
+//! Each compute construct is outlined into a kernel function, as
+//! `sotoc-target-codegen.md` describes: the variables it uses become
+//! parameters (the device copy of shared data, a translated pointer, or a
+//! per-gang copy of a `firstprivate` value), its gang-partitioned loops are
+//! split across the runtime's chunks (one chunk per gang), and reductions
+//! across gangs go through the runtime's per-chunk slots. Data directives
+//! become runtime calls; a data region ends through a `cleanup` attribute,
+//! so a `return` or `break` out of it still ends it. The output is the
+//! original text with edits plus the kernels at the end, with `#line`
+//! directives so the C compiler's messages point at the user's file.
+//!
+//! On the CPU devices the levels below gang (worker, vector) run inside a
+//! chunk, sequentially, where the C compiler vectorizes what it can.
+//!
+//! This module owns the entry points, the options, the `Lowerer`'s state and the helpers
+//! every part shares (`c_string`, `declare_as`, the clauses' values); the work is spread over
+//! modules by concern, each an `impl Lowerer` block or plain functions:
+//! - `data`: data constructs and executable directives → runtime calls;
+//! - `host`: a compute construct's host side (arguments, descriptors, launches, the kernel
+//!   function's frame), with `frame` (what it gathers), `privates` and `reduction`;
+//! - `body`: the kernel body; `chunk`: a partitioned loop nest's new header;
+//! - `spread`: GPU spreading plans (lanes, rows, once per gang);
+//! - `atomic`: atomics in kernels (`atomic::read` reads their statements);
+//! - `module`: the CUDA module and the file's assembly; `prelude`: the text every file starts
+//!   with; `edit`: edits and their application; `writer`: the C writer.
+//!
+//! They call each other downwards only: host → privates, reduction, body, spread, chunk,
+//! data, frame, writer; body → spread, chunk, atomic; spread → chunk, reduction; privates →
+//! data, frame, writer; everything → edit. None of them uses `crate::split`, which consumes
+//! [`Lowered`]. Lowering must not decide OpenACC semantics (acc-engine's plans do) and must
+//! not parse the source again: the tree comes in the [`crate::Analysis`].
+
+use std::fmt::Write;
+
+use acc_engine::attrs::EffKind;
+use acc_engine::cuda::{CudaKernel, CudaParam, CudaReduction, Mode as CudaMode};
+use acc_engine::directive::{
+    Accessor, ClauseArgs, ClauseKind, DirectiveKind, ReductionOp, VarItem,
+};
+use acc_engine::facts::{Cmp, ConstructId, LoopHeader, ScalarType, Unit, VarId};
+use acc_engine::plan::{Action, ConstructPlan, DataItem, KernelPlan, LoopPlan, Pass};
+use acc_engine::{Diagnostic, Span};
+
+use crate::types::TypeEnv;
+
+mod atomic;
+mod body;
+mod chunk;
+mod data;
+mod edit;
+mod frame;
+mod host;
+mod module;
+mod prelude;
+mod privates;
+mod reduction;
+mod spread;
+mod writer;
+
+use self::atomic::AtomicSeen;
+use self::edit::line_of;
+pub(crate) use self::edit::{apply, Edit};
+use self::module::declared_globals;
+pub(crate) use self::prelude::PRELUDE;
+use self::spread::Lanes;
+pub(crate) use self::writer::CWriter;
+
+/// Options of the lowering.
+#[derive(Clone, Debug, Default)]
+pub struct LowerOptions {
+    /// The name used in messages and `#line` directives (the user's path).
+    pub file_name: String,
+}
+
+/// The generated C for one file.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// Host C: the user's code with directives replaced by runtime calls,
+    /// and the kernels' host functions.
+    pub host_c: String,
+    /// What `acc cc --info` prints: `line: how the construct was mapped`.
+    pub info: Vec<String>,
+    /// The CUDA module of the file's kernels (that have a CUDA form), as
+    /// `host_c` embeds it for the runtime; `None` when there is none.
+    pub cuda_c: Option<String>,
+    /// The pieces `host_c` is made of, for [`Lowered::split`].
+    pub(crate) parts: Parts,
+}
+
+/// The pieces of a lowered file, for [`Lowered::split`] (`crate::split`), which rewrites the
+/// user's part and puts them together again as two units.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Parts {
+    /// The edits of the user's text (offsets into the source).
+    pub(crate) edits: Vec<Edit>,
+    /// `static void NAME(ARGS);` lines.
+    pub(crate) prototypes: String,
+    /// Where the edited user text is in `host_c`.
+    pub(crate) user: std::ops::Range<usize>,
+    /// The kernels' and reduction helpers' definitions.
+    pub(crate) kernels: String,
+    /// The file name as a C string literal.
+    pub(crate) file: String,
+    /// The definition of `__acc_cuda_module` that kernel descriptors name
+    /// (empty when there are no kernels).
+    pub(crate) cuda_decl: String,
+    /// The file's syntax trees, from its one parse (see [`crate::Analysis::trees`]).
+    pub(crate) trees: Vec<tree_sitter::Tree>,
+}
+
+/// Lowers one file. `None` when there are errors (in the diagnostics).
+pub fn lower_file(
+    src: &str,
+    headers: TypeEnv,
+    opts: &LowerOptions,
+) -> (Option<Lowered>, Vec<Diagnostic>) {
+    let items = headers.header_items.clone();
+    lower_analysis(src, crate::analyze_for(src, headers, None), opts, &items)
+}
+
+/// As [`lower_file`], asking for header facts only when the file itself
+/// does not say enough: when a variable that a construct uses has a type
+/// name the file does not define. Running the preprocessor and reading
+/// every header costs more than the rest of `acc cc` together, and most
+/// files do not need it.
+pub fn lower_file_lazy(
+    src: &str,
+    headers: &mut dyn FnMut() -> Result<TypeEnv, String>,
+    opts: &LowerOptions,
+) -> Result<(Option<Lowered>, Vec<Diagnostic>), String> {
+    let mut analysis = crate::analyze_for(src, TypeEnv::default(), None);
+    let unknown_type = analysis
+        .diags
+        .iter()
+        .any(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE));
+    // A header of the program's own may declare what a construct uses (a global, a type, a
+    // macro its CUDA version needs): read the headers through the preprocessor then too.
+    let has_compute = analysis
+        .unit
+        .constructs
+        .iter()
+        .any(|c| c.directive.kind.is_compute());
+    let mut header_items = Vec::new();
+    if unknown_type || (has_compute && includes_program_header(src)) {
+        let env = headers()?;
+        header_items = env.header_items.clone();
+        // The same tree, analysed again with the headers' facts.
+        let trees = std::mem::take(&mut analysis.trees);
+        analysis = crate::analyze_parsed(src, trees, env, None);
+    }
+    Ok(lower_analysis(src, analysis, opts, &header_items))
+}
+
+/// Whether the file includes a header with `#include "…"`, the form for a program's own.
+fn includes_program_header(src: &str) -> bool {
+    src.lines().any(|l| {
+        let l = l.trim_start();
+        l.strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|l| l.strip_prefix("include"))
+            .is_some_and(|l| l.trim_start().starts_with('"'))
+    })
+}
+
+fn lower_analysis(
+    src: &str,
+    analysis: crate::Analysis,
+    opts: &LowerOptions,
+    header_items: &[crate::types::HeaderItem],
+) -> (Option<Lowered>, Vec<Diagnostic>) {
+    let mut diags = analysis.diags;
+    if diags.iter().any(|d| d.is_error()) {
+        return (None, diags);
+    }
+    let plans = acc_engine::plan::plan(&analysis.unit, &analysis.attrs);
+    let mut lw = Lowerer {
+        src,
+        trees: &analysis.trees,
+        unit: &analysis.unit,
+        plans: &plans,
+        file: c_string(&opts.file_name),
+        edits: Vec::new(),
+        kernels: String::new(),
+        prototypes: String::new(),
+        diags: Vec::new(),
+        info: Vec::new(),
+        counter: 0,
+        renames: Vec::new(),
+        lanes: None,
+        routine_globals: Vec::new(),
+        cuda_kernels: Vec::new(),
+        atomics: Vec::new(),
+    };
+    // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
+    // devices, and through device pointers in the CUDA module.
+    let declared = declared_globals(lw.unit);
+    let bound = crate::cuda::routine_globals(src, &analysis.trees);
+    lw.bind_routine_globals(&bound, &declared);
+    lw.run();
+    lw.warn_mixed_atomics();
+    // An item's extent is read for each use of it (the data actions, the kernel's arguments):
+    // one report of what is wrong with it.
+    for d in std::mem::take(&mut lw.diags) {
+        if !diags.contains(&d) {
+            diags.push(d);
+        }
+    }
+    if diags.iter().any(|d| d.is_error()) {
+        return (None, diags);
+    }
+    let cuda_c = lw.cuda_module(&opts.file_name, &declared, &bound, header_items);
+    let mut lowered = lw.assemble(cuda_c);
+    lowered.parts.trees = analysis.trees;
+    (Some(lowered), diags)
+}
+
+struct Lowerer<'a> {
+    src: &'a str,
+    /// The file's syntax trees (its one parse).
+    trees: &'a [tree_sitter::Tree],
+    unit: &'a Unit,
+    plans: &'a [ConstructPlan],
+    /// The file name as a C string literal.
+    file: String,
+    edits: Vec<Edit>,
+    kernels: String,
+    prototypes: String,
+    diags: Vec<Diagnostic>,
+    info: Vec<String>,
+    counter: usize,
+    /// Variables the current kernel names differently (array reductions'
+    /// private copies), with the expression to use.
+    renames: Vec<(VarId, String)>,
+    /// The kernel being written spreads its worker/vector loops over CUDA blocks' threads.
+    lanes: Option<Lanes>,
+    /// The file-scope variables the file's routines use (see `crate::cuda::support`).
+    routine_globals: Vec<String>,
+    /// The CUDA versions of the kernels, for the file's CUDA module.
+    cuda_kernels: Vec<CudaKernel>,
+    /// The `atomic` constructs met in kernels, and how their CUDA versions update.
+    atomics: Vec<AtomicSeen>,
+}
+
+/// `s` as a C string literal whose bytes are exactly `s`'s (its raw bytes included, see
+/// [`crate::text`]), whatever they are: printable ASCII
+/// as itself, newlines and tabs as `\n` and `\t`, and every other byte (a carriage return from
+/// a CRLF file, UTF-8 or Latin-1 text in a comment) as a three-digit octal escape, which no
+/// following character can extend. `?` is escaped after a `?`, so no trigraph forms.
+fn c_string(s: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(s.len() + s.len() / 8 + 2);
+    out.push('"');
+    let mut prev = 0u8;
+    for &b in crate::text::encode(s).iter() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'?' if prev == b'?' => out.push_str("\\?"),
+            b' '..=b'~' => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{b:03o}");
+            }
+        }
+        prev = b;
+    }
+    out.push('"');
+    out
+}
+
+/// The declaration text with the name replaced, e.g. `double (*p)[10]`.
+fn declare_as(unit: &Unit, v: VarId, replacement: &str) -> String {
+    let var = unit.var(v);
+    let mut s = var.decl_text.clone();
+    s.replace_range(var.decl_name.clone(), replacement);
+    s
+}
+
+/// As [`declare_as`], with a variable-length array's first dimension left unbound
+/// (`double (*p)[]`): a kernel function cannot name the size (a local of its caller), nor can
+/// a CUDA kernel (C++) spell a variable bound; indexing is the same. (A kernel then cannot take
+/// `sizeof` of the array; a variable inner dimension stays unsupported.)
+fn declare_as_unbound(unit: &Unit, v: VarId, replacement: &str) -> String {
+    let var = unit.var(v);
+    let s = declare_as(unit, v, replacement);
+    if !var.vla {
+        return s;
+    }
+    let at = var.decl_name.start + replacement.len();
+    let rest = &s[at..];
+    let Some(open) = rest.find('[') else { return s };
+    let mut depth = 0usize;
+    for (i, c) in rest[open..].char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return format!("{}[]{}", &s[..at + open], &rest[open + i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    s
+}
+
+/// Whether `text` has `word` as a whole identifier.
+fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == word)
+}
+
+impl<'a> Lowerer<'a> {
+    /// The whitespace before a directive on its line.
+    fn indent_of(&self, span: Span) -> String {
+        let line_start = self.src[..span.start].rfind('\n').map_or(0, |i| i + 1);
+        self.src[line_start..span.start]
+            .chars()
+            .take_while(|c| c.is_whitespace())
+            .collect()
+    }
+
+    fn fresh(&mut self) -> usize {
+        self.counter += 1;
+        self.counter
+    }
+
+    fn line(&self, span: Span) -> usize {
+        line_of(self.src, span.start)
+    }
+
+    /// Is the construct inside a compute construct (so its kernel handles
+    /// it)?
+    fn in_kernel(&self, c: ConstructId) -> bool {
+        self.unit
+            .ancestors(c)
+            .any(|a| self.unit.construct(a).directive.kind.is_compute())
+    }
+
+    fn run(&mut self) {
+        for id in self.unit.construct_ids() {
+            if self.in_kernel(id) {
+                continue;
+            }
+            let c = self.unit.construct(id);
+            let line = self.line(c.pragma_span);
+            match &self.plans[id.0 as usize] {
+                ConstructPlan::Kernel(k) => {
+                    let info = acc_engine::plan::Info {
+                        unit: self.unit,
+                        plan: &self.plans[id.0 as usize],
+                    };
+                    self.info.push(format!("{line}: {info}"));
+                    self.kernel(id, k);
+                }
+                ConstructPlan::Region { data, .. } => {
+                    let info = acc_engine::plan::Info {
+                        unit: self.unit,
+                        plan: &self.plans[id.0 as usize],
+                    };
+                    self.info.push(format!("{line}: {info}"));
+                    self.region(id, data);
+                }
+                ConstructPlan::Dynamic { kind, data, .. } => {
+                    let info = acc_engine::plan::Info {
+                        unit: self.unit,
+                        plan: &self.plans[id.0 as usize],
+                    };
+                    self.info.push(format!("{line}: {info}"));
+                    self.dynamic(id, *kind, data);
+                }
+                ConstructPlan::None => self.other(id),
+            }
+        }
+    }
+
+    fn replace(&mut self, span: Span, text: String) {
+        self.edits.push(Edit {
+            start: span.start,
+            end: span.end,
+            text,
+            order: 0,
+            line_after: true,
+        });
+    }
+
+    fn insert(&mut self, at: usize, text: String, order: i64) {
+        self.edits.push(Edit {
+            start: at,
+            end: at,
+            text,
+            order,
+            line_after: true,
+        });
+    }
+
+    fn clause_expr(&self, id: ConstructId, kind: ClauseKind) -> Option<&'a str> {
+        let d = &self.unit.construct(id).directive;
+        d.clauses
+            .iter()
+            .find(|c| c.kind == kind)
+            .and_then(|c| match &c.args {
+                ClauseArgs::Expr(e) => Some(e.text.as_str()),
+                ClauseArgs::Exprs(es) => es.first().map(|e| e.text.as_str()),
+                _ => None,
+            })
+    }
+
+    /// `acc_async_sync`, `acc_async_noval` or the queue expression.
+    fn async_arg(&self, id: ConstructId) -> String {
+        let d = &self.unit.construct(id).directive;
+        match d.clauses.iter().find(|c| c.kind == ClauseKind::Async) {
+            None => "acc_async_sync".into(),
+            Some(c) => match &c.args {
+                ClauseArgs::Expr(e) => format!("({})", e.text),
+                _ => "acc_async_noval".into(),
+            },
+        }
+    }
+
+    /// `acc_rt_wait` for a `wait` clause, if any.
+    fn wait_clause(&self, id: ConstructId, line: usize) -> String {
+        let d = &self.unit.construct(id).directive;
+        let Some(c) = d.clauses.iter().find(|c| c.kind == ClauseKind::Wait) else {
+            return String::new();
+        };
+        match &c.args {
+            ClauseArgs::Wait(Some(w)) if !w.queues.is_empty() => {
+                let qs: Vec<&str> = w.queues.iter().map(|q| q.text.as_str()).collect();
+                format!(
+                    "{{ const int __acc_q[] = {{{}}}; acc_rt_wait({}, {line}, __acc_q, {}, acc_async_sync); }} ",
+                    qs.join(", "),
+                    self.file,
+                    qs.len()
+                )
+            }
+            _ => format!("acc_rt_wait({}, {line}, 0, 0, acc_async_sync); ", self.file),
+        }
+    }
+
+    /// The condition under which the device path runs (`if`, `self`).
+    fn condition(&self, id: ConstructId) -> Option<String> {
+        let d = &self.unit.construct(id).directive;
+        let mut conds = Vec::new();
+        for c in &d.clauses {
+            match (c.kind, &c.args) {
+                (ClauseKind::If, ClauseArgs::Expr(e)) => conds.push(format!("({})", e.text)),
+                (ClauseKind::SelfClause, ClauseArgs::Expr(e))
+                    if d.kind != DirectiveKind::Update =>
+                {
+                    conds.push(format!("!({})", e.text))
+                }
+                (ClauseKind::SelfClause, ClauseArgs::None) if d.kind != DirectiveKind::Update => {
+                    conds.push("0".into())
+                }
+                _ => {}
+            }
+        }
+        (!conds.is_empty()).then(|| conds.join(" && "))
+    }
+
+    fn device_type(&self, id: ConstructId) -> String {
+        let d = &self.unit.construct(id).directive;
+        let names = d.clauses.iter().find_map(|c| match &c.args {
+            ClauseArgs::DeviceTypes(ids) if c.kind == ClauseKind::DeviceType => Some(ids),
+            _ => None,
+        });
+        match names.and_then(|n| n.first()).map(|i| i.name.as_str()) {
+            Some("host") => "acc_device_host".into(),
+            Some("nvidia") => "acc_device_nvidia".into(),
+            Some("host_discrete") => "acc_device_host_discrete".into(),
+            Some("default") => "acc_device_default".into(),
+            _ => "acc_get_device_type()".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file that names a type it does not define is analysed again with the headers'
+    /// facts, from the same tree: one parse.
+    #[test]
+    fn lazy_lowering_analyses_again_without_parsing_again() {
+        let src = "void f(int n, vec_t *v) {\n#pragma acc parallel loop copy(v[0:n])\n  for (int i = 0; i < n; i++) v[i] = v[i];\n}\n";
+        let mut asked = 0;
+        let mut headers = || {
+            asked += 1;
+            Ok(TypeEnv::default())
+        };
+        let before = crate::syntax::PARSES.with(|n| n.get());
+        let opts = LowerOptions {
+            file_name: "t.c".into(),
+        };
+        let _ = lower_file_lazy(src, &mut headers, &opts);
+        assert_eq!(asked, 1, "the unknown type asks for the headers");
+        assert_eq!(crate::syntax::PARSES.with(|n| n.get()) - before, 1);
+    }
+}

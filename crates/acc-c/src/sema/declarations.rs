@@ -1,0 +1,504 @@
+//! Declarations: variables, their types and shapes (arrays, pointers, variable-length
+//! extents), the function's own types, declarators behind macros, the program's headers'
+//! variables, and the warning about type names the file does not define.
+//!
+//! It must not walk statements or read directives.
+
+use super::preprocessor::{split_macro_args, substitute};
+use super::*;
+
+impl<'s> Walker<'s> {
+    /// Whether the declarator's first array dimension (the one nearest the name) is an
+    /// expression the front end cannot evaluate as a constant: a variable-length array.
+    /// The variables named in the extents of an array declarator (`n`, `m` in `a[n][m]`).
+    pub(super) fn extent_vars_of(&mut self, src: &str, declarator: Node) -> Vec<VarId> {
+        let mut sizes = Vec::new();
+        let mut x = Some(declarator);
+        while let Some(n) = x {
+            if n.node_kind() == "array_declarator" {
+                if let Some(size) = n.child_by_field_id(fields().size.get()) {
+                    sizes.push(src[size.byte_range()].to_string());
+                }
+            }
+            x = n.child_by_field_id(fields().declarator.get()).or_else(|| {
+                (n.node_kind() == "parenthesized_declarator")
+                    .then(|| n.named_child(0))
+                    .flatten()
+            });
+        }
+        let mut vars = Vec::new();
+        for w in sizes.iter().flat_map(|t| {
+            t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        }) {
+            if let Some(v) = self.lookup(&w).or_else(|| self.header_var(&w)) {
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
+            }
+        }
+        vars
+    }
+
+    pub(super) fn first_dimension_is_variable(&self, src: &str, declarator: Node) -> bool {
+        let mut first = None;
+        let mut x = Some(declarator);
+        while let Some(n) = x {
+            if n.node_kind() == "array_declarator" {
+                first = n.child_by_field_id(fields().size.get());
+            }
+            x = n.child_by_field_id(fields().declarator.get()).or_else(|| {
+                (n.node_kind() == "parenthesized_declarator")
+                    .then(|| n.named_child(0))
+                    .flatten()
+            });
+        }
+        first.is_some_and(|size| crate::consts::eval(&src[size.byte_range()], &self.env).is_none())
+    }
+
+    /// The file-scope variable `name` that one of the program's headers declares (made a
+    /// variable of the unit on its first use): a construct's use of it is a use of a global,
+    /// as of one the file declares. Its declaration is outside the file, so its span is empty
+    /// at the file's start (before every construct).
+    pub(super) fn header_var(&mut self, name: &str) -> Option<VarId> {
+        if let Some(&id) = self.header_vars.get(name) {
+            return Some(id);
+        }
+        let g = self.env.header_globals.get(name)?.clone();
+        let id = VarId(self.unit.vars.len() as u32);
+        let scalar_text = self.env.resolve_scalar(&g.type_text);
+        self.unit.vars.push(Var {
+            name: name.to_string(),
+            decl_span: Span::new(0, 0),
+            shape: g.facts.shape,
+            is_const: g.facts.is_const,
+            is_complete: g.facts.is_complete,
+            decl_name: g.decl_name.clone(),
+            scalar: crate::types::scalar_type(&scalar_text, g.facts.shape),
+            elem_scalar: crate::types::scalar_type(&scalar_text, acc_engine::facts::Shape::Scalar)
+                .filter(|_| g.facts.shape != acc_engine::facts::Shape::Scalar),
+            fields: if g.facts.shape == acc_engine::facts::Shape::Aggregate {
+                self.env
+                    .struct_fields
+                    .get(
+                        g.type_text
+                            .trim_start_matches("const ")
+                            .trim_start_matches("struct "),
+                    )
+                    .cloned()
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            },
+            decl_text: g.decl_text,
+            is_global: true,
+            vla: false,
+        });
+        self.header_vars.insert(name.to_string(), id);
+        Some(id)
+    }
+
+    /// Whether a type specifier inside a function defines a type a kernel can repeat: a struct,
+    /// union or enum with a body and a tag, or an enum's constants.
+    pub(super) fn defines_type(&self, ty: Node) -> bool {
+        let kind = ty.node_kind();
+        matches!(
+            kind,
+            "struct_specifier" | "union_specifier" | "enum_specifier"
+        ) && ty.child_by_field_id(fields().body.get()).is_some()
+            && (kind == "enum_specifier" || ty.child_by_field_id(fields().name.get()).is_some())
+            && !self.blocks.is_empty()
+    }
+
+    /// A declared variable's type as a kernel declares it: a type the function defines in the
+    /// declaration itself by its tag (`enum color`), or `int` for an enum without one, since
+    /// the kernel repeats the definition once ([`Self::local_type`]); any other as written.
+    pub(super) fn referring_type(&self, ty: Node) -> String {
+        if !self.defines_type(ty) {
+            return self.text(ty).to_string();
+        }
+        let keyword = ty.node_kind().trim_end_matches("_specifier");
+        match ty.child_by_field_id(fields().name.get()) {
+            Some(name) => format!("{keyword} {}", self.text(name)),
+            None => "int".to_string(),
+        }
+    }
+
+    /// Records a type a function declares for itself, visible in the innermost block.
+    pub(super) fn local_type(&mut self, text: String, node: Node<'s>) {
+        let mut typedef_names = Vec::new();
+        if node.node_kind() == "type_definition" {
+            let mut c = node.walk();
+            for mut d in node.children_by_field_id(fields().declarator, &mut c) {
+                while d.node_kind() != "type_identifier" {
+                    match d.child_by_field_id(fields().declarator.get()) {
+                        Some(inner) => d = inner,
+                        None => break,
+                    }
+                }
+                if d.node_kind() == "type_identifier" {
+                    typedef_names.push(self.text(d).to_string());
+                }
+            }
+        }
+        if let Some(&scope) = self.blocks.last() {
+            self.unit.local_types.push(acc_engine::facts::LocalType {
+                text,
+                span: Self::span(node),
+                scope,
+                typedef_names,
+            });
+        }
+    }
+
+    pub(super) fn declaration(&mut self, node: Node<'s>, file_scope: bool) {
+        let Some(ty) = node.child_by_field_id(fields().ty.get()) else {
+            return;
+        };
+        let base = self.env.base_facts(node, ty, self.src);
+        let is_static = {
+            let mut c = node.walk();
+            let r = node.children(&mut c).any(|ch| {
+                ch.node_kind() == "storage_class_specifier"
+                    && matches!(self.text(ch), "static" | "extern")
+            });
+            r
+        };
+        let mut c = node.walk();
+        let decls: Vec<Node> = node
+            .children_by_field_id(fields().declarator, &mut c)
+            .collect();
+        for d in decls {
+            self.declare_var(node, ty, d, base, false, file_scope || is_static);
+            if let Some(v) = d.child_by_field_id(fields().value.get()) {
+                self.expr(v);
+            }
+        }
+    }
+
+    pub(super) fn declare_var(
+        &mut self,
+        decl: Node<'s>,
+        ty: Node<'s>,
+        d: Node<'s>,
+        base: TypeFacts,
+        param: bool,
+        global: bool,
+    ) {
+        // Array sizes are expressions that use variables.
+        let mut x = Some(d);
+        while let Some(n) = x {
+            if n.node_kind() == "array_declarator" {
+                if let Some(size) = n.child_by_field_id(fields().size.get()) {
+                    self.expr(size);
+                }
+            }
+            x = n.child_by_field_id(fields().declarator.get());
+        }
+        if let Some((expanded, name_node)) = self.macro_declarator(d) {
+            self.declare_expanded(decl, ty, &expanded, name_node, base, param, global);
+            return;
+        }
+        let Some((name, facts)) = self.env.declarator_facts(base, d, self.src, param) else {
+            return;
+        };
+        let ident = find_identifier(d).unwrap_or(d);
+        let declarator = if d.node_kind() == "init_declarator" {
+            d.child_by_field_id(fields().declarator.get()).unwrap_or(d)
+        } else {
+            d
+        };
+        let qualifiers: String = {
+            let mut c = decl.walk();
+            let r: Vec<&str> = decl
+                .children(&mut c)
+                .filter(|ch| ch.node_kind() == "type_qualifier")
+                .map(|ch| self.text(ch))
+                .collect();
+            r.join(" ")
+        };
+        let type_text = if qualifiers.is_empty() {
+            self.referring_type(ty)
+        } else {
+            format!("{qualifiers} {}", self.referring_type(ty))
+        };
+        // Before the variable's id is taken: a header's global named in an extent becomes a
+        // variable of the unit here.
+        let extent_vars = self.extent_vars_of(self.src, declarator);
+        let id = VarId(self.unit.vars.len() as u32);
+        if !extent_vars.is_empty() {
+            self.extent_vars.insert(id, extent_vars);
+        }
+        // An array parameter is a pointer (C adjusts `double x[8]` to `double *x`): declare it
+        // so, and keep the first dimension as written for data clauses that name it whole.
+        let array_param = if param {
+            self.array_parameter(self.src, declarator, ident)
+        } else {
+            None
+        };
+        let (decl_text, decl_name) = match &array_param {
+            Some((adjusted, _)) => {
+                let text = format!("{type_text} {adjusted}");
+                let start = type_text.len() + 1 + adjusted.find(name).unwrap_or(0);
+                (text, start..start + name.len())
+            }
+            None => {
+                let start = type_text.len() + 1 + (ident.start_byte() - declarator.start_byte());
+                (
+                    format!("{type_text} {}", self.text(declarator)),
+                    start..start + name.len(),
+                )
+            }
+        };
+        if let Some((_, extent)) = array_param {
+            self.array_params.insert(id, extent);
+        }
+        self.unit.vars.push(Var {
+            name: name.to_string(),
+            decl_span: Self::span(ident),
+            shape: facts.shape,
+            is_const: facts.is_const,
+            is_complete: facts.is_complete,
+            decl_name,
+            scalar: crate::types::scalar_type(&self.env.resolve_scalar(&type_text), facts.shape),
+            elem_scalar: crate::types::scalar_type(
+                &self.env.resolve_scalar(&type_text),
+                acc_engine::facts::Shape::Scalar,
+            )
+            .filter(|_| facts.shape != acc_engine::facts::Shape::Scalar),
+            fields: if facts.shape == acc_engine::facts::Shape::Aggregate {
+                self.struct_fields_of(ty)
+            } else {
+                Vec::new()
+            },
+            decl_text,
+            is_global: global,
+            vla: !param && self.first_dimension_is_variable(self.src, declarator),
+        });
+        if ty.node_kind() == "type_identifier" && !self.env.knows_type(self.text(ty)) {
+            self.unknown_types.push((id, Self::span(ty)));
+        }
+        self.var_by_decl.insert(ident.start_byte(), id);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name, id);
+        }
+    }
+
+    /// A declarator written through a function-like macro (`POLYBENCH_2D(A, N, M, n, m)` with
+    /// `#define POLYBENCH_2D(var, d1, d2, dd1, dd2) var[d1][d2]`, which tree-sitter reads as a
+    /// function declarator): the declarator the compiler sees (`A[N][M]`), and the node of the
+    /// name in the source (an argument of the macro).
+    pub(super) fn macro_declarator(&self, d: Node<'s>) -> Option<(String, Node<'s>)> {
+        let d = if d.node_kind() == "init_declarator" {
+            d.child_by_field_id(fields().declarator.get())?
+        } else {
+            d
+        };
+        if d.node_kind() != "function_declarator" {
+            return None;
+        }
+        let callee = d.child_by_field_id(fields().declarator.get())?;
+        if callee.node_kind() != "identifier" {
+            return None;
+        }
+        let (params, body) = self.env.function_macros.get(self.text(callee))?;
+        let list = d.child_by_field_id(fields().parameters.get())?;
+        let inner = self
+            .text(list)
+            .trim()
+            .strip_prefix('(')?
+            .strip_suffix(')')?;
+        let args = split_macro_args(inner);
+        if args.len() != params.len() {
+            return None;
+        }
+        let expanded = substitute(body, params, &args);
+        // The declared name: the first identifier of the expansion, found among the macro's
+        // arguments in the source.
+        let name = expanded
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .find(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))?
+            .to_string();
+        let mut c = list.walk();
+        let name_node = find_named_identifier(list, &mut c, &name, self.src)?;
+        Some((expanded, name_node))
+    }
+
+    /// Declares a variable whose declarator came from a macro (see `macro_declarator`): read
+    /// from the expansion, with its name's place in the source.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn declare_expanded(
+        &mut self,
+        decl: Node<'s>,
+        ty: Node<'s>,
+        expanded: &str,
+        name_node: Node<'s>,
+        base: TypeFacts,
+        param: bool,
+        global: bool,
+    ) {
+        let snippet = format!("int {expanded};");
+        let Some(tree) = crate::syntax::parser().parse(&snippet, None) else {
+            return;
+        };
+        let root = tree.root_node();
+        let Some(d) = root
+            .named_child(0)
+            .and_then(|n| n.child_by_field_id(fields().declarator.get()))
+        else {
+            return;
+        };
+        let Some((name, facts)) = self.env.declarator_facts(base, d, &snippet, param) else {
+            return;
+        };
+        let Some(ident) = find_identifier(d) else {
+            return;
+        };
+        let qualifiers: Vec<&str> = {
+            let mut c = decl.walk();
+            let r: Vec<&str> = decl
+                .children(&mut c)
+                .filter(|ch| ch.node_kind() == "type_qualifier")
+                .map(|ch| self.text(ch))
+                .collect();
+            r
+        };
+        let type_text = if qualifiers.is_empty() {
+            self.text(ty).to_string()
+        } else {
+            format!("{} {}", qualifiers.join(" "), self.text(ty))
+        };
+        let id = VarId(self.unit.vars.len() as u32);
+        let array_param = if param {
+            self.array_parameter(&snippet, d, ident)
+        } else {
+            None
+        };
+        let declarator_text = match &array_param {
+            Some((adjusted, _)) => adjusted.clone(),
+            None => snippet[d.byte_range()].to_string(),
+        };
+        let decl_text = format!("{type_text} {declarator_text}");
+        let start = type_text.len() + 1 + declarator_text.find(name).unwrap_or(0);
+        if let Some((_, extent)) = array_param {
+            self.array_params.insert(id, extent);
+        }
+        let resolved = self.env.resolve_scalar(&type_text);
+        let vla = !param && self.first_dimension_is_variable(&snippet, d);
+        self.unit.vars.push(Var {
+            name: name.to_string(),
+            decl_span: Self::span(name_node),
+            shape: facts.shape,
+            is_const: facts.is_const,
+            is_complete: facts.is_complete,
+            decl_name: start..start + name.len(),
+            scalar: crate::types::scalar_type(&resolved, facts.shape),
+            elem_scalar: crate::types::scalar_type(&resolved, acc_engine::facts::Shape::Scalar)
+                .filter(|_| facts.shape != acc_engine::facts::Shape::Scalar),
+            fields: Vec::new(),
+            decl_text,
+            is_global: global,
+            vla,
+        });
+        self.var_by_decl.insert(name_node.start_byte(), id);
+        let key = self.text(name_node);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(key, id);
+        }
+    }
+
+    /// The members of the struct type `ty` names (a tag, a typedef of one,
+    /// or an inline definition).
+    pub(super) fn struct_fields_of(&self, ty: Node<'s>) -> Vec<acc_engine::facts::Field> {
+        let f = crate::syntax::fields();
+        match ty.node_kind() {
+            "struct_specifier" => {
+                if let Some(body) = ty.child_by_field_id(f.body.get()) {
+                    return crate::types::struct_fields(body, self.src);
+                }
+                ty.child_by_field_id(f.name.get())
+                    .and_then(|n| self.env.struct_fields.get(self.text(n)).cloned())
+                    .unwrap_or_default()
+            }
+            "type_identifier" => self
+                .env
+                .struct_fields
+                .get(self.text(ty))
+                .cloned()
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A variable of an unknown type name is treated as a scalar; say so
+    /// where it matters, on variables OpenACC constructs use.
+    pub(super) fn report_unknown_types(&mut self) {
+        for (var, ty_span) in std::mem::take(&mut self.unknown_types) {
+            let used = self.unit.constructs.iter().any(|c| {
+                c.clause_vars.iter().flatten().any(|v| *v == Some(var))
+                    || c.body
+                        .is_some_and(|b| self.unit.refs_in(b).iter().any(|r| r.var == var))
+            });
+            if used {
+                let v = self.unit.var(var);
+                self.diags.push(
+                    Diagnostic::warning(
+                        ty_span,
+                        format!(
+                            "{UNKNOWN_TYPE} `{}` of `{}` is treated as a scalar",
+                            &self.src[ty_span.range()],
+                            v.name
+                        ),
+                    )
+                    .with_note(
+                        "pass the include paths (-I) so the header that defines it can be read",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The first identifier (or type identifier) under `node` whose text is `name`.
+pub(super) fn find_named_identifier<'t>(
+    node: Node<'t>,
+    c: &mut tree_sitter::TreeCursor<'t>,
+    name: &str,
+    src: &str,
+) -> Option<Node<'t>> {
+    let kids: Vec<Node<'t>> = node.named_children(c).collect();
+    for k in kids {
+        if matches!(k.node_kind(), "identifier" | "type_identifier") && &src[k.byte_range()] == name
+        {
+            return Some(k);
+        }
+        let mut kc = k.walk();
+        if let Some(found) = find_named_identifier(k, &mut kc, name, src) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+pub(super) fn find_identifier(mut n: Node) -> Option<Node> {
+    loop {
+        if n.node_kind() == "identifier" {
+            return Some(n);
+        }
+        n = n
+            .child_by_field_id(fields().declarator.get())
+            .or_else(|| n.named_child(0))?;
+    }
+}
+
+pub(super) fn find_descendant<'t>(mut n: Option<Node<'t>>, kind: &str) -> Option<Node<'t>> {
+    while let Some(x) = n {
+        if x.node_kind() == kind {
+            return Some(x);
+        }
+        n = x.child_by_field_id(fields().declarator.get());
+    }
+    None
+}

@@ -1,0 +1,175 @@
+//! Loop facts: the canonical form of the loops a loop directive or a `kernels` region
+//! partitions (control variable, bounds, step), read from the `for` statements.
+//!
+//! It must not decide how a loop is partitioned.
+
+use super::*;
+
+impl<'s> Walker<'s> {
+    /// The associated loop nest of a loop construct, as deep as `collapse`.
+    pub(super) fn loop_facts(&mut self, id: ConstructId, first: Option<Node<'s>>) {
+        let d = &self.unit.construct(id).directive;
+        let depth = d
+            .clauses
+            .iter()
+            .find_map(|c| match &c.args {
+                ClauseArgs::Collapse { count, .. } => Some(
+                    consts::eval(&count.text, &self.env)
+                        .unwrap_or(1)
+                        .clamp(1, 64) as usize,
+                ),
+                ClauseArgs::Exprs(sizes) if c.kind == directive::ClauseKind::Tile => {
+                    Some(sizes.len().max(1))
+                }
+                _ => None,
+            })
+            .unwrap_or(1);
+        let name_span = d.name_span;
+        // `collapse(force:n)` allows code between the loops; then only the
+        // loops that are tightly nested are collapsed.
+        let force = d
+            .clauses
+            .iter()
+            .any(|c| matches!(&c.args, ClauseArgs::Collapse { force: Some(_), .. }));
+        let Some(mut node) = first.filter(|n| n.node_kind() == "for_statement") else {
+            let found = first.map_or("nothing", |n| n.node_kind());
+            self.diags.push(
+                Diagnostic::error(
+                    name_span,
+                    format!(
+                        "`acc {}` must be followed by a `for` loop",
+                        self.unit.construct(id).directive.kind.name()
+                    ),
+                )
+                .with_note(format!("found {}", found.replace('_', " "))),
+            );
+            return;
+        };
+        let mut loops = Vec::new();
+        for level in 0..depth {
+            loops.push(self.for_facts(node));
+            if level + 1 == depth {
+                break;
+            }
+            let mut body = node.child_by_field_id(fields().body.get());
+            while let Some(b) = body.filter(|b| b.node_kind() == "compound_statement") {
+                let mut c = b.walk();
+                let stmts: Vec<Node> = b
+                    .named_children(&mut c)
+                    .filter(|n| !is_trivia(*n))
+                    .collect();
+                body = (stmts.len() == 1).then(|| stmts[0]);
+            }
+            match body.filter(|b| b.node_kind() == "for_statement") {
+                Some(b) => node = b,
+                None if force => break,
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Self::span(node),
+                            format!("`collapse`/`tile` needs {depth} tightly nested `for` loops; this loop has no nested loop directly inside"),
+                        )
+                        .with_secondary(name_span, "loop directive here"),
+                    );
+                    break;
+                }
+            }
+        }
+        if let Some(outer) = first {
+            self.pending_deps.push((id, DepsAt::Loop, outer));
+        }
+        let id = id.0 as usize;
+        self.unit.constructs[id].loops = loops;
+    }
+
+    /// The loops without a directive that a `kernels` construct runs:
+    /// its statement, or the statements of its block.
+    pub(super) fn kernels_plain_loops(&mut self, id: ConstructId, first: Option<Node<'s>>) {
+        let loops: Vec<Node<'s>> = match first {
+            Some(n) if n.node_kind() == "for_statement" => vec![n],
+            Some(n) if n.node_kind() == "compound_statement" => {
+                let mut c = n.walk();
+                let children: Vec<Node> = n
+                    .named_children(&mut c)
+                    .filter(|x| !is_trivia(*x))
+                    .collect();
+                children
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, x)| {
+                        x.node_kind() == "for_statement"
+                            && (*i == 0 || acc_pragma(children[i - 1], self.src).is_none())
+                    })
+                    .map(|(_, x)| *x)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        for node in loops {
+            let facts = self.for_facts(node);
+            let k = self.unit.constructs[id.0 as usize].plain_loops.len();
+            self.unit.constructs[id.0 as usize]
+                .plain_loops
+                .push((Self::span(node), facts));
+            self.pending_deps.push((id, DepsAt::Plain(k), node));
+        }
+    }
+
+    pub(super) fn for_facts(&self, node: Node<'s>) -> LoopFacts {
+        let mut facts = LoopFacts {
+            span: Self::span(node),
+            control: None,
+            declared_in_init: false,
+            header: crate::loops::header(node, self.src),
+            deps: None,
+            body_statements: Vec::new(),
+            body_declarations: Vec::new(),
+            uneven_trips: false,
+        };
+        // Only acc's own lowering schedules iterations; printing OpenMP does not ask.
+        if let Some(h) = facts.header.as_ref().filter(|_| self.for_runtime) {
+            facts.uneven_trips = crate::loops::uneven_trips(node, self.src, &h.var);
+        }
+        if let Some(body) = node
+            .child_by_field_id(fields().body.get())
+            .filter(|b| b.node_kind() == "compound_statement")
+        {
+            (facts.body_statements, facts.body_declarations) = self.statements(body);
+        }
+        let Some(init) = node.child_by_field_id(fields().initializer.get()) else {
+            return facts;
+        };
+        match init.node_kind() {
+            "declaration" => {
+                let first = {
+                    let mut c = init.walk();
+                    let d = init
+                        .children_by_field_id(fields().declarator, &mut c)
+                        .next();
+                    d
+                };
+                if let Some(d) = first {
+                    let mut n = d;
+                    while n.node_kind() != "identifier" {
+                        match n.child_by_field_id(fields().declarator.get()) {
+                            Some(x) => n = x,
+                            None => break,
+                        }
+                    }
+                    facts.control = self.var_by_decl.get(&n.start_byte()).copied();
+                    facts.declared_in_init = true;
+                }
+            }
+            "assignment_expression" => {
+                if let Some(l) = init
+                    .child_by_field_id(fields().left.get())
+                    .filter(|l| l.node_kind() == "identifier")
+                {
+                    facts.control = self.lookup(self.text(l));
+                }
+            }
+            _ => {}
+        }
+        facts
+    }
+}

@@ -1,0 +1,361 @@
+//! `#pragma acc` directives: each parsed and attached to the statement it applies to, its
+//! clauses' variables resolved, array parameters named whole widened to their array.
+//!
+//! It must not decide what a directive means (acc-engine's checks and plans do).
+
+use super::*;
+
+impl<'s> Walker<'s> {
+    /// For a parameter declared as an array (`double x[N]`, `double A[N][M]`, `double y[]`):
+    /// its declarator as the pointer C makes of it (`(*x)`, `(*A)[M]`), and its first
+    /// dimension as written (`None` for `[]`).
+    pub(super) fn array_parameter(
+        &self,
+        src: &str,
+        declarator: Node,
+        ident: Node,
+    ) -> Option<(String, Option<String>)> {
+        // The array declarator nearest the name.
+        let mut nearest = None;
+        let mut x = Some(declarator);
+        while let Some(n) = x {
+            match n.node_kind() {
+                "array_declarator" => nearest = Some(n),
+                "identifier" => break,
+                // `double (*p)[8]` is a pointer to arrays, not an array parameter.
+                _ => nearest = None,
+            }
+            x = n.child_by_field_id(fields().declarator.get());
+        }
+        let arr = nearest?;
+        if arr.child_by_field_id(fields().declarator.get()) != Some(ident) {
+            return None;
+        }
+        let extent = arr
+            .child_by_field_id(fields().size.get())
+            .map(|s| src[s.byte_range()].to_string());
+        let whole = &src[declarator.byte_range()];
+        let (lo, hi) = (
+            arr.start_byte() - declarator.start_byte(),
+            arr.end_byte() - declarator.start_byte(),
+        );
+        let adjusted = format!(
+            "{}(*{}){}",
+            &whole[..lo],
+            &src[ident.byte_range()],
+            &whole[hi..]
+        );
+        Some((adjusted, extent))
+    }
+
+    /// A data clause that names an array parameter whole means its array, of the first
+    /// dimension written in the declarator (`copy(x)` with `double x[8]` maps `x[0:8]`, where
+    /// C would see only the 8-byte pointer); one without (`double x[]`) must name a section.
+    pub(super) fn widen_array_parameters(
+        &mut self,
+        d: &mut Directive,
+        clause_vars: &[Vec<Option<VarId>>],
+    ) {
+        for (ci, clause) in d.clauses.iter_mut().enumerate() {
+            let moves = clause.kind.is_data_clause()
+                && !matches!(
+                    clause.kind,
+                    directive::ClauseKind::Deviceptr
+                        | directive::ClauseKind::Attach
+                        | directive::ClauseKind::Detach
+                )
+                || (d.kind == DirectiveKind::Update
+                    && matches!(
+                        clause.kind,
+                        directive::ClauseKind::Host
+                            | directive::ClauseKind::Device
+                            | directive::ClauseKind::SelfClause
+                    ));
+            if !moves {
+                continue;
+            }
+            let ClauseArgs::Vars { items, .. } = &mut clause.args else {
+                continue;
+            };
+            for (ii, item) in items.iter_mut().enumerate() {
+                let Some(Some(var)) = clause_vars.get(ci).and_then(|v| v.get(ii)).copied() else {
+                    continue;
+                };
+                if !item.accessors.is_empty() {
+                    continue;
+                }
+                match self.array_params.get(&var) {
+                    None => {}
+                    Some(Some(len)) => {
+                        let expr = |text: &str| directive::Expr {
+                            text: text.to_string(),
+                            span: item.span,
+                        };
+                        item.accessors.push(directive::Accessor::Section {
+                            lower: Some(expr("0")),
+                            length: Some(expr(len)),
+                            span: item.span,
+                        });
+                        item.text = format!("{}[0:{len}]", item.text);
+                    }
+                    Some(None) => self.diags.push(
+                        Diagnostic::error(
+                            item.span,
+                            format!(
+                                "`{0}` is a pointer: the parameter was declared `{0}[]`, with no size to map",
+                                item.text
+                            ),
+                        )
+                        .with_note(format!("name a section, as in `{}[0:n]`", item.text)),
+                    ),
+                }
+            }
+        }
+    }
+
+    pub(super) fn visit_pragma(
+        &mut self,
+        nodes: &[Node<'s>],
+        substatement: bool,
+        file_scope: bool,
+        block: &[Node<'s>],
+    ) -> usize {
+        let node = nodes[0];
+        let (pragma_span, base, is_operator) =
+            acc_pragma(node, self.src).expect("checked by caller");
+        let Some(mut d) = self.parse_pragma(node, base, is_operator, file_scope) else {
+            return 1;
+        };
+        let clause_vars = d
+            .clauses
+            .iter()
+            .map(|c| {
+                clause_items(&c.args)
+                    .iter()
+                    .map(|it| {
+                        self.lookup(&it.base.name)
+                            .or_else(|| self.header_var(&it.base.name))
+                    })
+                    .collect()
+            })
+            .collect::<Vec<Vec<Option<VarId>>>>();
+        if self.for_runtime {
+            self.widen_array_parameters(&mut d, &clause_vars);
+        }
+        let consts = self.clause_consts(&d);
+        let id = ConstructId(self.unit.constructs.len() as u32);
+        let needs_block =
+            d.kind.has_structured_block() || d.kind.is_loop() || d.kind == DirectiveKind::Atomic;
+        let kind = d.kind;
+        let is_declare = kind == DirectiveKind::Declare;
+        let named_routine = matches!(d.arg, Some(directive::DirectiveArg::RoutineName(_)));
+        let block_rest = (is_declare && !file_scope)
+            .then(|| {
+                let close = block.iter().rev().find(|b| b.node_kind() == "}")?;
+                Some(Span::new(pragma_span.end, close.start_byte()))
+            })
+            .flatten();
+        self.unit.constructs.push(Construct {
+            directive: d,
+            pragma_span,
+            parent: self.open.last().copied(),
+            body: None,
+            loops: Vec::new(),
+            clause_vars,
+            is_substatement: substatement,
+            function: None,
+            block_rest,
+            consts,
+            statements: Vec::new(),
+            declarations: Vec::new(),
+            plain_loops: Vec::new(),
+        });
+        if kind == DirectiveKind::Routine && !named_routine {
+            self.pending_routines.push(id);
+        }
+        if !needs_block {
+            if substatement && kind.is_executable() {
+                self.diags.push(
+                    Diagnostic::error(
+                        self.unit.construct(id).directive.name_span,
+                        format!(
+                            "`acc {}` may only be used in a compound statement",
+                            kind.name()
+                        ),
+                    )
+                    .with_note("enclose it in braces `{ … }`"),
+                );
+            }
+            return 1;
+        }
+        let used = self.construct_statement(id, nodes, file_scope, block);
+        1 + used
+    }
+
+    /// The directive of an `acc` pragma (or `_Pragma("acc …")` operator) at `base`, parsed
+    /// (macros in it expanded) and its clauses checked; `None` when it does not parse.
+    fn parse_pragma(
+        &mut self,
+        node: Node<'s>,
+        base: usize,
+        is_operator: bool,
+        file_scope: bool,
+    ) -> Option<Directive> {
+        let (parsed, diags) = if is_operator {
+            let end = self.src[base..]
+                .find('"')
+                .map_or(self.src.len(), |e| base + e);
+            directive::parse_pragma_operator(&self.src[base..end], base)
+        } else {
+            let end = node
+                .child_by_field_id(fields().argument.get())
+                .map_or(node.end_byte(), |a| a.end_byte());
+            let text = &self.src[base..end];
+            match self.expand_directive_macros(text) {
+                Some((expanded, map)) => directive::parse_directive_mapped(&expanded, &map, base),
+                None => directive::parse_directive(text, base),
+            }
+        };
+        self.diags.extend(diags);
+        let d = parsed?;
+        let rules = if self.for_runtime {
+            acc_engine::check_clauses::Rules::Acc
+        } else {
+            acc_engine::check_clauses::Rules::Clacc
+        };
+        self.diags
+            .extend(acc_engine::check_clauses::check_directive_as(&d, rules));
+        if self.for_runtime && file_scope && d.kind == DirectiveKind::Declare {
+            for c in &d.clauses {
+                for item in clause_items(&c.args).iter().filter(|i| i.is_subarray()) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            item.span,
+                            "acc cc does not map a subarray in a file-scope `declare` yet",
+                        )
+                        .with_note("declare the whole array, or map the section with `enter data` where the pointer is set"),
+                    );
+                }
+            }
+        }
+        Some(d)
+    }
+
+    /// Walks the statement construct `id` applies to (`nodes[1..]`), within it, and records
+    /// what the construct needs of it (its body, loops, statements). Returns how many nodes
+    /// after the directive it took.
+    fn construct_statement(
+        &mut self,
+        id: ConstructId,
+        nodes: &[Node<'s>],
+        file_scope: bool,
+        block: &[Node<'s>],
+    ) -> usize {
+        let kind = self.unit.construct(id).directive.kind;
+        self.open.push(id);
+        if kind.is_compute() {
+            self.computes.push(ComputeCtx {
+                construct: id,
+                loop_depth: self.loop_depth,
+                switch_depth: self.switch_depth,
+            });
+        }
+        let (used, body) = self.visit_unit(&nodes[1..], false, file_scope, block);
+        if kind.is_compute() {
+            self.computes.pop();
+        }
+        self.open.pop();
+        match body {
+            None => self.missing_statement(id, nodes[0]),
+            Some(body) => {
+                self.unit.constructs[id.0 as usize].body = Some(body);
+                let first = nodes[1..].iter().copied().find(|n| !is_trivia(*n));
+                if kind.is_loop() {
+                    self.loop_facts(id, first);
+                }
+                if let Some(block) =
+                    first.filter(|n| kind.is_compute() && n.node_kind() == "compound_statement")
+                {
+                    let (statements, declarations) = self.statements(block);
+                    let c = &mut self.unit.constructs[id.0 as usize];
+                    c.statements = statements;
+                    c.declarations = declarations;
+                }
+                if kind == DirectiveKind::Kernels {
+                    self.kernels_plain_loops(id, first);
+                }
+            }
+        }
+        used
+    }
+
+    /// The error for construct `id` (its pragma `node`) with no statement after it.
+    fn missing_statement(&mut self, id: ConstructId, node: Node<'s>) {
+        let kind = self.unit.construct(id).directive.kind;
+        let name_span = self.unit.construct(id).directive.name_span;
+        let mut d = Diagnostic::error(
+            name_span,
+            format!("`acc {}` must be followed by a statement", kind.name()),
+        );
+        // `#else` / `#pragma acc ...` / `#endif` / `for (...)`: the compiler sees the
+        // loop after preprocessing; acc reads the source as written.
+        if node
+            .parent()
+            .is_some_and(|p| p.node_kind().starts_with("preproc_"))
+        {
+            d = d.with_note(
+                "the directive ends a `#if` branch whose condition acc cannot evaluate \
+                 (it names a macro that neither the file nor its headers define, which \
+                 a -D option may): the statement must be in the same branch (move the \
+                 `#endif` after the statement, repeating it in each branch)",
+            );
+        }
+        self.diags.push(d);
+    }
+
+    /// The statements of a block, each with the directives in front of it,
+    /// and those of them that are declarations.
+    pub(super) fn statements(&self, block: Node<'s>) -> (Vec<Span>, Vec<Span>) {
+        let mut c = block.walk();
+        let children: Vec<Node> = block
+            .named_children(&mut c)
+            .filter(|n| !is_trivia(*n))
+            .collect();
+        let mut out = Vec::new();
+        let mut declarations = Vec::new();
+        let mut start = None;
+        for n in children {
+            let s = *start.get_or_insert(n.start_byte());
+            if acc_pragma(n, self.src).is_some() {
+                continue;
+            }
+            out.push(Span::new(s, n.end_byte()));
+            if n.node_kind() == "declaration" {
+                declarations.push(Span::new(s, n.end_byte()));
+            }
+            start = None;
+        }
+        if let Some(s) = start {
+            out.push(Span::new(s, block.end_byte() - 1));
+        }
+        (out, declarations)
+    }
+
+    /// Integer constant values of the clause arguments.
+    pub(super) fn clause_consts(&self, d: &Directive) -> Vec<(Span, Option<i64>)> {
+        let mut out = Vec::new();
+        for c in &d.clauses {
+            let exprs: Vec<&directive::Expr> = match &c.args {
+                ClauseArgs::Expr(e) => vec![e],
+                ClauseArgs::Exprs(es) => es.iter().collect(),
+                ClauseArgs::Collapse { count, .. } => vec![count],
+                ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => vec![e],
+                _ => Vec::new(),
+            };
+            for e in exprs {
+                out.push((e.span, consts::eval(&e.text, &self.env)));
+            }
+        }
+        out
+    }
+}

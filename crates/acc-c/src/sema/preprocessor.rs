@@ -1,0 +1,375 @@
+//! The preprocessor as the walk sees it: which branch of a `#if` is live (from the macros the
+//! file and its headers define), references to object-like macros, and macros expanded in
+//! directive text.
+//!
+//! It must not declare variables or read directives; it answers the walk's questions.
+
+use super::*;
+
+impl<'s> Walker<'s> {
+    /// The items of the branch of a `#if`/`#ifdef` chain the compiler will see, when its
+    /// conditions are certain: they name only `_OPENACC` (defined, as for any OpenACC
+    /// compiler), `_OPENMP` (defined only where the preprocessor said so), and macros the file
+    /// or its headers define, with `defined`, `!`, `&&`, `||`, comparisons and numbers. `None`
+    /// otherwise (a name a `-D` option may define): then every branch is read.
+    pub(super) fn live_branch(&self, node: Node<'s>) -> Option<Vec<Node<'s>>> {
+        let mut n = node;
+        loop {
+            let truth = match n.node_kind() {
+                "preproc_ifdef" | "preproc_elifdef" => {
+                    let name = self.text(n.child_by_field_id(fields().name.get())?);
+                    let negated = self.text(n).trim_start().starts_with("#ifndef")
+                        || self.text(n).trim_start().starts_with("#elifndef");
+                    self.macro_defined(name)? != negated
+                }
+                "preproc_if" | "preproc_elif" => {
+                    let cond = self.text(n.child_by_field_id(fields().condition.get())?);
+                    self.eval_condition(cond)? != 0
+                }
+                "preproc_else" => true,
+                _ => return None,
+            };
+            let alternative = n.child_by_field_id(fields().alternative.get());
+            if truth {
+                let mut c = n.walk();
+                let items: Vec<Node<'s>> = n
+                    .children(&mut c)
+                    .filter(|x| {
+                        x.is_named()
+                            && Some(*x) != n.child_by_field_id(fields().condition.get())
+                            && Some(*x) != n.child_by_field_id(fields().name.get())
+                            && Some(*x) != alternative
+                    })
+                    .collect();
+                return Some(items);
+            }
+            match alternative {
+                Some(a) => n = a,
+                None => return Some(Vec::new()),
+            }
+        }
+    }
+
+    /// Whether a macro is defined for the preprocessor, when acc can know.
+    pub(super) fn macro_defined(&self, name: &str) -> Option<bool> {
+        if name == "_OPENACC" {
+            return Some(true);
+        }
+        if self.env.constants.contains_key(name) || self.env.function_macros.contains_key(name) {
+            return Some(true);
+        }
+        (name == "_OPENMP").then_some(false)
+    }
+
+    /// A `#if` condition's value, when every name in it is one `macro_defined` knows.
+    pub(super) fn eval_condition(&self, cond: &str) -> Option<i64> {
+        // `defined X` and `defined(X)` first, then the constant expression.
+        let mut text = String::with_capacity(cond.len());
+        let mut rest = cond;
+        while let Some(at) = rest.find("defined") {
+            let before_ok = rest[..at]
+                .chars()
+                .last()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+            let after = &rest[at + "defined".len()..];
+            let trimmed = after.trim_start();
+            let (name, tail) = if let Some(inner) = trimmed.strip_prefix('(') {
+                let close = inner.find(')')?;
+                (inner[..close].trim(), &inner[close + 1..])
+            } else {
+                let end = trimmed
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(trimmed.len());
+                (&trimmed[..end], &trimmed[end..])
+            };
+            if !before_ok || name.is_empty() {
+                text.push_str(&rest[..at + "defined".len()]);
+                rest = after;
+                continue;
+            }
+            text.push_str(&rest[..at]);
+            text.push_str(if self.macro_defined(name)? { "1" } else { "0" });
+            rest = tail;
+        }
+        text.push_str(rest);
+        // Any name left must be a macro the file or its headers define.
+        for w in text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            if w == "_OPENACC" {
+                continue;
+            }
+            self.env.constants.get(w)?;
+        }
+        let text = text.replace("_OPENACC", crate::preprocess::OPENACC_VERSION);
+        crate::consts::eval(&text, &self.env)
+    }
+
+    /// The variables a macro's expansion may use (`_PB_NI` for `POLYBENCH_LOOP_BOUND(NI, ni)`
+    /// uses the parameter `ni`; `IDX(i, j)` for `((i) * n + (j))` uses `n`), as references at
+    /// the macro's name: the construct uses what the compiler will see. Every name in the
+    /// replacement text counts (nested macros expanded, a function-like macro's parameters
+    /// left out, since its arguments are in the source): a superset, which costs at most an
+    /// unused copy.
+    pub(super) fn macro_refs(&mut self, name: &str, span: Span) {
+        if !self.env.constants.contains_key(name) && !self.env.function_macros.contains_key(name) {
+            return;
+        }
+        let mut seen: Vec<String> = vec![name.to_string()];
+        let mut queue: Vec<String> = vec![name.to_string()];
+        let mut vars: Vec<VarId> = Vec::new();
+        while let Some(m) = queue.pop() {
+            if seen.len() > 256 {
+                break;
+            }
+            let (text, params): (String, Vec<String>) = match self.env.function_macros.get(&m) {
+                Some((params, body)) => (body.clone(), params.clone()),
+                None => match self.env.constants.get(&m) {
+                    Some(value) => (value.clone(), Vec::new()),
+                    None => continue,
+                },
+            };
+            for w in text
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
+            {
+                if params.iter().any(|p| p == w) || seen.iter().any(|s| s == w) {
+                    continue;
+                }
+                seen.push(w.to_string());
+                let found = self.lookup(w).or_else(|| self.header_var(w));
+                match found {
+                    Some(v) => vars.push(v),
+                    None => queue.push(w.to_string()),
+                }
+            }
+        }
+        for var in vars {
+            self.unit.refs.push(Ref {
+                var,
+                span,
+                implied: true,
+            });
+        }
+    }
+
+    /// The directive's text with the macros among its words replaced, as the preprocessor
+    /// replaces them in `#pragma acc` lines (`#define LOOP loop` then `#pragma acc parallel LOOP
+    /// copy(x)`; `#define DATA copy(a[0:n])`), and the map from the result's bytes to the
+    /// text's (a replacement's bytes map into the macro's name). Only words outside
+    /// parentheses are replaced: arguments keep their text (the compiler expands them where
+    /// acc writes them) and their spans. `None` when no word is a macro.
+    pub(super) fn expand_directive_macros(&self, text: &str) -> Option<(String, Vec<usize>)> {
+        let is_macro = |w: &str| {
+            self.env.constants.contains_key(w) || self.env.function_macros.contains_key(w)
+        };
+        let bytes = text.as_bytes();
+        let word_at = |i: usize| -> usize {
+            let mut j = i;
+            while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+                j += 1;
+            }
+            j
+        };
+        // A first pass: is any top-level word (after `acc`) a macro?
+        let mut depth = 0i32;
+        let mut i = 0;
+        let mut any = false;
+        let mut first_word = true;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b == b'(' {
+                depth += 1;
+            } else if b == b')' {
+                depth -= 1;
+            } else if (b.is_ascii_alphabetic() || b == b'_')
+                && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
+            {
+                let j = word_at(i);
+                if depth == 0 && !first_word && is_macro(&text[i..j]) {
+                    any = true;
+                    break;
+                }
+                first_word = false;
+                i = j;
+                continue;
+            }
+            i += 1;
+        }
+        if !any {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len() + 32);
+        let mut map: Vec<usize> = Vec::with_capacity(text.len() + 33);
+        let mut depth = 0i32;
+        let mut i = 0;
+        let mut first_word = true;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let starts_word = (b.is_ascii_alphabetic() || b == b'_')
+                && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric());
+            if starts_word {
+                let j = word_at(i);
+                let word = &text[i..j];
+                if depth == 0 && !first_word && is_macro(word) {
+                    let (replacement, end) = self.expand_word(text, i, j, 0);
+                    let len = (end - i).max(1);
+                    for (k, _) in replacement.bytes().enumerate() {
+                        map.push(i + k.min(len - 1));
+                    }
+                    out.push_str(&replacement);
+                    i = end;
+                    continue;
+                }
+                first_word = false;
+                out.push_str(word);
+                map.extend(i..j);
+                i = j;
+                continue;
+            }
+            if b == b'(' {
+                depth += 1;
+            } else if b == b')' {
+                depth -= 1;
+            }
+            let ch_len = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + ch_len]);
+            map.extend(i..i + ch_len);
+            i += ch_len;
+        }
+        map.push(text.len());
+        Some((out, map))
+    }
+
+    /// The replacement of the macro named by `text[i..j]`, its top-level words expanded in
+    /// turn (a few levels deep), and where the macro's use ends (after a function-like
+    /// macro's arguments).
+    pub(super) fn expand_word(
+        &self,
+        text: &str,
+        i: usize,
+        j: usize,
+        depth: usize,
+    ) -> (String, usize) {
+        let word = &text[i..j];
+        let (body, end) = if let Some((params, body)) = self.env.function_macros.get(word) {
+            let rest = &text[j..];
+            let open = rest.len() - rest.trim_start().len();
+            if !rest[open..].starts_with('(') {
+                return (word.to_string(), j);
+            }
+            let mut level = 0i32;
+            let mut close = None;
+            for (k, c) in rest[open..].char_indices() {
+                match c {
+                    '(' => level += 1,
+                    ')' => {
+                        level -= 1;
+                        if level == 0 {
+                            close = Some(j + open + k);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let Some(close) = close else {
+                return (word.to_string(), j);
+            };
+            let args = split_macro_args(&text[j + open + 1..close]);
+            if args.len() != params.len() {
+                return (word.to_string(), j);
+            }
+            (substitute(body, params, &args), close + 1)
+        } else if let Some(value) = self.env.constants.get(word) {
+            (value.clone(), j)
+        } else {
+            return (word.to_string(), j);
+        };
+        if depth >= 8 {
+            return (body, end);
+        }
+        // Words of the replacement that are macros too, outside its parentheses.
+        let mut out = String::with_capacity(body.len());
+        let b = body.as_bytes();
+        let (mut k, mut level) = (0, 0i32);
+        while k < b.len() {
+            let c = b[k];
+            if (c.is_ascii_alphabetic() || c == b'_')
+                && (k == 0 || !b[k - 1].is_ascii_alphanumeric())
+            {
+                let mut e = k;
+                while e < b.len() && (b[e].is_ascii_alphanumeric() || b[e] == b'_') {
+                    e += 1;
+                }
+                let w = &body[k..e];
+                if level == 0
+                    && w != word
+                    && (self.env.constants.contains_key(w)
+                        || self.env.function_macros.contains_key(w))
+                {
+                    let (r, stop) = self.expand_word(&body, k, e, depth + 1);
+                    out.push_str(&r);
+                    k = stop;
+                } else {
+                    out.push_str(w);
+                    k = e;
+                }
+                continue;
+            }
+            if c == b'(' {
+                level += 1;
+            } else if c == b')' {
+                level -= 1;
+            }
+            let n = body[k..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&body[k..k + n]);
+            k += n;
+        }
+        (out, end)
+    }
+}
+
+/// A macro call's arguments: its text split at the commas outside parentheses and brackets.
+pub(super) fn split_macro_args(text: &str) -> Vec<&str> {
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(text[start..].trim());
+    args
+}
+
+/// A function-like macro's replacement with its parameters replaced by the arguments, word
+/// by word (no `#` or `##`, which declarators do not use).
+pub(super) fn substitute(body: &str, params: &[String], args: &[&str]) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match params.iter().position(|p| p == word) {
+            Some(k) => out.push_str(args[k]),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in body.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
