@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::flags::{self, CcArgs, Input, Stage};
 use crate::toolchain::{self, Fail, HostCc, Result, TempDir};
+use crate::via_openmp;
 
 /// `_OPENACC`, as the preprocessor sees it in the user's code.
 const OPENACC: &str = acc_c::preprocess::OPENACC_VERSION;
@@ -130,10 +131,17 @@ pub fn drive(cc: &HostCc, args: &CcArgs, opts: &Options) -> Result<()> {
         }
     }
     let include = toolchain::runtime_include()?;
+    let omp = match args.via_openmp {
+        true => Some(via_openmp::probe(cc, args)?),
+        false => None,
+    };
+    if let (Some(o), true) = (&omp, args.verbose) {
+        eprintln!("acc: {}", o.describe());
+    }
     // The runtime library is looked for before compiling, so that a missing
     // one is the first thing said.
     let lib = match stage {
-        Stage::Link => Some(toolchain::runtime_lib()?),
+        Stage::Link if omp.is_none() => Some(toolchain::runtime_lib()?),
         _ => None,
     };
     let tmp = TempDir::new("cc")?;
@@ -151,6 +159,7 @@ pub fn drive(cc: &HostCc, args: &CcArgs, opts: &Options) -> Result<()> {
         keep_dir: opts.keep_dir.as_deref(),
         link_out: &link_out,
         single_c: n_c == 1,
+        omp: omp.as_ref(),
     };
     // Every file is compiled, as gcc does, so that one run shows the errors
     // of all of them; the first failure is the status.
@@ -176,6 +185,14 @@ pub fn drive(cc: &HostCc, args: &CcArgs, opts: &Options) -> Result<()> {
     }
     if let Some(f) = failure {
         return Err(f);
+    }
+    if let (Some(o), Stage::Link) = (&omp, stage) {
+        let library = via_openmp::library_object(cc, args, o, &include, tmp.path())?;
+        let mut cmd = cc.command();
+        cmd.args(&o.flags).args(&args.common).args(&args.link);
+        cmd.args(&objects).arg(library).args(&o.link_libs);
+        cmd.arg("-o").arg(&link_out);
+        return toolchain::run(cmd, args.verbose);
     }
     let Some(lib) = lib else { return Ok(()) };
     let mut cmd = cc.command();
@@ -244,6 +261,8 @@ struct Ctx<'a> {
     link_out: &'a str,
     /// Exactly one C input: `--keep` names the generated C after the output.
     single_c: bool,
+    /// `--via=openmp`: the host compiler's OpenMP, which every compile uses.
+    omp: Option<&'a via_openmp::OpenMp>,
 }
 
 impl Ctx<'_> {
@@ -292,7 +311,7 @@ impl Ctx<'_> {
         let object = self.object_path(n, path);
         let src = std::fs::read(path).map_err(|e| Fail::Msg(format!("cannot read {path}: {e}")))?;
         // Any bytes a C compiler takes (Latin-1 comments, say) survive: see `acc_c::text`.
-        let (src, _) = acc_c::text::prepare(acc_c::text::decode(src));
+        let (src, layout) = acc_c::text::prepare(acc_c::text::decode(src));
         if !args.keep && !args.info && !may_have_directives(&src) {
             // Nothing to lower: compile the user's file itself, which is
             // what lowering would give, without running the preprocessor
@@ -310,6 +329,9 @@ impl Ctx<'_> {
             cmd.arg("-o").arg(&object);
             toolchain::run(cmd, args.verbose)?;
             return Ok(object);
+        }
+        if let Some(omp) = self.omp {
+            return self.compile_through_openmp(n, path, &src, layout, object, omp);
         }
         let (host_c, lowered) = self.lower(path, &src)?;
         let generated = self.generated_path(n, path, &object);
@@ -373,6 +395,112 @@ impl Ctx<'_> {
             name_the_source_in_dep_file(&d, &generated, path)?;
         }
         Ok(object)
+    }
+
+    /// `--via=openmp`: the file's OpenMP form (`NAME.omp.c` with `--keep`), compiled with the
+    /// compiler's OpenMP.
+    fn compile_through_openmp(
+        &self,
+        n: usize,
+        path: &str,
+        src: &str,
+        layout: acc_c::text::Layout,
+        object: PathBuf,
+        omp: &via_openmp::OpenMp,
+    ) -> Result<PathBuf> {
+        let args = self.args;
+        let text = self.translate(path, src, omp)?;
+        let text = acc_c::text::restore(&text, layout);
+        let acc_c = self.generated_path(n, path, &object);
+        let name = acc_c.file_name().map_or_else(
+            || format!("{}.omp.c", stem(path)),
+            |f| f.to_string_lossy().replace(".acc.c", ".omp.c"),
+        );
+        let generated = acc_c.with_file_name(name);
+        if let Some(dir) = generated.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        write(&generated, &text)?;
+        let quote_dir = Path::new(path)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let mut cmd = self.compile_command(Some(quote_dir), true);
+        let dep = args.dep_file_wanted.then(|| self.dep_file(path, &object));
+        if let Some(d) = &dep {
+            cmd.arg("-MF").arg(d);
+        }
+        cmd.arg(stage_flag(args.stage()))
+            .arg(&generated)
+            .arg("-o")
+            .arg(&object);
+        let out = output(cmd, args.verbose)?;
+        if !out.status.success() {
+            if let Some(own) = self.own_code_fails(path, quote_dir) {
+                return Err(own);
+            }
+            // The user's own C compiles: the messages are about the OpenMP form, which the
+            // user has not seen.
+            std::io::stderr().write_all(&out.stderr).ok();
+            let kept = match args.keep {
+                true => format!("it is {}", generated.display()),
+                false => "--keep leaves it beside the output as NAME.omp.c".to_string(),
+            };
+            eprintln!(
+                "acc: error: the OpenMP form of {path} does not compile with {} ({}); {kept}",
+                omp.family,
+                omp.flags.join(" "),
+            );
+            return Err(Fail::Status(toolchain::exit_code(out.status)));
+        }
+        self.show_host_messages(path, quote_dir, &out)?;
+        if let Some(d) = dep {
+            name_the_source_in_dep_file(&d, &generated, path)?;
+        }
+        Ok(object)
+    }
+
+    /// The OpenMP form of a file, with the diagnostics said; header facts when the file
+    /// includes a header of the program's own or names a type it does not define.
+    fn translate(&self, path: &str, src: &str, omp: &via_openmp::OpenMp) -> Result<String> {
+        let args = self.args;
+        let headers = || {
+            let (program, mut pp) = self.cc.for_preprocessor();
+            pp.extend(args.preprocess.iter().cloned());
+            pp.extend(args.common.iter().cloned());
+            pp.push("-isystem".into());
+            pp.push(self.include.to_string_lossy().into_owned());
+            acc_c::preprocess::header_facts(&program, Path::new(path), &pp).map_err(Fail::Msg)
+        };
+        let mut env = match includes_program_header(src) {
+            true => headers()?,
+            false => acc_c::TypeEnv::default(),
+        };
+        let (mut text, mut diags) =
+            acc_c::translate(src, env.clone(), omp.options, acc_c::Mode::Omp);
+        let unknown_type = |diags: &[acc_engine::Diagnostic]| {
+            diags
+                .iter()
+                .any(|d| d.message.starts_with(acc_c::sema::UNKNOWN_TYPE))
+        };
+        if unknown_type(&diags) && !includes_program_header(src) {
+            env = headers()?;
+            (text, diags) = acc_c::translate(src, env, omp.options, acc_c::Mode::Omp);
+        }
+        let mut stderr = std::io::stderr().lock();
+        for d in &diags {
+            let _ = stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, path, src)));
+        }
+        let errors = diags.iter().filter(|d| d.is_error()).count();
+        if errors > 0 {
+            let _ = writeln!(
+                stderr,
+                "{errors} error{} generated.",
+                if errors == 1 { "" } else { "s" }
+            );
+            return Err(Fail::Status(1));
+        }
+        Ok(text)
     }
 
     /// Why a file with kernels is compiled as one translation unit, not as
@@ -499,16 +627,8 @@ impl Ctx<'_> {
         out: &std::process::Output,
     ) -> Result<()> {
         if !out.status.success() {
-            let mut check = self.compile_command(Some(quote_dir), true);
-            check
-                .arg("-fsyntax-only")
-                .arg("-Wno-unknown-pragmas")
-                .arg(path);
-            if let Ok(own) = check.output() {
-                if !own.status.success() {
-                    std::io::stderr().write_all(&own.stderr).ok();
-                    return Err(Fail::Status(toolchain::exit_code(own.status)));
-                }
+            if let Some(own) = self.own_code_fails(path, quote_dir) {
+                return Err(own);
             }
         }
         std::io::stderr().write_all(&out.stderr).ok();
@@ -516,6 +636,22 @@ impl Ctx<'_> {
             return Err(Fail::Status(toolchain::exit_code(out.status)));
         }
         Ok(())
+    }
+
+    /// The user's file compiled alone (directives ignored): on failure its messages are said
+    /// and the status returned.
+    fn own_code_fails(&self, path: &str, quote_dir: &Path) -> Option<Fail> {
+        let mut check = self.compile_command(Some(quote_dir), true);
+        check
+            .arg("-fsyntax-only")
+            .arg("-Wno-unknown-pragmas")
+            .arg(path);
+        let own = check.output().ok()?;
+        if own.status.success() {
+            return None;
+        }
+        std::io::stderr().write_all(&own.stderr).ok();
+        Some(Fail::Status(toolchain::exit_code(own.status)))
     }
 
     /// Header facts, lowering, diagnostics; the host C on success, and
@@ -594,6 +730,9 @@ impl Ctx<'_> {
             cmd.arg("-iquote").arg(d);
         }
         cmd.args(&a.preprocess).arg("-isystem").arg(self.include);
+        if let Some(omp) = self.omp {
+            cmd.args(&omp.flags);
+        }
         cmd.args(&a.common);
         let mut skip_value = false;
         for f in &a.compile {
@@ -621,6 +760,17 @@ impl Ctx<'_> {
             _ => PathBuf::from(format!("{}.d", stem(path))),
         }
     }
+}
+
+/// Whether the file includes a header with `#include "…"`, the form for a program's own.
+fn includes_program_header(src: &str) -> bool {
+    src.lines().any(|l| {
+        l.trim_start()
+            .strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|l| l.strip_prefix("include"))
+            .is_some_and(|l| l.trim_start().starts_with('"'))
+    })
 }
 
 /// Writes a generated file, with the raw bytes of the user's text as they were.

@@ -65,6 +65,9 @@ pub struct CcArgs {
     pub info: bool,
     /// `--help`.
     pub help: bool,
+    /// `--via=openmp`: translate to OpenMP and compile with `$CC`'s OpenMP
+    /// (see `via_openmp`), instead of lowering to calls of acc's runtime.
+    pub via_openmp: bool,
 }
 
 impl CcArgs {
@@ -195,6 +198,12 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
             "--keep" => a.keep = true,
             "--info" => a.info = true,
             "--help" => a.help = true,
+            "--via" => {
+                let value = args.get(i).ok_or("missing argument to `--via`")?;
+                i += 1;
+                a.via_openmp = via(value)?;
+            }
+            _ if arg.starts_with("--via=") => a.via_openmp = via(&arg["--via=".len()..])?,
             "-M" | "-MM" => {
                 a.stage = Some(Stage::Preprocess);
                 a.compile.push(arg.to_string());
@@ -232,6 +241,18 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
         }
     }
     Ok(a)
+}
+
+/// `--via=openmp` or `--via=runtime` (the default): whether the program goes through OpenMP.
+fn via(value: &str) -> Result<bool, String> {
+    match value {
+        "openmp" => Ok(true),
+        "runtime" => Ok(false),
+        other => Err(format!(
+            "unknown `--via={other}`: the choices are `openmp` (compile through the host \
+             compiler's OpenMP) and `runtime` (acc's runtime, the default)"
+        )),
+    }
 }
 
 /// The words of a response file (`@file`), as gcc reads them: separated by
@@ -369,6 +390,17 @@ mod tests {
         assert_eq!(a.common, strs(&["-O2", "-g", "-Wall"]));
         assert!(a.optimize);
         assert!(a.link.is_empty() && a.compile.is_empty());
+    }
+
+    #[test]
+    fn via_chooses_the_path() {
+        assert!(p("--via=openmp a.c").via_openmp);
+        assert!(p("--via openmp -c a.c").via_openmp);
+        assert!(!p("--via=runtime a.c").via_openmp);
+        assert!(!p("a.c").via_openmp);
+        let err = parse(&strs(&["--via=cuda", "a.c"])).unwrap_err();
+        assert!(err.contains("unknown `--via=cuda`"), "{err}");
+        assert!(parse(&strs(&["a.c", "--via"])).is_err());
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod cc;
 mod flags;
 mod run;
 mod toolchain;
+mod via_openmp;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -203,6 +203,30 @@ fn user_tag() -> String {
         .unwrap_or_else(|_| "user".into())
 }
 
+/// A file in the first cache directory that can be made (`None`: none can): for what is
+/// worth keeping between runs, named by what it was made from.
+pub fn cache_file(name: &str) -> Option<PathBuf> {
+    cache_bases()
+        .into_iter()
+        .find(|b| std::fs::create_dir_all(b).is_ok())
+        .map(|b| b.join(name))
+}
+
+/// Writes `text` aside and renames it into place, so that a parallel reader (`make -j`) sees
+/// the whole file or none.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp-{}", unique()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Copies `from` to `to` the same way.
+pub fn copy_atomically(from: &Path, to: &Path) -> std::io::Result<()> {
+    let tmp = to.with_extension(format!("tmp-{}", unique()));
+    std::fs::copy(from, &tmp)?;
+    std::fs::rename(&tmp, to)
+}
+
 /// Writes each header unless it is already there with the same text; a
 /// new file is written aside and renamed, so parallel builds (`make -j`)
 /// never read half a header.
