@@ -134,7 +134,8 @@ fn split(n: i64, chunks: usize, c: usize) -> i64 {
 ///
 /// This is how a loop body of an `unsafe fn` writes `y[i]` from every chunk at once, as the C
 /// kernel does, trusting the loop directive's promise that iterations touch different
-/// elements. (Safe functions get checked [`Window`]s instead.) Every access is bounds-checked.
+/// elements. (Safe functions get checked [`Window`](super::Window)s instead.) Every access is
+/// bounds-checked.
 pub struct SliceMut<'a, T> {
     ptr: *mut T,
     len: usize,

@@ -118,7 +118,7 @@ impl CudaDevice {
     /// other.
     ///
     /// # Safety
-    /// As [`Device::copy_to_device`].
+    /// As [`Device::copy_to_device`](crate::device::Device::copy_to_device).
     pub(super) unsafe fn staged_to_device(
         &self,
         st: &Staging,
@@ -148,7 +148,7 @@ impl CudaDevice {
     /// other.
     ///
     /// # Safety
-    /// As [`Device::copy_to_host`].
+    /// As [`Device::copy_to_host`](crate::device::Device::copy_to_host).
     pub(super) unsafe fn staged_to_host(
         &self,
         st: &Staging,
