@@ -18,7 +18,7 @@ use std::sync::{Mutex, MutexGuard};
 /// One device with its present table and queues.
 pub struct DeviceState {
     pub device: Box<dyn Device>,
-    pub(super) table: Mutex<PresentTable>,
+    table: Mutex<PresentTable>,
     pub queues: Queues,
     /// `host 0`, `host-discrete 1`: how messages name the device.
     pub label: String,
