@@ -1,0 +1,216 @@
+//! [`DeviceState`]: one device with its present table, queues and names (the C strings
+//! `acc_get_property_string` hands out), and what every part of the runtime reports with it:
+//! profiling events, and the errors that name the device (not present, partial overlap,
+//! device errors).
+//!
+//! Invariants: the present table is reached only through `table()` (one mutex, poisoning
+//! ignored); only `data` changes entries or reference counts, `shutdown` drains the table
+//! once every queue is idle, and the other modules only look entries up.
+
+use crate::device::{DevAddr, Device, DeviceError, DeviceKind};
+use crate::error::{Error, ErrorKind, Site};
+use crate::present::{self, Entry, Lookup, PresentTable};
+use crate::prof;
+use crate::queue::{QueueSel, Queues};
+use std::ffi::CString;
+use std::sync::{Mutex, MutexGuard};
+
+/// One device with its present table and queues.
+pub struct DeviceState {
+    pub device: Box<dyn Device>,
+    table: Mutex<PresentTable>,
+    pub queues: Queues,
+    /// `host 0`, `host-discrete 1`: how messages name the device.
+    pub label: String,
+    /// `acc_get_property_string` hands out pointers into these, so they live as long as the
+    /// device.
+    pub name_c: CString,
+    pub vendor_c: CString,
+    pub driver_c: CString,
+    pub description_c: CString,
+}
+
+impl DeviceState {
+    pub fn new(device: Box<dyn Device>) -> DeviceState {
+        let label = format!("{} {}", device.kind().name(), device.number());
+        let c = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+        let p = device.properties();
+        let (name_c, vendor_c, driver_c) = (c(&p.name), c(&p.vendor), c(&p.driver));
+        let description_c = c(&p.description);
+        let eager = device.shares_host_memory();
+        DeviceState {
+            device,
+            table: Mutex::new(PresentTable::new()),
+            queues: Queues::new(eager),
+            label,
+            name_c,
+            vendor_c,
+            driver_c,
+            description_c,
+        }
+    }
+
+    /// A device state that lives for the rest of the process (for tests and benches that do
+    /// not want the global runtime).
+    pub fn leak(device: Box<dyn Device>) -> &'static DeviceState {
+        Box::leak(Box::new(DeviceState::new(device)))
+    }
+
+    pub fn kind(&self) -> DeviceKind {
+        self.device.kind()
+    }
+
+    /// Where a profiling event on this device and queue comes from.
+    pub fn prof_origin<'a>(&'a self, queue: QueueSel, site: &'a Site<'a>) -> prof::Origin<'a> {
+        prof::Origin {
+            device: self.device.kind(),
+            device_number: self.device.number(),
+            queue,
+            site,
+            gpu: self.device.cuda(),
+        }
+    }
+
+    /// Raises a launch event for the kernel a launch's site names (its `var`), with the
+    /// geometry it runs with: gangs, workers, vector length.
+    pub(super) fn launch_event(
+        &self,
+        ev: prof::Event,
+        q: QueueSel,
+        site: &Site<'_>,
+        (num_gangs, num_workers, vector_length): (usize, usize, usize),
+    ) {
+        if prof::wants(ev) {
+            let name = site
+                .var
+                .to_string_lossy()
+                .and_then(|n| CString::new(n).ok());
+            let launch = prof::Launch {
+                construct: None,
+                kernel_name: name.as_deref(),
+                num_gangs,
+                num_workers,
+                vector_length,
+            };
+            prof::launch(ev, &self.prof_origin(q, site), &launch);
+        }
+    }
+
+    /// Raises a data event about `[host, host + bytes)` and its device copy at `dev`.
+    pub(super) fn data_event(
+        &self,
+        ev: prof::Event,
+        q: QueueSel,
+        site: &Site<'_>,
+        (host, bytes, dev): (usize, usize, DevAddr),
+        implicit: bool,
+    ) {
+        if prof::wants(ev) {
+            let data = prof::Data {
+                construct: None,
+                implicit,
+                bytes,
+                host,
+                device: dev,
+            };
+            prof::data(ev, &self.prof_origin(q, site), &data);
+        }
+    }
+
+    pub(super) fn shared(&self) -> bool {
+        self.device.shares_host_memory()
+    }
+
+    pub(super) fn table(&self) -> MutexGuard<'_, PresentTable> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A snapshot of the entry containing `host`, for tests and diagnostics.
+    pub fn entry(&self, host: usize) -> Option<Entry> {
+        match self.table().lookup(host, 0) {
+            Lookup::Present(e) => Some(e.clone()),
+            _ => None,
+        }
+    }
+
+    pub fn mapped_count(&self) -> usize {
+        self.table().len()
+    }
+
+    pub(super) fn not_present(&self, site: &Site<'_>, host: usize, bytes: usize) -> Error {
+        Error::new(
+            ErrorKind::NotPresent,
+            site,
+            format!(
+                "{} is not present on device {}",
+                site.what(host, bytes),
+                self.label
+            ),
+        )
+    }
+
+    pub(super) fn overlap(
+        &self,
+        t: &PresentTable,
+        o: present::Overlap,
+        site: &Site<'_>,
+        host: usize,
+        bytes: usize,
+    ) -> Error {
+        let other = match t.get(o.start) {
+            Some(e) if e.var.is_empty() => format!("{} bytes at {:#x}", e.bytes, e.host),
+            Some(e) => format!("'{}' ({} bytes at {:#x})", e.var, e.bytes, e.host),
+            None => format!("data at {:#x}", o.start),
+        };
+        Error::new(
+            ErrorKind::PartialOverlap,
+            site,
+            format!(
+                "{} partially overlaps {other}, which is present on device {}; \
+                 a data clause must name the whole present range or a part inside it",
+                site.what(host, bytes),
+                self.label
+            ),
+        )
+    }
+
+    pub(super) fn dev_error(
+        &self,
+        e: DeviceError,
+        site: &Site<'_>,
+        host: usize,
+        bytes: usize,
+    ) -> Error {
+        let kind = match e {
+            DeviceError::OutOfMemory { .. } => ErrorKind::OutOfMemory,
+            DeviceError::NotAllocated { .. } => ErrorKind::BadFree,
+            DeviceError::OutOfRange { .. } => ErrorKind::BadDevicePointer,
+        };
+        let what = if bytes > 0 || host > 0 {
+            format!("{}: ", site.what(host, bytes))
+        } else {
+            String::new()
+        };
+        Error::new(kind, site, format!("{what}{e} on device {}", self.label))
+    }
+
+    /// Waits for outstanding work, then drops every mapping and frees the runtime's device
+    /// memory (`acc_shutdown`). Memory of `acc_map_data` mappings belongs to the program.
+    pub fn shutdown(&self) {
+        let (kind, number) = (self.device.kind(), self.device.number());
+        prof::device_event(
+            prof::Event::DeviceShutdownStart,
+            kind,
+            number,
+            "acc_shutdown",
+        );
+        self.queues.wait_all();
+        let entries = self.table().drain();
+        for e in entries {
+            if !e.user_mapped {
+                let _ = self.device.free(e.dev);
+            }
+        }
+        prof::device_event(prof::Event::DeviceShutdownEnd, kind, number, "acc_shutdown");
+    }
+}

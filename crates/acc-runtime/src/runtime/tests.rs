@@ -1,0 +1,348 @@
+use super::launch::split;
+use super::*;
+use crate::device::host_discrete::HostDiscreteDevice;
+use crate::error::{ErrorKind, Site};
+use crate::present::Counter;
+use crate::queue::QueueSel;
+use crate::reduce;
+
+fn discrete() -> &'static DeviceState {
+    DeviceState::leak(Box::new(HostDiscreteDevice::with_capacity(0, 1 << 20)))
+}
+
+fn site(var: &str) -> Site<'_> {
+    Site {
+        file: crate::error::Text::Str("t.c"),
+        line: 7,
+        var: crate::error::Text::Str(var),
+        routine: "",
+    }
+}
+
+const S: QueueSel = QueueSel::Sync;
+
+#[test]
+fn copy_region_moves_data_both_ways_and_frees() {
+    let d = discrete();
+    let mut a = [1.0f64, 2.0, 3.0];
+    let h = a.as_mut_ptr() as usize;
+    // SAFETY: `a` outlives every synchronous action below.
+    unsafe {
+        let dev = d
+            .enter(
+                Action::Copy,
+                Flags::default(),
+                h,
+                24,
+                Counter::Structured,
+                S,
+                &site("a"),
+            )
+            .unwrap();
+        assert_ne!(dev, h);
+        // Change the device copy behind the runtime's back, as a kernel would.
+        (dev as *mut f64).write(10.0);
+        assert_eq!(a[0], 1.0, "host memory is separate");
+        d.exit(
+            Action::Copy,
+            Flags::default(),
+            h,
+            24,
+            Counter::Structured,
+            S,
+            &site("a"),
+        )
+        .unwrap();
+    }
+    assert_eq!(a, [10.0, 2.0, 3.0]);
+    assert_eq!(d.mapped_count(), 0);
+    assert_eq!(d.device.free_memory(), 1 << 20);
+}
+
+#[test]
+fn create_is_poisoned_and_zero_is_zeroed() {
+    let d = discrete();
+    let a = [5u32; 4];
+    let b = [5u32; 4];
+    // SAFETY: `a` and `b` outlive the actions.
+    unsafe {
+        let da = d
+            .enter(
+                Action::Create,
+                Flags::default(),
+                a.as_ptr() as usize,
+                16,
+                Counter::Dynamic,
+                S,
+                &site("a"),
+            )
+            .unwrap();
+        let db = d
+            .enter(
+                Action::Create,
+                Flags::ZERO,
+                b.as_ptr() as usize,
+                16,
+                Counter::Dynamic,
+                S,
+                &site("b"),
+            )
+            .unwrap();
+        assert_eq!((da as *const u32).read(), u32::MAX);
+        assert_eq!((db as *const u32).read(), 0);
+    }
+}
+
+#[test]
+fn errors_name_the_variable_and_line() {
+    let d = discrete();
+    let a = [0u8; 100];
+    let h = a.as_ptr() as usize;
+    // SAFETY: `a` outlives the actions.
+    unsafe {
+        let e = d
+            .enter(
+                Action::Present,
+                Flags::default(),
+                h,
+                100,
+                Counter::Structured,
+                S,
+                &site("a[0:100]"),
+            )
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotPresent);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "t.c:7: 'a[0:100]' (100 bytes at {h:#x}) is not present on device host-discrete 0"
+            )
+        );
+        d.enter(
+            Action::CopyIn,
+            Flags::default(),
+            h,
+            50,
+            Counter::Dynamic,
+            S,
+            &site("a[0:50]"),
+        )
+        .unwrap();
+        let e = d
+            .enter(
+                Action::CopyIn,
+                Flags::default(),
+                h + 40,
+                20,
+                Counter::Dynamic,
+                S,
+                &site("a[40:20]"),
+            )
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::PartialOverlap);
+        assert!(
+            e.to_string().contains("partially overlaps 'a[0:50]'"),
+            "{e}"
+        );
+        let e = d
+            .update(false, false, h + 60, 4, S, &site("a[60:4]"))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotPresent);
+        d.update(false, true, h + 60, 4, S, &site("a[60:4]"))
+            .unwrap();
+    }
+}
+
+#[test]
+fn out_of_memory_and_bad_frees_are_errors() {
+    let d = discrete();
+    let big = vec![0u8; 2 << 20];
+    // SAFETY: `big` outlives the action.
+    let e = unsafe {
+        d.enter(
+            Action::Create,
+            Flags::default(),
+            big.as_ptr() as usize,
+            big.len(),
+            Counter::Dynamic,
+            S,
+            &site("big"),
+        )
+    }
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::OutOfMemory);
+    let p = d.malloc(64, &site("")).unwrap();
+    let host = [0u8; 64];
+    d.map_data(host.as_ptr() as usize, p, 64, &site("h"))
+        .unwrap();
+    assert_eq!(
+        d.free(p, &Site::routine("acc_free")).unwrap_err().kind(),
+        ErrorKind::BadFree
+    );
+    assert_eq!(d.hostptr(p + 3), host.as_ptr() as usize + 3);
+    d.unmap_data(host.as_ptr() as usize, &Site::routine("acc_unmap_data"))
+        .unwrap();
+    let e = d
+        .unmap_data(host.as_ptr() as usize, &Site::routine("acc_unmap_data"))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadUnmap);
+    d.free(p, &Site::routine("acc_free")).unwrap();
+    assert_eq!(
+        d.free(p, &Site::routine("acc_free")).unwrap_err().kind(),
+        ErrorKind::BadFree
+    );
+}
+
+#[test]
+fn attach_points_the_device_pointer_at_the_device_target() {
+    let d = discrete();
+    let data = [7i32; 8];
+    #[repr(C)]
+    struct S1 {
+        p: *const i32,
+    }
+    let s = S1 { p: data.as_ptr() };
+    let sp = &s as *const S1 as usize;
+    // SAFETY: `s` and `data` outlive the actions.
+    unsafe {
+        let ds = d
+            .enter(
+                Action::CopyIn,
+                Flags::default(),
+                sp,
+                8,
+                Counter::Dynamic,
+                S,
+                &site("s"),
+            )
+            .unwrap();
+        let dd = d
+            .enter(
+                Action::CopyIn,
+                Flags::default(),
+                data.as_ptr() as usize,
+                32,
+                Counter::Dynamic,
+                S,
+                &site("data"),
+            )
+            .unwrap();
+        d.attach(sp, S, &site("s.p")).unwrap();
+        assert_eq!((ds as *const usize).read(), dd);
+        d.attach(sp, S, &site("s.p")).unwrap();
+        d.detach(sp, false, S, &site("s.p")).unwrap();
+        assert_eq!((ds as *const usize).read(), dd, "still attached once");
+        d.detach(sp, false, S, &site("s.p")).unwrap();
+        assert_eq!((ds as *const usize).read(), data.as_ptr() as usize);
+    }
+}
+
+unsafe extern "C" fn add_one(c: *const Chunk) {
+    // SAFETY: the runtime passes a valid chunk whose first argument is a pointer to the
+    // device copy of an i64 array.
+    unsafe {
+        let c = &*c;
+        let a = *(*c.args as *const *mut i64);
+        let sum = *c.red as *mut i64;
+        for i in c.begin..c.end {
+            *a.add(i as usize) += 1;
+            *sum += *a.add(i as usize);
+        }
+    }
+}
+
+#[test]
+fn launch_translates_arguments_and_reduces() {
+    let d = discrete();
+    let mut a: Vec<i64> = (0..1000).collect();
+    let mut sum: i64 = 5;
+    let h = a.as_mut_ptr() as usize;
+    let st = site("a[0:1000]");
+    // SAFETY: `a` and `sum` outlive the synchronous launch.
+    unsafe {
+        d.enter(
+            Action::Copy,
+            Flags::default(),
+            h,
+            8000,
+            Counter::Structured,
+            S,
+            &st,
+        )
+        .unwrap();
+        let args = [Arg::Mapped {
+            host: h,
+            bytes: 8000,
+            site: st,
+        }];
+        let reds = [Reduction {
+            op: reduce::Op::Add,
+            ty: reduce::Type::I64,
+            var: &mut sum as *mut i64 as usize,
+            count: 1,
+            custom: None,
+            kernel_sets_slots: false,
+            site: st,
+        }];
+        d.launch(
+            add_one,
+            Geometry {
+                iterations: 1000,
+                num_gangs: 7,
+                ..Geometry::default()
+            },
+            &args,
+            &reds,
+            S,
+            &st,
+        )
+        .unwrap();
+        assert_eq!(a[0], 0, "the kernel ran on the device copy");
+        d.exit(
+            Action::Copy,
+            Flags::default(),
+            h,
+            8000,
+            Counter::Structured,
+            S,
+            &st,
+        )
+        .unwrap();
+    }
+    assert_eq!(a[999], 1000);
+    assert_eq!(sum, 5 + (1..=1000).sum::<i64>());
+    // SAFETY: `a` is valid; the launch is synchronous.
+    let e = unsafe {
+        d.launch(
+            add_one,
+            Geometry {
+                iterations: 1,
+                ..Geometry::default()
+            },
+            &[Arg::Mapped {
+                host: h,
+                bytes: 8,
+                site: st,
+            }],
+            &[],
+            S,
+            &st,
+        )
+    }
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotPresent);
+}
+
+#[test]
+fn split_covers_the_range() {
+    for (n, k) in [(10i64, 3usize), (1, 1), (1000, 7), (5, 5)] {
+        let mut prev = 0;
+        for c in 0..k {
+            let (b, e) = (split(n, k, c), split(n, k, c + 1));
+            assert_eq!(b, prev);
+            assert!(e > b);
+            prev = e;
+        }
+        assert_eq!(prev, n);
+    }
+}

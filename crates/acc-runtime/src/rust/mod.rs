@@ -1,0 +1,148 @@
+//! The safe Rust API of the runtime: what `#[acc::parallel]` expands to and what Rust programs
+//! call directly (device selection, the mirrored buffer [`Mirror`]).
+//!
+//! It is a thin layer over [`crate::runtime`]: data clauses become structured enter/exit actions
+//! on the current device's present table, a partitioned loop becomes a launch on the device's
+//! executor. Errors end the process through [`crate::error::fatal`], as they do for C.
+//!
+//! **Why the device views are sound.** On `host_discrete` a kernel works on the device copy of
+//! a slice: a `&[T]`/`&mut [T]` built from the device address the present table returned. The
+//! device memory is CPU memory owned by the present-table entry, and the entry lives while the
+//! guard ([`MapRef`]/[`MapMut`]) holds its structured reference count. The view borrows the
+//! guard, and the guard borrows the host slice (mutably for a `&mut` view), so the host-to-device
+//! mapping being one-to-one means Rust's borrow of the host slice carries over to its device
+//! copy: no other view of the same device memory can exist while a `&mut` view does. Element
+//! types are [`DeviceCopy`]: every bit pattern is a valid value, since new device memory is
+//! poisoned.
+//!
+//! Layout: this module holds [`DeviceCopy`], device selection ([`set_device_type`], the
+//! current device) and [`Loc`]; `region` profiling regions; `map` the guards of data clauses
+//! and [`Mirror`]; `clauses` the builders of `acc::data`; `launch` host launches and loop
+//! helpers; `reductions` the reduction operators; `owned` launches over owned windows; `cuda`
+//! the CUDA form of kernels, with `routines` for `#[acc::routine]` functions.
+
+use crate::device::DeviceKind;
+use crate::error::{fatal, Site, Text};
+use crate::runtime::{self, DeviceState};
+
+mod clauses;
+mod cuda;
+mod launch;
+mod map;
+mod reductions;
+mod region;
+
+pub use clauses::{
+    copy, copyin, copyout, create, data, no_create, present, Clause, Clauses, SliceRef, Views,
+};
+pub use cuda::{cuda_form, gpu, launch_cuda, CudaModule, Gpu, KArg, KRed, KernelValue, OpCode};
+use launch::{blocks, chunks_of, run_chunks};
+pub use launch::{
+    bounds, bounds_inclusive, firstprivate, launch, nth, Firstprivate, LoopIndex, SliceMut,
+};
+pub use map::{DataClause, MapMut, MapRef, Mirror};
+pub use reductions::{combine, identity, op, Reduce};
+pub use region::{Region, RegionExit};
+
+mod owned;
+pub use owned::{
+    est, est_div, est_rem, est_shl, est_shr, launch_owned, widen, EstimateValue, Extent, Owned,
+    Owners, Window, NO_INDEX,
+};
+
+/// Element types that may live in device memory: plain numbers, for which every bit pattern is
+/// a valid value (new device memory is poisoned) and a byte copy is a copy.
+///
+/// # Safety
+/// Every bit pattern of `size_of::<Self>()` bytes is a valid `Self`, and `Self` has no padding
+/// and no pointers.
+pub unsafe trait DeviceCopy: Copy + Send + Sync + 'static {}
+
+macro_rules! device_copy {
+    ($($t:ty)*) => { $(
+        // SAFETY: a primitive number: no padding, every bit pattern valid.
+        unsafe impl DeviceCopy for $t {}
+    )* };
+}
+device_copy!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64);
+// SAFETY: an array of such values has no padding and every bit pattern is valid.
+unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}
+
+/// The device types a Rust program can select (`ACC_DEVICE_TYPE` chooses the initial one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceType {
+    /// The host, sharing memory with the program.
+    Host,
+    /// Separate memory on the CPU: every transfer really happens.
+    HostDiscrete,
+    /// An NVIDIA GPU: kernels run their CUDA form (see [`CudaModule`]).
+    Nvidia,
+}
+
+/// Makes `ty` (device 0 of it) the calling thread's current device.
+pub fn set_device_type(ty: DeviceType) {
+    let kind = match ty {
+        DeviceType::Host => DeviceKind::Host,
+        DeviceType::HostDiscrete => DeviceKind::HostDiscrete,
+        DeviceType::Nvidia => DeviceKind::Nvidia,
+    };
+    let site = Site::routine("acc::set_device_type");
+    if let Err(e) = runtime::set_current(kind, 0, &site) {
+        fatal(&e)
+    }
+}
+
+/// The calling thread's current device type.
+pub fn device_type() -> DeviceType {
+    match current(&Site::routine("acc::device_type")).kind() {
+        DeviceKind::HostDiscrete => DeviceType::HostDiscrete,
+        DeviceKind::Nvidia => DeviceType::Nvidia,
+        _ => DeviceType::Host,
+    }
+}
+
+/// How many data mappings the current device holds (0 on a shared-memory device), for tests.
+pub fn mapped_count() -> usize {
+    current(&Site::routine("acc::mapped_count")).mapped_count()
+}
+
+/// Whether `data` is present on the current device (always, on a shared-memory device).
+pub fn is_present<T>(data: &[T]) -> bool {
+    current(&Site::routine("acc::is_present")).is_present(data.as_ptr() as usize, size_of_val(data))
+}
+
+/// The device Rust kernels and data clauses use: the calling thread's current device.
+fn current(site: &Site<'_>) -> &'static DeviceState {
+    runtime::current(site).unwrap_or_else(|e| fatal(&e))
+}
+
+/// Whether the device is a GPU, whose memory the host cannot read: there a view of mapped
+/// data is the host slice, and kernels run their CUDA form.
+fn is_gpu(d: &DeviceState) -> bool {
+    d.device.cuda().is_some()
+}
+
+/// Where generated code comes from, for error messages and profiling events.
+#[derive(Clone, Copy, Debug)]
+pub struct Loc {
+    pub file: &'static str,
+    pub line: u32,
+}
+
+impl Loc {
+    fn site(self, var: &'static str) -> Site<'static> {
+        Site {
+            file: Text::Str(self.file),
+            line: self.line,
+            var: if var.is_empty() {
+                Text::None
+            } else {
+                Text::Str(var)
+            },
+            routine: "",
+        }
+    }
+}
+
+mod routines;
+pub use routines::{not_a_routine, Assembled, CudaRoutine, NotARoutine, RoutineCall};
