@@ -74,7 +74,13 @@ const DATA_REGION: &str = "int main(void) {
 
 /// A stand-in compiler's family and what it refuses; the `-v` line it must give; what the
 /// OpenMP form must and must not hold.
-type OptionCase<'a> = (&'a str, &'a [&'a str], &'a str, &'a [&'a str], &'a [&'a str]);
+type OptionCase<'a> = (
+    &'a str,
+    &'a [&'a str],
+    &'a str,
+    &'a [&'a str],
+    &'a [&'a str],
+);
 
 #[test]
 fn the_option_set_is_what_the_compiler_takes() {
