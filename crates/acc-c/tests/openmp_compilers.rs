@@ -62,8 +62,12 @@ fn syntax_check(
 ) -> Result<(), String> {
     let out_path = scratch.join(file.file_name().unwrap());
     fs::write(&out_path, text).unwrap();
+    // The OpenMP form of a program that names the OpenACC API needs acc's openacc.h (which
+    // `acc cc --via=openmp` puts on the path).
     let out = Command::new(cc)
         .args(args)
+        .arg("-isystem")
+        .arg(root().join("crates/acc-runtime/include"))
         .arg("-fsyntax-only")
         .arg(&out_path)
         .output()

@@ -426,6 +426,9 @@ impl Ctx<'_> {
             .filter(|d| !d.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         let mut cmd = self.compile_command(Some(quote_dir), true);
+        // The OpenMP form calls the OpenACC routines for `init`, `shutdown` and `set`, in files
+        // that need not include openacc.h themselves (acc's own lowering includes it too).
+        cmd.arg("-include").arg("openacc.h");
         let dep = args.dep_file_wanted.then(|| self.dep_file(path, &object));
         if let Some(d) = &dep {
             cmd.arg("-MF").arg(d);

@@ -131,7 +131,14 @@ impl<'a> Cx<'a> {
     fn implicit_lists(&self, p: EffId) -> ImplicitLists<'a> {
         let mut imp = ImplicitLists::default();
         for a in &self.an.eff(p).attrs {
-            let name = self.name(a.var);
+            // A reduction on a subarray or an element promotes that part, not the variable
+            // (whose pointer alone a map would copy).
+            let name = match a.dsa {
+                Some((Dsa::Reduction(_), Origin::Imp)) => self
+                    .loop_reduction_part(p, a.var)
+                    .unwrap_or_else(|| self.name(a.var)),
+                _ => self.name(a.var),
+            };
             if self.private_on_own_loop(p, a.var)
                 && matches!(a.dsa, Some((Dsa::Firstprivate, Origin::Imp)))
             {
@@ -172,6 +179,27 @@ impl<'a> Cx<'a> {
             }
         }
         imp
+    }
+
+    /// The text of a loop's `reduction` item of `var` inside `p` when it names a part of the
+    /// variable (`h[4:6]`, `e[x]`): OpenMP reduces and maps an element as the section
+    /// `e[x:1]`.
+    fn loop_reduction_part(&self, p: EffId, var: VarId) -> Option<&'a str> {
+        let name = self.name(var);
+        let an = self.an;
+        an.effs
+            .iter()
+            .filter(|l| l.kind == EffKind::Loop && l.compute == Some(p))
+            .find_map(|l| {
+                let d = &self.unit.construct(l.construct).directive;
+                l.clauses.iter().find_map(|&c| match &d.clauses[c].args {
+                    ClauseArgs::Reduction { items, .. } => items
+                        .iter()
+                        .find(|i| i.base.name == name && !i.accessors.is_empty())
+                        .map(|i| i.text.as_str()),
+                    _ => None,
+                })
+            })
     }
 
     /// The DMA of the nearest enclosing `data`/`declare` for a variable.

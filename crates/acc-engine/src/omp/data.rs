@@ -9,7 +9,6 @@
 //! compute constructs' implicit attributes.
 
 use crate::attrs::{clause_items, Dma, EffId, EffKind};
-use crate::diag::Diagnostic;
 use crate::directive::{AtomicKind, ClauseKind, DataModifier, DirectiveArg, DirectiveKind};
 
 use super::*;
@@ -241,22 +240,64 @@ impl Cx<'_> {
                 }
             }
             DirectiveKind::Init | DirectiveKind::Shutdown | DirectiveKind::Set => {
-                self.diags.push(
-                    Diagnostic::warning(
-                        d.name_span,
-                        format!(
-                            "`acc {}` has no OpenMP directive and is removed",
-                            d.kind.name()
-                        ),
-                    )
-                    .with_note(match d.kind {
-                        DirectiveKind::Set => "call `omp_set_default_device` to choose a device",
-                        _ => "the OpenMP runtime initializes and shuts down devices by itself",
-                    }),
-                );
+                lv.prelude.push(runtime_call(d));
             }
             _ => {}
         }
         lv
+    }
+}
+
+/// `init`, `shutdown` and `set` as the OpenACC routines OpenACC 3.3 defines them by (§3.2.7
+/// `acc_init` "is equivalent to the init directive", §3.2.9 shutdown, §2.14.3 `set`: the
+/// device type and number and the default async queue): OpenMP has no directive for them, so
+/// the OpenMP form calls the routines, which an OpenACC library over OpenMP provides (acc's
+/// `acc2omp.c`, Clacc's libacc2omp). The same calls as acc's own lowering makes.
+fn runtime_call(d: &Directive) -> String {
+    let expr = |kind: ClauseKind| {
+        d.clauses
+            .iter()
+            .find(|c| c.kind == kind)
+            .and_then(|c| match &c.args {
+                ClauseArgs::Expr(e) => Some(e.text.as_str()),
+                ClauseArgs::Exprs(es) => es.first().map(|e| e.text.as_str()),
+                _ => None,
+            })
+    };
+    let device_type = d
+        .clauses
+        .iter()
+        .find_map(|c| match &c.args {
+            ClauseArgs::DeviceTypes(ids) if c.kind == ClauseKind::DeviceType => ids.first(),
+            _ => None,
+        })
+        .map(|id| id.name.as_str());
+    let device_type = match device_type {
+        Some("host") => "acc_device_host",
+        Some("nvidia") => "acc_device_nvidia",
+        Some("radeon") => "acc_device_radeon",
+        Some("host_discrete") => "acc_device_host_discrete",
+        Some("default") => "acc_device_default",
+        _ => "acc_get_device_type()",
+    };
+    let mut calls = Vec::new();
+    match d.kind {
+        DirectiveKind::Init => calls.push(format!("acc_init({device_type});")),
+        DirectiveKind::Shutdown => calls.push(format!("acc_shutdown({device_type});")),
+        _ => {
+            if let Some(n) = expr(ClauseKind::DeviceNum) {
+                calls.push(format!("acc_set_device_num(({n}), {device_type});"));
+            } else if d.has(ClauseKind::DeviceType) {
+                calls.push(format!("acc_set_device_type({device_type});"));
+            }
+            if let Some(q) = expr(ClauseKind::DefaultAsync) {
+                calls.push(format!("acc_set_default_async({q});"));
+            }
+        }
+    }
+    let calls = calls.join(" ");
+    match expr(ClauseKind::If) {
+        Some(cond) => format!("if ({cond}) {{ {calls} }}"),
+        None => calls,
     }
 }

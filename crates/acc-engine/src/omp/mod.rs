@@ -26,8 +26,11 @@
 //!   `begin declare target device_type(nohost)`; `bind` has no OpenMP form
 //!   and is diagnosed.
 //! - `atomic` → `omp atomic` with the same clause; `cache` is a hint and
-//!   disappears; `init`, `shutdown`, `set` have no OpenMP directive and are
-//!   diagnosed (warning) and removed.
+//!   disappears; `init`, `shutdown`, `set` have no OpenMP directive and
+//!   become the OpenACC routines the specification defines them by
+//!   (`acc_init`, `acc_shutdown`, `acc_set_device_type`/`_num`,
+//!   `acc_set_default_async`, under their `if`), as in acc's own lowering;
+//!   an OpenACC library over OpenMP (`acc2omp.c`) provides them.
 //! - `tile(a, b)` → `collapse(2)` with a warning: OpenMP's `tile` may not be
 //!   nested in `simd` (clang rejects it), and collapsing keeps every tiled
 //!   loop partitioned.
