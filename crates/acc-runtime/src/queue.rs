@@ -71,6 +71,24 @@ pub fn worker_queue() -> Option<i32> {
     WORKER_KEY.with(Cell::get)
 }
 
+thread_local! {
+    /// Set while a synchronous operation that drained the queues first holds its lock
+    /// ([`Queues::drain_for`]).
+    static DRAINED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// What [`Queues::drain_for`] returns: the thread's mark, restored when it drops.
+#[must_use = "the queues count as drained only while the guard lives"]
+pub struct Drained {
+    outer: bool,
+}
+
+impl Drop for Drained {
+    fn drop(&mut self) {
+        DRAINED.set(self.outer);
+    }
+}
+
 /// Bumped after any operation on any queue completes, for `acc_wait_any`.
 static ANY_DONE: (Mutex<u64>, Condvar) = (Mutex::new(0), Condvar::new());
 
@@ -180,12 +198,28 @@ impl Queues {
     pub fn submit<F: FnOnce() + Send + 'static>(&self, sel: QueueSel, job: F) {
         match sel {
             QueueSel::Async(key) if !self.eager => self.queue(key).push(Box::new(job)),
-            QueueSel::Sync if !self.eager && worker_queue().is_none() => {
+            QueueSel::Sync if !self.eager && worker_queue().is_none() && !DRAINED.get() => {
                 self.wait_all();
                 job()
             }
             _ => job(),
         }
+    }
+
+    /// For a synchronous operation that takes a lock queued work may take too (the present
+    /// table: a kernel chunk's `routine` resolves a `declare`d global through it): waits for
+    /// every queue *before* the caller takes the lock, and until the guard drops marks the
+    /// thread so that `submit(Sync)` under the lock runs at once instead of waiting for the
+    /// queues there, which could wait for a job that waits for the lock. Work another thread
+    /// enqueues meanwhile is not waited for: OpenACC orders a synchronous operation after its
+    /// own thread's queues only through a `wait`, and this thread's are drained.
+    pub fn drain_for(&self, sel: QueueSel) -> Drained {
+        let outer = DRAINED.get();
+        if sel == QueueSel::Sync && !self.eager && worker_queue().is_none() {
+            self.wait_all();
+            DRAINED.set(true);
+        }
+        Drained { outer }
     }
 
     /// Whether every operation enqueued on `key` so far has completed.

@@ -126,6 +126,8 @@ impl DeviceState {
         if self.shared() {
             return Ok(host);
         }
+        // Queued work may need the table (a routine's global): wait for it first.
+        let _drained = self.queues.drain_for(q);
         let mut t = self.table();
         if bytes == 0 || host == 0 {
             // Zero-length data is never mapped; a zero-length section of present data gets its
@@ -232,6 +234,8 @@ impl DeviceState {
         if self.shared() || bytes == 0 || host == 0 {
             return Ok(());
         }
+        // Queued work may need the table (a routine's global): wait for it first.
+        let _drained = self.queues.drain_for(q);
         let mut t = self.table();
         let finalize = flags.has(Flags::FINALIZE);
         match t.exit(host, bytes, counter, finalize) {
@@ -289,6 +293,8 @@ impl DeviceState {
         if self.shared() || bytes == 0 || host == 0 {
             return Ok(());
         }
+        // Queued work may need the table (a routine's global): wait for it first.
+        let _drained = self.queues.drain_for(q);
         let t = self.table();
         match t.lookup(host, bytes) {
             Lookup::Absent if if_present => Ok(()),
@@ -329,6 +335,8 @@ impl DeviceState {
         }
         // SAFETY: the caller guarantees `ptr_addr` holds a pointer.
         let target = unsafe { (ptr_addr as *const usize).read_unaligned() };
+        // Queued work may need the table (a routine's global): wait for it first.
+        let _drained = self.queues.drain_for(q);
         let mut t = self.table();
         match t.lookup(ptr_addr, size_of::<usize>()) {
             Lookup::Present(_) => {}
@@ -385,6 +393,8 @@ impl DeviceState {
         if self.shared() {
             return Ok(());
         }
+        // Queued work may need the table (a routine's global): wait for it first.
+        let _drained = self.queues.drain_for(q);
         let mut t = self.table();
         match t.detach(ptr_addr, finalize) {
             Err(o) => Err(self.overlap(&t, o, site, ptr_addr, size_of::<usize>())),

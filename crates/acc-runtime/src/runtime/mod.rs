@@ -22,6 +22,9 @@
 //! synchronous copies are done, so a thread that finds data present also finds it copied in.
 //! Asynchronous copies are only *enqueued* under the lock; as on a GPU, the program must wait
 //! before it relies on them.
+//! Queued work may take the lock too (a kernel chunk's `routine` resolving a `declare`d
+//! global: `globals`), so a synchronous action waits for the queues *before* it takes the lock
+//! (`Queues::drain_for`), never under it.
 
 mod args;
 mod cuda;

@@ -346,3 +346,64 @@ fn split_covers_the_range() {
         assert_eq!(prev, n);
     }
 }
+
+/// A kernel chunk on a queue whose `routine` reads a `declare`d global looks the global up in
+/// the present table; a synchronous data action that took the table's lock and then waited for
+/// the queues waited for that chunk forever. The action now waits for the queues first.
+#[test]
+fn a_synchronous_action_waits_for_queued_work_before_it_takes_the_table() {
+    let d = discrete();
+    let global = Box::leak(Box::new([5.0f64]));
+    let g = global.as_mut_ptr() as usize;
+    // SAFETY: `global` lives for the rest of the process.
+    unsafe {
+        d.enter(
+            Action::CopyIn,
+            Flags::default(),
+            g,
+            8,
+            Counter::Dynamic,
+            S,
+            &site("g"),
+        )
+        .unwrap();
+    }
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        d.queues.submit(QueueSel::Async(1), move || {
+            // Long enough for the action below to start first.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert_ne!(d.deviceptr(g), 0);
+        });
+        let mut b = [1.0f64; 4];
+        let h = b.as_mut_ptr() as usize;
+        // SAFETY: `b` outlives both synchronous actions.
+        unsafe {
+            let site = site("b");
+            d.enter(
+                Action::CopyIn,
+                Flags::default(),
+                h,
+                32,
+                Counter::Dynamic,
+                S,
+                &site,
+            )
+            .unwrap();
+            d.exit(
+                Action::Delete,
+                Flags::default(),
+                h,
+                32,
+                Counter::Dynamic,
+                S,
+                &site,
+            )
+            .unwrap();
+        }
+        done.send(()).unwrap();
+    });
+    finished
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("a synchronous copyin after queued work that reads the present table hung");
+}
