@@ -290,3 +290,36 @@ fn the_corpus_runs_through_gcc_and_clang() {
         );
     }
 }
+
+/// The drop-in driver: an ordinary Makefile (separate `-c` compiles, then the link) builds and
+/// runs through each compiler's OpenMP as it does through acc's runtime.
+#[test]
+fn a_makefile_project_builds_through_openmp() {
+    if !have("make") {
+        return;
+    }
+    let src = root().join("examples/make-project");
+    for cc in compilers() {
+        let dir = scratch(&format!("make-{cc}"));
+        for name in ["Makefile", "main.c", "vec.c", "vec.h"] {
+            std::fs::copy(src.join(name), dir.join(name)).unwrap();
+        }
+        let acc_cc = format!("CC={} cc --via=openmp", env!("CARGO_BIN_EXE_acc"));
+        let out = Command::new("make")
+            .args(["--no-print-directory", &acc_cc, "check"])
+            .current_dir(&dir)
+            .env("ACC_CC", cc)
+            .env_remove("MAKEFLAGS")
+            .env_remove("MFLAGS")
+            .output()
+            .unwrap();
+        let said = text(&out.stdout) + &text(&out.stderr);
+        assert!(out.status.success(), "{cc}: {said}");
+        assert!(said.contains("OpenACC 202211"), "{cc}: {said}");
+        assert!(
+            said.contains("saxpy ok") && said.contains("dot ok"),
+            "{cc}: {said}"
+        );
+        assert!(dir.join("main.o").is_file() && dir.join("vec.o").is_file());
+    }
+}
