@@ -23,11 +23,34 @@ pub fn pointer_decl(
     is_variable: impl Fn(&str) -> bool,
 ) -> String {
     vla_decl(ty, name, address, is_variable).unwrap_or_else(|| {
+        if defines_anonymous_type(ty) {
+            // Each spelling of `struct { … }` is a type of its own: a cast would make a
+            // second one (C warns, C++ refuses a type defined in a cast), so the address is
+            // copied into the pointer as bytes.
+            return format!(
+                "  {}; {{ void *const __acc_v = (void *)({address}); __builtin_memcpy((void *)&{name}, (const void *)&__acc_v, sizeof {name}); }} (void){name};\n",
+                ty.replacen('\0', name, 1),
+            );
+        }
         format!(
             "  {} = ({})({address}); (void){name};\n",
             ty.replacen('\0', name, 1),
             ty.replacen('\0', "", 1)
         )
+    })
+}
+
+/// Whether a type's text defines a `struct`, `union` or `enum` without a tag
+/// (`struct { double x, y; }`).
+fn defines_anonymous_type(ty: &str) -> bool {
+    ["struct", "union", "enum"].iter().any(|kw| {
+        ty.match_indices(kw).any(|(at, _)| {
+            let before_ok = ty[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+            before_ok && ty[at + kw.len()..].trim_start().starts_with('{')
+        })
     })
 }
 
@@ -103,6 +126,17 @@ mod tests {
 
     fn var(w: &str) -> bool {
         matches!(w, "n" | "m")
+    }
+
+    #[test]
+    fn a_pointer_to_an_anonymous_struct_spells_its_type_once() {
+        let d = pointer_decl("struct { double x; } (*\0)[8]", "p", "q", var);
+        assert_eq!(d.matches("struct {").count(), 1, "{d}");
+        assert!(d.contains("__builtin_memcpy((void *)&p"), "{d}");
+        let tagged = pointer_decl("struct point (*\0)[8]", "p", "q", var);
+        assert!(tagged.contains("= (struct point (*)[8])(q);"), "{tagged}");
+        assert!(!defines_anonymous_type("struct_like *"));
+        assert!(defines_anonymous_type("const union\n{ int i; } *"));
     }
 
     #[test]
