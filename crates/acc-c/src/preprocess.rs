@@ -13,6 +13,18 @@ use crate::types::TypeEnv;
 /// `_OPENACC` for OpenACC 3.3 (November 2022).
 pub const OPENACC_VERSION: &str = "202211";
 
+/// Whether the file includes a header with `#include "…"`, the form for a program's own
+/// (whose globals, types and macros a construct may use: worth reading the headers for).
+pub fn includes_program_header(src: &str) -> bool {
+    src.lines().any(|l| {
+        let l = l.trim_start();
+        l.strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|l| l.strip_prefix("include"))
+            .is_some_and(|l| l.trim_start().starts_with('"'))
+    })
+}
+
 /// Runs the preprocessor over `file` and learns the file-scope facts of
 /// everything it includes. `args` are the user's `-I`, `-D`, `-U`, `-std=`.
 pub fn header_facts(cc: &str, file: &Path, args: &[String]) -> Result<TypeEnv, String> {

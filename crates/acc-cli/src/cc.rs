@@ -475,7 +475,7 @@ impl Ctx<'_> {
             pp.push(self.include.to_string_lossy().into_owned());
             acc_c::preprocess::header_facts(&program, Path::new(path), &pp).map_err(Fail::Msg)
         };
-        let mut env = match includes_program_header(src) {
+        let mut env = match acc_c::preprocess::includes_program_header(src) {
             true => headers()?,
             false => acc_c::TypeEnv::default(),
         };
@@ -486,7 +486,7 @@ impl Ctx<'_> {
                 .iter()
                 .any(|d| d.message.starts_with(acc_c::sema::UNKNOWN_TYPE))
         };
-        if unknown_type(&diags) && !includes_program_header(src) {
+        if unknown_type(&diags) && !acc_c::preprocess::includes_program_header(src) {
             env = headers()?;
             (text, diags) = acc_c::translate(src, env, omp.options, acc_c::Mode::Omp);
         }
@@ -763,17 +763,6 @@ impl Ctx<'_> {
             _ => PathBuf::from(format!("{}.d", stem(path))),
         }
     }
-}
-
-/// Whether the file includes a header with `#include "…"`, the form for a program's own.
-fn includes_program_header(src: &str) -> bool {
-    src.lines().any(|l| {
-        l.trim_start()
-            .strip_prefix('#')
-            .map(str::trim_start)
-            .and_then(|l| l.strip_prefix("include"))
-            .is_some_and(|l| l.trim_start().starts_with('"'))
-    })
 }
 
 /// Writes a generated file, with the raw bytes of the user's text as they were.

@@ -244,6 +244,13 @@ fn write_headers(dir: &Path, headers: &[(&str, &str)]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// 64-bit FNV-1a of `bytes`, enough to name a file in the cache.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    let mut h = Fnv::default();
+    h.add(bytes);
+    h.0
+}
+
 /// 64-bit FNV-1a, enough to name a cache directory.
 struct Fnv(u64);
 

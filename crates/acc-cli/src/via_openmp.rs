@@ -110,7 +110,10 @@ pub fn probe(cc: &HostCc, args: &CcArgs) -> Result<OpenMp> {
     key.push_str(&version);
     key.push_str(&target_flags.join(" "));
     key.push_str(LINK_PROBE);
-    let cache = toolchain::cache_file(&format!("openmp-probe-{:016x}", fnv(key.as_bytes())));
+    let cache = toolchain::cache_file(&format!(
+        "openmp-probe-{:016x}",
+        toolchain::fnv(key.as_bytes())
+    ));
     if let Some(found) = cache
         .as_ref()
         .and_then(|c| std::fs::read_to_string(c).ok())
@@ -297,7 +300,7 @@ pub fn library_object(
     cmd.arg("-isystem").arg(include);
     let mut key = toolchain::show(&cmd);
     key.push_str(LIBRARY_SOURCE);
-    let name = format!("acc2omp-{:016x}.o", fnv(key.as_bytes()));
+    let name = format!("acc2omp-{:016x}.o", toolchain::fnv(key.as_bytes()));
     let cached = toolchain::cache_file(&name);
     if let Some(c) = cached.as_ref().filter(|c| c.is_file()) {
         return Ok(c.clone());
@@ -317,12 +320,6 @@ pub fn library_object(
 fn capture(cmd: &mut Command) -> std::io::Result<String> {
     let out = cmd.stderr(Stdio::null()).output()?;
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

@@ -143,7 +143,7 @@ pub fn lower_file_lazy(
         .iter()
         .any(|c| c.directive.kind.is_compute());
     let mut header_items = Vec::new();
-    if unknown_type || (has_compute && includes_program_header(src)) {
+    if unknown_type || (has_compute && crate::preprocess::includes_program_header(src)) {
         let env = headers()?;
         header_items = env.header_items.clone();
         // The same tree, analysed again with the headers' facts.
@@ -151,17 +151,6 @@ pub fn lower_file_lazy(
         analysis = crate::analyze_parsed(src, trees, env, None);
     }
     Ok(lower_analysis(src, analysis, opts, &header_items))
-}
-
-/// Whether the file includes a header with `#include "…"`, the form for a program's own.
-fn includes_program_header(src: &str) -> bool {
-    src.lines().any(|l| {
-        let l = l.trim_start();
-        l.strip_prefix('#')
-            .map(str::trim_start)
-            .and_then(|l| l.strip_prefix("include"))
-            .is_some_and(|l| l.trim_start().starts_with('"'))
-    })
 }
 
 fn lower_analysis(
@@ -399,15 +388,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn clause_expr(&self, id: ConstructId, kind: ClauseKind) -> Option<&'a str> {
-        let d = &self.unit.construct(id).directive;
-        d.clauses
-            .iter()
-            .find(|c| c.kind == kind)
-            .and_then(|c| match &c.args {
-                ClauseArgs::Expr(e) => Some(e.text.as_str()),
-                ClauseArgs::Exprs(es) => es.first().map(|e| e.text.as_str()),
-                _ => None,
-            })
+        self.unit.construct(id).directive.clause_expr(kind)
     }
 
     /// `acc_async_sync`, `acc_async_noval` or the queue expression.

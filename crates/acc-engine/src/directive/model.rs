@@ -31,6 +31,19 @@ impl Directive {
     pub fn has(&self, kind: ClauseKind) -> bool {
         self.clauses.iter().any(|c| c.kind == kind)
     }
+
+    /// The text of the first clause of `kind` with an expression argument (the first of a
+    /// list: `num_gangs(4, 2)` gives `4`).
+    pub fn clause_expr(&self, kind: ClauseKind) -> Option<&str> {
+        self.clauses
+            .iter()
+            .find(|c| c.kind == kind)
+            .and_then(|c| match &c.args {
+                ClauseArgs::Expr(e) => Some(e.text.as_str()),
+                ClauseArgs::Exprs(es) => es.first().map(|e| e.text.as_str()),
+                _ => None,
+            })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -254,16 +254,7 @@ impl Cx<'_> {
 /// the OpenMP form calls the routines, which an OpenACC library over OpenMP provides (acc's
 /// `acc2omp.c`, Clacc's libacc2omp). The same calls as acc's own lowering makes.
 fn runtime_call(d: &Directive) -> String {
-    let expr = |kind: ClauseKind| {
-        d.clauses
-            .iter()
-            .find(|c| c.kind == kind)
-            .and_then(|c| match &c.args {
-                ClauseArgs::Expr(e) => Some(e.text.as_str()),
-                ClauseArgs::Exprs(es) => es.first().map(|e| e.text.as_str()),
-                _ => None,
-            })
-    };
+    let expr = |kind: ClauseKind| d.clause_expr(kind);
     let device_type = d
         .clauses
         .iter()
