@@ -378,6 +378,30 @@ fn mirror_updates_a_range_only() {
 }
 
 #[test]
+fn mirror_device_pointer_is_the_device_copy() {
+    each_device(|| {
+        if acc::device_type() == acc::DeviceType::Nvidia {
+            return; // Device memory the host cannot read.
+        }
+        let mut u = acc::Mirror::new(vec![1.0f64; 8]);
+        let dev = u.device_ptr_mut();
+        assert_eq!(dev.cast_const(), u.device_ptr());
+        assert_eq!(dev.cast_const() == u.as_slice().as_ptr(), !discrete());
+        // As a device-aware library would: write the device copy through the pointer.
+        // SAFETY: on the CPU devices the device copy is 8 doubles of this process's memory,
+        // alive while `u` is, and no kernel runs meanwhile.
+        unsafe { dev.add(3).write(9.0) };
+        if discrete() {
+            assert_eq!(u.as_slice()[3], 1.0);
+        }
+        scale_kernels(2.0, u.as_mut_slice());
+        let v = u.into_vec();
+        assert_eq!(v[3], 18.0);
+        assert!(v.iter().enumerate().all(|(i, &x)| i == 3 || x == 2.0));
+    });
+}
+
+#[test]
 fn device_numbers_of_the_current_type() {
     each_device(|| {
         let ty = acc::device_type();

@@ -210,6 +210,18 @@ fn rust_example_on_two_ranks_matches_one_rank() {
     for device in ["host", "host_discrete"] {
         same_as_one_rank(&prog, device, &[2], &[]);
     }
+    // Device-aware (Mirror::device_ptr_mut to MPI) is the default on the CPU devices; staged
+    // (Mirror range updates) gives the same field.
+    let out = mpirun(2, &prog, "host_discrete", &[]);
+    assert!(
+        item(&out, "mpi").starts_with("device-aware"),
+        "{}",
+        text(&out)
+    );
+    let staged = [("JACOBI_MPI_AWARE", "0")];
+    same_as_one_rank(&prog, "host_discrete", &[2], &staged);
+    let out = mpirun(2, &prog, "host_discrete", &staged);
+    assert!(item(&out, "mpi").starts_with("staged"), "{}", text(&out));
     let env = [("ACC_HOST_DISCRETE_DEVICES", "2")];
     let out = mpirun(2, &prog, "host_discrete", &env);
     assert_eq!(item(&out, "device_per_rank"), "0 1", "{}", text(&out));

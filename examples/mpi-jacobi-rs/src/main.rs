@@ -2,11 +2,13 @@
 //! rsmpi (the `mpi` crate on the system's Open MPI) and `#[acc::parallel]` kernels.
 //!
 //! Rank r owns a band of interior rows plus a ghost row above and below, kept on the device
-//! in an [`acc::Mirror`]. Each iteration exchanges the edge rows with the neighbours (staged:
-//! `update_self_range` of the two owned edge rows, `MPI_Sendrecv` of host slices,
-//! `update_device_range` of the two ghost rows; a Rust slice must be memory the host can
-//! read, so device addresses are not handed to MPI as in the C example's `host_data`), runs
-//! the sweep (a max reduction of the change) and the copy-back, and every 10 iterations
+//! in an [`acc::Mirror`]. Each iteration exchanges the edge rows with the neighbours —
+//! device-aware (the default on the CPU devices): the device copy's addresses
+//! (`Mirror::device_ptr_mut`, C's `host_data use_device`) to mpi-sys's raw `MPI_Sendrecv`, as
+//! rsmpi's safe calls take host slices and a Rust slice must be memory the host can read;
+//! staged (`JACOBI_MPI_AWARE=0`, the default on a GPU): `update_self_range` of the two owned
+//! edge rows, rsmpi's `send_receive` of host slices, `update_device_range` of the two ghost
+//! rows — runs the sweep (a max reduction of the change) and the copy-back, and every 10 iterations
 //! combines the change over the ranks with `MPI_Allreduce(MPI_MAX)`. Each rank uses device
 //! `local_rank % num_devices` of the current type, local_rank from
 //! `MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`.
@@ -105,6 +107,118 @@ fn serial(a: &mut [f64], rows: usize, cols: usize, iters: usize) {
     }
 }
 
+/// Whether MPI reads and writes device memory: `JACOBI_MPI_AWARE=0|1`, else yes on the CPU
+/// devices (their device memory is this process's memory) and no on a GPU (Debian's Open MPI
+/// is not CUDA-aware).
+fn mpi_device_aware() -> bool {
+    match std::env::var("JACOBI_MPI_AWARE") {
+        Ok(v) if !v.is_empty() => v != "0",
+        _ => acc::device_type() != acc::DeviceType::Nvidia,
+    }
+}
+
+/// The halo exchange on device memory, as C's `host_data use_device`: the device copy's
+/// addresses go to `MPI_Sendrecv` (rsmpi's safe calls take host slices, so this is mpi-sys's
+/// raw call). Row 1 goes up while the bottom ghost row comes from below, then row n goes down
+/// while the top ghost row comes from above.
+fn exchange_on_device(
+    world: &mpi::topology::SimpleCommunicator,
+    u: &mut acc::Mirror<f64>,
+    n: usize,
+    cols: usize,
+) {
+    use mpi::ffi;
+    use std::os::raw::{c_int, c_void};
+    let (rank, size) = (world.rank(), world.size());
+    // SAFETY: reading the constants mpi-sys defines for MPI's handles, after MPI_Init.
+    let (proc_null, double, ignore) = unsafe {
+        (
+            ffi::RSMPI_PROC_NULL,
+            ffi::RSMPI_DOUBLE,
+            ffi::RSMPI_STATUS_IGNORE,
+        )
+    };
+    let up = if rank > 0 { rank - 1 } else { proc_null };
+    let down = if rank + 1 < size { rank + 1 } else { proc_null };
+    let base = u.device_ptr_mut();
+    let count = cols as c_int;
+    // SAFETY: `base` is the device copy of the (n + 2) * cols doubles of `u`, which lives
+    // across the calls; rows 1 and n are read and rows 0 and n + 1 written, `cols` doubles
+    // each, all within it. The MPI is device-aware for this device (on the CPU devices the
+    // device copy is this process's memory), no kernel runs meanwhile, and the calls are
+    // blocking, so nothing touches the rows after they return.
+    unsafe {
+        ffi::MPI_Sendrecv(
+            base.add(cols) as *const c_void,
+            count,
+            double,
+            up,
+            0,
+            base.add((n + 1) * cols) as *mut c_void,
+            count,
+            double,
+            down,
+            0,
+            world.as_raw(),
+            ignore,
+        );
+        ffi::MPI_Sendrecv(
+            base.add(n * cols) as *const c_void,
+            count,
+            double,
+            down,
+            1,
+            base as *mut c_void,
+            count,
+            double,
+            up,
+            1,
+            world.as_raw(),
+            ignore,
+        );
+    }
+}
+
+/// The halo exchange staged through the host: the owned edge rows to the host, rsmpi's
+/// send-receive of host slices, the ghost rows back to the device.
+fn exchange_staged(
+    world: &mpi::topology::SimpleCommunicator,
+    u: &mut acc::Mirror<f64>,
+    n: usize,
+    cols: usize,
+) {
+    let (rank, size) = (world.rank(), world.size());
+    let up = (rank > 0).then(|| world.process_at_rank(rank - 1));
+    let down = (rank + 1 < size).then(|| world.process_at_rank(rank + 1));
+    u.update_self_range(cols..2 * cols);
+    u.update_self_range(n * cols..(n + 1) * cols);
+    {
+        let v = u.as_mut_slice();
+        let (top, rest) = v.split_at_mut(cols);
+        let (middle, bottom) = rest.split_at_mut(n * cols);
+        let (first_row, last_row) = (&middle[..cols], &middle[(n - 1) * cols..]);
+        // Row 1 goes up and the bottom ghost comes from below; then row n goes down and
+        // the top ghost comes from above.
+        match (&up, &down) {
+            (Some(up), Some(down)) => {
+                p2p::send_receive_into_with_tags(first_row, up, 0, bottom, down, 0);
+                p2p::send_receive_into_with_tags(last_row, down, 1, top, up, 1);
+            }
+            (Some(up), None) => {
+                up.send_with_tag(first_row, 0);
+                up.receive_into_with_tag(top, 1);
+            }
+            (None, Some(down)) => {
+                down.receive_into_with_tag(bottom, 0);
+                down.send_with_tag(last_row, 1);
+            }
+            (None, None) => {}
+        }
+    }
+    u.update_device_range(0..cols);
+    u.update_device_range((n + 1) * cols..(n + 2) * cols);
+}
+
 struct Args {
     rows: usize,
     cols: usize,
@@ -166,9 +280,9 @@ fn main() {
     acc::set_device_num(local_rank % ndevices);
     let device = acc::device_num();
 
+    let aware = mpi_device_aware();
+
     let (first, n) = band(rank, size, rows);
-    let up = (rank > 0).then(|| world.process_at_rank(rank as i32 - 1));
-    let down = (rank + 1 < size).then(|| world.process_at_rank(rank as i32 + 1));
     let init: Vec<f64> = (0..(n + 2) * cols)
         .map(|k| initial(first - 1 + k / cols, k % cols, rows, cols))
         .collect();
@@ -181,34 +295,11 @@ fn main() {
     let t0 = mpi::time();
     for it in 0..iters {
         let th = mpi::time();
-        // The owned edge rows to the host, exchanged, the ghost rows back to the device.
-        u.update_self_range(cols..2 * cols);
-        u.update_self_range(n * cols..(n + 1) * cols);
-        {
-            let v = u.as_mut_slice();
-            let (top, rest) = v.split_at_mut(cols);
-            let (middle, bottom) = rest.split_at_mut(n * cols);
-            let (first_row, last_row) = (&middle[..cols], &middle[(n - 1) * cols..]);
-            // Row 1 goes up and the bottom ghost comes from below; then row n goes down and
-            // the top ghost comes from above.
-            match (&up, &down) {
-                (Some(up), Some(down)) => {
-                    p2p::send_receive_into_with_tags(first_row, up, 0, bottom, down, 0);
-                    p2p::send_receive_into_with_tags(last_row, down, 1, top, up, 1);
-                }
-                (Some(up), None) => {
-                    up.send_with_tag(first_row, 0);
-                    up.receive_into_with_tag(top, 1);
-                }
-                (None, Some(down)) => {
-                    down.receive_into_with_tag(bottom, 0);
-                    down.send_with_tag(last_row, 1);
-                }
-                (None, None) => {}
-            }
+        if aware {
+            exchange_on_device(&world, &mut u, n, cols);
+        } else {
+            exchange_staged(&world, &mut u, n, cols);
         }
-        u.update_device_range(0..cols);
-        u.update_device_range((n + 1) * cols..(n + 2) * cols);
         halo_time += mpi::time() - th;
 
         let err = sweep(n, cols, u.as_slice(), unew.as_mut_slice());
@@ -259,7 +350,14 @@ fn main() {
         println!("device_type {ty:?} ({ndevices} on rank 0's node)");
         let list: Vec<String> = devices.iter().map(i32::to_string).collect();
         println!("device_per_rank {}", list.join(" "));
-        println!("mpi staged (Mirror::update_*_range)");
+        println!(
+            "mpi {}",
+            if aware {
+                "device-aware (Mirror::device_ptr to MPI_Sendrecv)"
+            } else {
+                "staged (Mirror::update_*_range)"
+            }
+        );
         println!("grid {rows} x {cols}");
         println!("iterations {iters}");
         println!("time_per_iteration_ms {:.4}", per(slowest[0]));

@@ -280,6 +280,20 @@ impl<T: DeviceCopy> Mirror<T> {
         self.update(true, "acc::Mirror::update_device");
     }
 
+    /// The address of the device copy of the first element (`host_data use_device`), for a
+    /// library that reads device memory, such as a CUDA-aware MPI. On `host` it is the host
+    /// address, on `host_discrete` the runtime's separate memory (ordinary memory of this
+    /// process), on a GPU device memory the host must not dereference. It stays valid while
+    /// the mirror lives; kernels see what is written there.
+    pub fn device_ptr(&self) -> *const T {
+        self.device.deviceptr(self.data.as_ptr() as usize) as *const T
+    }
+
+    /// [`device_ptr`](Mirror::device_ptr), for writing (an MPI receive into device memory).
+    pub fn device_ptr_mut(&mut self) -> *mut T {
+        self.device.deviceptr(self.data.as_mut_ptr() as usize) as *mut T
+    }
+
     /// Copies the elements `range` of the device copy to the host (`update self(x[a:n])`): an
     /// MPI halo exchange moves only the rows that travel.
     ///
