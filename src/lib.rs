@@ -166,8 +166,9 @@ pub use acc_macros::{acc, data, kernels, parallel, routine, serial};
 // The runtime's safe Rust API: device selection, the structured data region `acc::data(...)`
 // (a function; `#[acc::data]` is the attribute form) with its clauses, and the mirrored buffer.
 pub use acc_runtime::rust::{
-    copy, copyin, copyout, create, data, device_type, is_present, mapped_count, no_create, present,
-    set_device_type, DeviceCopy, DeviceType, Mirror,
+    copy, copyin, copyout, create, data, device_num, device_type, is_present, mapped_count,
+    no_create, num_devices, present, set_device_num, set_device_type, DeviceCopy, DeviceType,
+    Mirror,
 };
 
 /// What the macros' expansions call; not an API.

@@ -351,6 +351,73 @@ fn mirror_keeps_data_on_the_device_across_calls() {
     });
 }
 
+#[test]
+fn mirror_updates_a_range_only() {
+    each_device(|| {
+        let mut u = acc::Mirror::new(vec![1.0; 64]);
+        scale_kernels(2.0, u.as_mut_slice());
+        // Rows of 8: bring the second row to the host, change the first and the last and send
+        // only the last back; halo exchanges move rows this way.
+        u.update_self_range(8..16);
+        u.as_mut_slice()[0] = 5.0;
+        u.as_mut_slice()[56..64].fill(7.0);
+        u.update_device_range(56..64);
+        u.update_device_range(64..64);
+        let v = u.as_slice();
+        assert!(v[8..16].iter().all(|&x| x == 2.0));
+        if discrete() {
+            assert!(v[16..56].iter().all(|&x| x == 1.0), "not copied back");
+        }
+        scale_kernels(2.0, u.as_mut_slice());
+        let v = u.into_vec();
+        // The first element's host change never reached the device.
+        assert_eq!(v[0], if discrete() { 4.0 } else { 10.0 });
+        assert!(v[1..56].iter().all(|&x| x == 4.0));
+        assert!(v[56..].iter().all(|&x| x == 14.0));
+    });
+}
+
+#[test]
+fn mirror_device_pointer_is_the_device_copy() {
+    each_device(|| {
+        if acc::device_type() == acc::DeviceType::Nvidia {
+            return; // Device memory the host cannot read.
+        }
+        let mut u = acc::Mirror::new(vec![1.0f64; 8]);
+        let dev = u.device_ptr_mut();
+        assert_eq!(dev.cast_const(), u.device_ptr());
+        assert_eq!(dev.cast_const() == u.as_slice().as_ptr(), !discrete());
+        // As a device-aware library would: write the device copy through the pointer.
+        // SAFETY: on the CPU devices the device copy is 8 doubles of this process's memory,
+        // alive while `u` is, and no kernel runs meanwhile.
+        unsafe { dev.add(3).write(9.0) };
+        if discrete() {
+            assert_eq!(u.as_slice()[3], 1.0);
+        }
+        scale_kernels(2.0, u.as_mut_slice());
+        let v = u.into_vec();
+        assert_eq!(v[3], 18.0);
+        assert!(v.iter().enumerate().all(|(i, &x)| i == 3 || x == 2.0));
+    });
+}
+
+#[test]
+fn device_numbers_of_the_current_type() {
+    each_device(|| {
+        let ty = acc::device_type();
+        let n = acc::num_devices(ty);
+        assert!(n >= 1);
+        acc::set_device_num(n - 1);
+        assert_eq!(acc::device_num(), n - 1);
+        assert_eq!(acc::device_type(), ty);
+        let mut y = vec![1.0f32; 16];
+        saxpy(0.5, &[1.0; 16], &mut y);
+        assert!(y.iter().all(|&v| v == 1.5));
+        acc::set_device_num(0);
+        assert_eq!(acc::device_num(), 0);
+    });
+}
+
 /// `y` is written but only copied in: on a discrete device the host never sees the writes.
 #[acc::parallel(copyin(y))]
 fn missing_copyout(y: &mut [i32]) {

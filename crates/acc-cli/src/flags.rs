@@ -533,6 +533,46 @@ mod tests {
     }
 
     #[test]
+    fn mpi_wrapper_flags_pass_through() {
+        // What Open MPI's `mpicc` adds around the user's flags (Debian's `--showme`, and the
+        // -pthread and -Wl,… pairs other builds add), with `OMPI_CC="acc cc"`.
+        let a = p("-O2 -I/usr/lib/x86_64-linux-gnu/openmpi/include \
+             -I/usr/lib/x86_64-linux-gnu/openmpi/include/openmpi -pthread -c jacobi.c \
+             -o jacobi.o");
+        assert_eq!(
+            a.preprocess,
+            strs(&[
+                "-I/usr/lib/x86_64-linux-gnu/openmpi/include",
+                "-I/usr/lib/x86_64-linux-gnu/openmpi/include/openmpi"
+            ])
+        );
+        assert_eq!(a.common, strs(&["-O2", "-pthread"]));
+        assert_eq!(a.stage(), Stage::Compile);
+        let a = p(
+            "-O2 -pthread -o jacobi jacobi.o -lm -Wl,-rpath -Wl,/usr/lib/openmpi/lib \
+             -Wl,--enable-new-dtags -L/usr/lib/x86_64-linux-gnu/openmpi/lib -lmpi",
+        );
+        assert_eq!(
+            a.inputs,
+            vec![
+                Input::Link("jacobi.o".into()),
+                Input::Lib("-lm".into()),
+                Input::Lib("-lmpi".into()),
+            ]
+        );
+        assert_eq!(
+            a.link,
+            strs(&[
+                "-Wl,-rpath",
+                "-Wl,/usr/lib/openmpi/lib",
+                "-Wl,--enable-new-dtags",
+                "-L/usr/lib/x86_64-linux-gnu/openmpi/lib"
+            ])
+        );
+        assert_eq!(a.common, strs(&["-O2", "-pthread"]));
+    }
+
+    #[test]
     fn missing_arguments_are_errors() {
         for flag in ["-o", "-I", "-D", "-l", "-x", "-MF", "-include", "-Xlinker"] {
             let err = parse(&strs(&["a.c", flag])).unwrap_err();

@@ -307,6 +307,70 @@ fn atomic_writes_are_never_seen_torn() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The child mode of [`several_processes_share_the_cache_directory`]: the byte this writer
+/// fills its images with.
+const WRITER: &str = "ACC_JIT_TEST_WRITER";
+
+/// MPI ranks on one node share the JIT cache: several processes create the directory at once
+/// and write the same key over and over, and a reader never sees a torn image or a leftover
+/// temporary file.
+#[test]
+fn several_processes_share_the_cache_directory() {
+    if let Some(byte) = std::env::var_os(WRITER) {
+        let byte: u8 = byte.to_str().unwrap().parse().unwrap();
+        let dir = jit::cache_dir().expect("the cache directory, made by several processes");
+        let image = vec![byte; 1 << 20];
+        for _ in 0..30 {
+            jit::write_atomic(&dir, "img", &image).unwrap();
+        }
+        return;
+    }
+    let root = temp_dir("processes");
+    let writers: Vec<_> = (0..4u8)
+        .map(|w| {
+            std::process::Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "--exact",
+                    "several_processes_share_the_cache_directory",
+                    "--nocapture",
+                ])
+                .env(WRITER, (b'a' + w).to_string())
+                .env("ACC_CACHE_DIR", &root)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let dir = root.join("jit");
+    let image = dir.join("img");
+    let mut seen = 0;
+    let mut writers = writers;
+    loop {
+        let running = writers.iter_mut().any(|c| c.try_wait().unwrap().is_none());
+        match std::fs::read(&image) {
+            Ok(got) => {
+                assert_eq!(got.len(), 1 << 20, "a torn image");
+                assert!(got.iter().all(|&c| c == got[0]), "a torn image");
+                seen += 1;
+            }
+            Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::NotFound, "{e}"),
+        }
+        if !running {
+            break;
+        }
+    }
+    for mut c in writers {
+        assert!(c.wait().unwrap().success(), "a writer failed");
+    }
+    assert!(seen > 0);
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["img"], "temporary files are renamed away");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 #[test]
 fn the_cache_directory_follows_the_environment_rules() {
     // Read-only look at the rule (the environment is shared by the tests of this binary).

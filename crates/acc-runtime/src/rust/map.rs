@@ -280,16 +280,63 @@ impl<T: DeviceCopy> Mirror<T> {
         self.update(true, "acc::Mirror::update_device");
     }
 
+    /// The address of the device copy of the first element (`host_data use_device`), for a
+    /// library that reads device memory, such as a CUDA-aware MPI. On `host` it is the host
+    /// address, on `host_discrete` the runtime's separate memory (ordinary memory of this
+    /// process), on a GPU device memory the host must not dereference. It stays valid while
+    /// the mirror lives; kernels see what is written there.
+    pub fn device_ptr(&self) -> *const T {
+        self.device.deviceptr(self.data.as_ptr() as usize) as *const T
+    }
+
+    /// [`device_ptr`](Mirror::device_ptr), for writing (an MPI receive into device memory).
+    pub fn device_ptr_mut(&mut self) -> *mut T {
+        self.device.deviceptr(self.data.as_mut_ptr() as usize) as *mut T
+    }
+
+    /// Copies the elements `range` of the device copy to the host (`update self(x[a:n])`): an
+    /// MPI halo exchange moves only the rows that travel.
+    ///
+    /// # Panics
+    /// When `range` is not within the buffer.
+    pub fn update_self_range(&mut self, range: std::ops::Range<usize>) {
+        self.update_range(false, range, "acc::Mirror::update_self_range");
+    }
+
+    /// Copies the host's elements `range` to the device copy (`update device(x[a:n])`).
+    ///
+    /// # Panics
+    /// When `range` is not within the buffer.
+    pub fn update_device_range(&mut self, range: std::ops::Range<usize>) {
+        self.update_range(true, range, "acc::Mirror::update_device_range");
+    }
+
     fn update(&mut self, to_device: bool, routine: &'static str) {
+        self.update_range(to_device, 0..self.data.len(), routine);
+    }
+
+    fn update_range(
+        &mut self,
+        to_device: bool,
+        range: std::ops::Range<usize>,
+        routine: &'static str,
+    ) {
         let site = Site::routine(routine);
-        let host = self.data.as_mut_ptr() as usize;
-        // SAFETY: the vector is live and borrowed mutably for the synchronous copy.
+        let whole = range.len() == self.data.len();
+        // Indexing checks the range (and panics, as slicing does, when it is out of bounds).
+        let part = &mut self.data[range];
+        if part.is_empty() && !whole {
+            return; // Nothing to copy (and its address may be one past the mapped bytes).
+        }
+        let host = part.as_mut_ptr() as usize;
+        // SAFETY: the part is within the live vector, which is mapped whole and borrowed
+        // mutably for the synchronous copy.
         let r = unsafe {
             self.device.update(
                 to_device,
                 false,
                 host,
-                size_of_val(self.data.as_slice()),
+                size_of_val(part),
                 QueueSel::Sync,
                 &site,
             )

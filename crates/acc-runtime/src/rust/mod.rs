@@ -81,15 +81,45 @@ pub enum DeviceType {
 
 /// Makes `ty` (device 0 of it) the calling thread's current device.
 pub fn set_device_type(ty: DeviceType) {
-    let kind = match ty {
-        DeviceType::Host => DeviceKind::Host,
-        DeviceType::HostDiscrete => DeviceKind::HostDiscrete,
-        DeviceType::Nvidia => DeviceKind::Nvidia,
-    };
+    let kind = kind_of(ty);
     let site = Site::routine("acc::set_device_type");
     if let Err(e) = runtime::set_current(kind, 0, &site) {
         fatal(&e)
     }
+}
+
+fn kind_of(ty: DeviceType) -> DeviceKind {
+    match ty {
+        DeviceType::Host => DeviceKind::Host,
+        DeviceType::HostDiscrete => DeviceKind::HostDiscrete,
+        DeviceType::Nvidia => DeviceKind::Nvidia,
+    }
+}
+
+/// How many devices of type `ty` this process has (`acc_get_num_devices`): 1 for `Host`,
+/// `ACC_HOST_DISCRETE_DEVICES` (default 1) for `HostDiscrete`, the GPUs for `Nvidia`.
+pub fn num_devices(ty: DeviceType) -> usize {
+    match runtime::runtime() {
+        Ok(rt) => rt.count(kind_of(ty)),
+        Err(e) => fatal(&e),
+    }
+}
+
+/// Makes device `num` of the current device type the calling thread's current device
+/// (`acc_set_device_num`): an MPI rank picks `local_rank % num_devices(ty)`. Every data
+/// clause, mirror and kernel the thread runs after it, and the async queues they use, are that
+/// device's.
+pub fn set_device_num(num: usize) {
+    let site = Site::routine("acc::set_device_num");
+    let kind = current(&site).kind();
+    if let Err(e) = runtime::set_current(kind, num, &site) {
+        fatal(&e)
+    }
+}
+
+/// The number of the calling thread's current device among the devices of its type.
+pub fn device_num() -> usize {
+    current(&Site::routine("acc::device_num")).device.number()
 }
 
 /// The calling thread's current device type.
