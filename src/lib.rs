@@ -162,7 +162,7 @@ pub use acc_runtime as runtime;
 
 // The Rust front end: `#[acc::parallel]`, `#[acc::kernels]`, `#[acc::serial]`, `#[acc::data]`,
 // `#[acc::routine]` and the `#[acc(loop ...)]` attribute they read (see acc-macros).
-pub use acc_macros::{acc, data, kernels, parallel, routine, serial};
+pub use acc_macros::{acc, data, kernels, parallel, routine, serial, DeviceCopy};
 // The runtime's safe Rust API: device selection, the structured data region `acc::data(...)`
 // (a function; `#[acc::data]` is the attribute form) with its clauses, and the mirrored buffer.
 pub use acc_runtime::rust::{

@@ -79,6 +79,7 @@
 //! promise replaces the checks and written slices are shared unchecked, as in C.
 
 pub(crate) mod cuda;
+mod device_copy;
 mod expand;
 pub(crate) mod facts;
 mod owned;
@@ -135,4 +136,14 @@ pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn acc(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::stray(attr.into(), item.into()).into()
+}
+
+/// `#[derive(acc::DeviceCopy)]` on a `#[repr(C)]` `Copy` struct whose fields are numbers, fixed
+/// arrays of them or other such structs: slices of it are device data (data clauses map them),
+/// and kernels' CUDA form declares it as a C struct of the same layout (checked by
+/// `static_assert`s of Rust's size and alignment). References, pointers, `Vec`, `bool`, a
+/// missing `repr(C)` and padding are compile errors on the field or the struct.
+#[proc_macro_derive(DeviceCopy)]
+pub fn derive_device_copy(item: TokenStream) -> TokenStream {
+    device_copy::derive(item.into()).into()
 }

@@ -60,8 +60,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         param_types,
         body,
         calls,
+        types,
     } = form;
     no_form.extend(require_routines(&calls));
+    let types = self::types(&types);
     let calls = self::calls(&calls);
     let signature = func.sig.inputs.iter().map(|a| match a {
         FnArg::Typed(t) => type_text(&t.ty),
@@ -107,6 +109,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                     param_types: &[#(#param_types),*],
                     body: #body,
                     calls: &[#(#calls),*],
+                    types: &[#(#types),*],
                     missing: &[#(#missing),*],
                 };
                 &ROUTINE
@@ -169,6 +172,7 @@ pub fn calls(sites: &[cuda::CallSite]) -> Vec<TokenStream> {
             let args = site.args.iter().map(|a| match a {
                 cuda::ArgTy::Value(t) => t.rust().to_string(),
                 cuda::ArgTy::Signature => "_".into(),
+                cuda::ArgTy::Slice(cuda::Elem::Named(_), _) => "_".into(),
                 cuda::ArgTy::Slice(t, false) => format!("&[{}]", t.rust()),
                 cuda::ArgTy::Slice(t, true) => format!("&mut [{}]", t.rust()),
             });
@@ -188,6 +192,24 @@ pub fn calls(sites: &[cuda::CallSite]) -> Vec<TokenStream> {
                     line: ::core::line!(),
                     args: &[#(#args),*],
                     ret: #ret,
+                }
+            }
+        })
+        .collect()
+}
+
+/// The user types a CUDA text names, as `CudaType`s: the alias the text uses, and the type's C
+/// declaration (`DeviceCopy::__acc_c_type`), found by the type as written where the text is.
+pub fn types(named: &[cuda::Named]) -> Vec<TokenStream> {
+    named
+        .iter()
+        .map(|n| {
+            let alias = &n.alias;
+            let ty: Type = syn::parse_str(&n.rust).expect("a type read from the source");
+            quote! {
+                ::acc::__private::CudaType {
+                    alias: #alias,
+                    c: <#ty as ::acc::__private::DeviceCopy>::__acc_c_type,
                 }
             }
         })
@@ -292,11 +314,15 @@ fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine,
         };
         let outer = match &*t.ty {
             Type::Reference(r) => match &*r.elem {
-                Type::Slice(sl) => cuda::Ty::from_type(&sl.elem)
+                Type::Slice(sl) => cuda::Elem::from_type(&sl.elem)
                     .map(|e| cuda::Outer::Slice(e, r.mutability.is_some())),
                 _ => None,
             },
-            ty => cuda::Ty::from_type(ty).map(cuda::Outer::Scalar),
+            ty => match cuda::Elem::from_type(ty) {
+                Some(cuda::Elem::Ty(t)) => Some(cuda::Outer::Scalar(t)),
+                Some(cuda::Elem::Named(n)) => Some(cuda::Outer::Value(n)),
+                None => None,
+            },
         };
         let Some(outer) = outer else {
             return Err(cuda::unsupported(
@@ -317,7 +343,7 @@ fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine,
         syn::ReturnType::Type(_, t) => match &**t {
             Type::Tuple(u) if u.elems.is_empty() => None,
             t => Some(
-                cuda::Ty::from_type(t)
+                cuda::Elem::from_type(t)
                     .ok_or_else(|| cuda::unsupported(t, "a return type outside the CUDA subset"))?,
             ),
         },

@@ -14,7 +14,8 @@
 use super::emit::Emitter;
 use super::tree::{Slot, Translator, Tv, S};
 use super::{
-    ArgSpec, Input, Level, Outer, RoutineInput, Translated, TranslatedRoutine, Ty, Unsupported,
+    ArgSpec, Elem, Input, Level, Outer, RoutineInput, Translated, TranslatedRoutine, Ty,
+    Unsupported,
 };
 use acc_engine::cuda::{CudaParam, CudaReduction};
 use acc_engine::directive::ReductionOp;
@@ -88,6 +89,7 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
         args: it.args,
         reductions: reds.types,
         calls,
+        types: t.named.clone(),
     })
 }
 
@@ -405,7 +407,7 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
             Outer::Slice(..) => {
                 slices.insert(name.clone(), outer.clone());
             }
-            Outer::Scalar(_) => {}
+            Outer::Scalar(_) | Outer::Value(_) => {}
             Outer::Other => {
                 return Err(Unsupported::new(format!(
                     "the parameter `{name}` has a type outside the CUDA subset"
@@ -414,16 +416,23 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
         }
     }
     let mut t = Translator::new(&slices, input.locals);
-    let ret = input.ret.map(|r| t.known(r));
+    let ret = input.ret.as_ref().map(|r| t.elem_tv(r));
     t.routine = Some(ret);
     let mut params = Vec::new();
     let mut param_types = Vec::new();
     for (name, outer, mutable) in input.params {
         param_types.push(match outer {
-            Outer::Scalar(ty) => ty.c(),
-            _ => "",
+            Outer::Scalar(ty) => ty.c().to_string(),
+            Outer::Value(n) => n.alias.clone(),
+            _ => String::new(),
         });
         match outer {
+            Outer::Value(n) => {
+                let tv = t.named_tv(n);
+                let c = t.declare(name, tv, *mutable);
+                let cst = if *mutable { "" } else { "const " };
+                params.push(format!("{cst}{} {c}", n.alias));
+            }
             Outer::Scalar(ty) => {
                 let tv = t.known(*ty);
                 let c = t.declare(name, tv, *mutable);
@@ -450,7 +459,8 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
     em.stmts(&body)?;
     let body = format!("{{\n{}}}\n", em.out);
     Ok(TranslatedRoutine {
-        ret: input.ret.map_or("void", Ty::c).to_string(),
+        ret: input.ret.as_ref().map_or("void", Elem::c).to_string(),
+        types: t.named.clone(),
         params: if params.is_empty() {
             "void".into()
         } else {

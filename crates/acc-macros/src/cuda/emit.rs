@@ -127,6 +127,19 @@ template <class To> struct __acc_from_float<To, 1> {
     return __acc_f2i<To>(x, __acc_int_lim<To>::lo(), __acc_int_lim<To>::hi());
   }
 };
+/* A fixed array `[T; N]`: a struct, so that it is a value (`__acc_at` checks the index). */
+template <class T, unsigned long long N> struct __acc_arr { T v[N]; };
+template <class T, unsigned long long N>
+static __device__ __forceinline__ T &__acc_at(__acc_arr<T, N> &a, unsigned long long i, const char *fn, const char *w) {
+  return a.v[__acc_index(i, N, fn, w)];
+}
+template <class T, unsigned long long N>
+static __device__ __forceinline__ const T &__acc_at(const __acc_arr<T, N> &a, unsigned long long i, const char *fn,
+                                                    const char *w) {
+  return a.v[__acc_index(i, N, fn, w)];
+}
+template <class T, unsigned long long N>
+static __device__ __forceinline__ unsigned long long __acc_alen(const __acc_arr<T, N> &) { return N; }
 template <class To, class From> static __device__ __forceinline__ To __acc_as(From v) { return (To)v; }
 template <class To> static __device__ __forceinline__ To __acc_as(float v) { return __acc_from_float<To>::cast(v); }
 template <class To> static __device__ __forceinline__ To __acc_as(double v) { return __acc_from_float<To>::cast(v); }
@@ -170,6 +183,13 @@ impl CTy {
 impl Emitter<'_> {
     /// A subset type, as kernel parameters, loop levels and reductions need.
     pub(super) fn ty(&self, tv: Tv, what: &str) -> Result<Ty, Unsupported> {
+        if let Slot::Named(k) = self.t.slots[self.t.root(tv)] {
+            return Err(Unsupported::new(format!(
+                "`{what}` is a `{}`: a kernel receives numbers by value and other data in slices \
+                 (and reduces numbers only)",
+                self.t.named[k].rust
+            )));
+        }
         let sym = self.t.decided(tv).is_none() && self.t.sym.contains_key(&self.t.root(tv));
         self.t.resolve(tv).filter(|_| !sym).ok_or_else(|| {
             Unsupported::new(format!(
@@ -180,6 +200,9 @@ impl Emitter<'_> {
     }
 
     pub(super) fn cty(&self, tv: Tv, what: &str) -> Result<CTy, Unsupported> {
+        if let Slot::Named(k) = self.t.slots[self.t.root(tv)] {
+            return Ok(CTy::Sym(self.t.named[k].alias.clone(), Slot::Named(k)));
+        }
         if self.t.decided(tv).is_none() {
             let r = self.t.root(tv);
             if let Some(name) = self.t.sym.get(&r) {
@@ -244,6 +267,7 @@ impl Emitter<'_> {
                 format!("{s}_ptr[__acc_index({i}, {s}_len, {f}, {w})]")
             }
             E::Neg(x, _) => {
+                self.no_user_ops(x)?;
                 if t == Some(Ty::Bool) {
                     return Err(Unsupported::new("`-` on a `bool`".into()));
                 }
@@ -253,6 +277,7 @@ impl Emitter<'_> {
                 format!("__acc_rs_neg({})", self.expr(x)?)
             }
             E::Not(x, _) => {
+                self.no_user_ops(x)?;
                 if t.is_some_and(Ty::is_float) {
                     return Err(Unsupported::new("`!` on a float".into()));
                 }
@@ -282,6 +307,7 @@ impl Emitter<'_> {
             }
             E::Bin(op, l, r, _) => self.binary(op, l, r)?,
             E::Call(m, args, _) => {
+                self.no_user_ops(&args[0])?;
                 let mut vs = Vec::new();
                 for a in args {
                     vs.push(self.expr(a)?);
@@ -302,7 +328,34 @@ impl Emitter<'_> {
                 self.expr(a)?,
                 self.expr(b)?
             ),
+            E::Field(b, f, _) => format!("({}).{f}", self.expr(b)?),
+            E::Elem(b, ix, _, what) => {
+                let (b, i) = (self.expr(b)?, self.expr(ix)?);
+                let (f, w) = (self.string(&self.func), self.string(what));
+                format!("__acc_at({b}, {i}, {f}, {w})")
+            }
+            E::Struct(fields, _) => {
+                // Rust evaluates the fields in the order written.
+                let mut s = format!("([&]() {{ {} __acc_s;", ct.c());
+                for (name, v) in fields {
+                    s.push_str(&format!(" __acc_s.{name} = {};", self.expr(v)?));
+                }
+                s.push_str(" return __acc_s; }())");
+                s
+            }
         })
+    }
+
+    /// Refuses operators on user types (rustc accepts them only through a user `impl`).
+    fn no_user_ops(&self, e: &E) -> Result<(), Unsupported> {
+        if let CTy::Sym(_, Slot::Named(k)) = self.expr_ty(e)? {
+            return Err(Unsupported::new(format!(
+                "an operator on a `{}` (a user `impl` of it has no CUDA form); operate on its \
+                 fields, or in an `#[acc::routine]`",
+                self.t.named[k].rust
+            )));
+        }
+        Ok(())
     }
 
     pub(super) fn routine_call(&mut self, i: usize, args: &[RArg]) -> Result<String, Unsupported> {
@@ -320,6 +373,7 @@ impl Emitter<'_> {
     }
 
     pub(super) fn binary(&mut self, op: &BinOp, l: &E, r: &E) -> Result<String, Unsupported> {
+        self.no_user_ops(l)?;
         let lt = self.expr_ty(l)?.known();
         let (a, b) = (self.expr(l)?, self.expr(r)?);
         let what = || self.string(&format!("{} {} {}", describe(l), text(op), describe(r)));
@@ -408,6 +462,7 @@ impl Emitter<'_> {
                 match op {
                     None => self.line(&format!("{p} = {v};")),
                     Some(op) => {
+                        self.no_user_ops(place)?;
                         let t = self.expr_ty(place)?;
                         self.temps += 1;
                         let (r, x) = (
@@ -563,6 +618,8 @@ pub(super) fn describe(e: &E) -> String {
         E::Index(_, _, _, w) => w.clone(),
         E::Num(t, _) => t.clone(),
         E::Len(s) => format!("{s}.len()"),
+        E::Field(b, f, _) => format!("{}.{f}", describe(b)),
+        E::Elem(_, _, _, w) => w.clone(),
         _ => "an expression".into(),
     }
 }

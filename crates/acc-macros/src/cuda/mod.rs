@@ -66,6 +66,7 @@ mod assemble;
 mod emit;
 mod subset;
 mod tree;
+mod user;
 
 pub use assemble::{translate, translate_routine};
 pub use emit::SUPPORT;
@@ -179,13 +180,90 @@ impl Ty {
     }
 }
 
+/// A user type a CUDA text names (a `#[derive(acc::DeviceCopy)]` struct, a fixed array): the
+/// Rust type as written, and the C alias the text uses, which the runtime binds to the type's
+/// C declaration (`acc_runtime::rust::CudaType`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Named {
+    pub rust: String,
+    pub alias: String,
+}
+
+impl Named {
+    /// A type outside the subset's numbers that may be device data: a path without generic
+    /// arguments (a struct; rustc checks it is `DeviceCopy`), or an array of such types.
+    pub fn from_type(t: &Type) -> Option<Named> {
+        match t {
+            Type::Paren(p) => return Named::from_type(&p.elem),
+            Type::Group(g) => return Named::from_type(&g.elem),
+            Type::Path(p)
+                if p.qself.is_none()
+                    && p.path.segments.iter().all(|s| s.arguments.is_none())
+                    && Ty::from_type(t).is_none() => {}
+            Type::Array(a) if Elem::from_type(&a.elem).is_some() => {}
+            _ => return None,
+        }
+        let rust = text(t);
+        let mut alias = String::from("__acc_type_");
+        for ch in rust.chars() {
+            match ch {
+                c if c.is_ascii_alphanumeric() => alias.push(c),
+                ' ' => {}
+                c => {
+                    let _ =
+                        std::fmt::Write::write_fmt(&mut alias, format_args!("_{:x}_", c as u32));
+                }
+            }
+        }
+        Some(Named { rust, alias })
+    }
+}
+
+/// A value or element type: one of the subset's numbers, or a user type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Elem {
+    Ty(Ty),
+    Named(Named),
+}
+
+impl From<Ty> for Elem {
+    fn from(t: Ty) -> Elem {
+        Elem::Ty(t)
+    }
+}
+
+impl Elem {
+    pub fn from_type(t: &Type) -> Option<Elem> {
+        Ty::from_type(t)
+            .map(Elem::Ty)
+            .or_else(|| Named::from_type(t).map(Elem::Named))
+    }
+
+    pub fn c(&self) -> &str {
+        match self {
+            Elem::Ty(t) => t.c(),
+            Elem::Named(n) => &n.alias,
+        }
+    }
+
+    /// The Rust type as the runtime compares signatures (`_`: a user type, which rustc checks).
+    pub fn rust(&self) -> &str {
+        match self {
+            Elem::Ty(t) => t.rust(),
+            Elem::Named(_) => "_",
+        }
+    }
+}
+
 /// How a variable of the enclosing function reaches the kernel.
 #[derive(Clone, Debug)]
 pub enum Outer {
     /// A slice parameter: element type, whether `&mut`.
-    Slice(Ty, bool),
+    Slice(Elem, bool),
     /// A scalar parameter of a known type.
     Scalar(Ty),
+    /// A routine's parameter of a user type, by value.
+    Value(Named),
     /// A parameter of a type outside the subset.
     Other,
 }
@@ -225,6 +303,8 @@ pub struct Translated {
     pub reductions: Vec<Option<Ty>>,
     /// The calls of routines the kernel makes.
     pub calls: Vec<CallSite>,
+    /// The user types the kernel names.
+    pub types: Vec<Named>,
 }
 
 /// A call the translation takes for a call of an `#[acc::routine]` function. The callee is
@@ -245,13 +325,13 @@ pub struct CallSite {
 }
 
 /// The type a call passes for one parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgTy {
     Value(Ty),
     /// A value of the type the routine's signature gives (nothing around the call decides it).
     Signature,
     /// A slice of this element type; whether it is `&mut`.
-    Slice(Ty, bool),
+    Slice(Elem, bool),
 }
 
 /// Everything the translator reads about the launch.
@@ -277,7 +357,7 @@ pub struct RoutineInput<'a> {
     /// In order: the name, its type, whether the binding is `mut`.
     pub params: &'a [(String, Outer, bool)],
     /// `None`: `()`.
-    pub ret: Option<Ty>,
+    pub ret: Option<Elem>,
     pub body: &'a syn::Block,
     pub locals: &'a HashSet<String>,
 }
@@ -288,11 +368,13 @@ pub struct RoutineInput<'a> {
 pub struct TranslatedRoutine {
     pub ret: String,
     pub params: String,
-    /// Per Rust parameter, its C type (empty for a slice): callers name these types (see
-    /// [`CallSite`]).
-    pub param_types: Vec<&'static str>,
+    /// Per Rust parameter, its C type (empty for a slice; a user type's alias, which the
+    /// runtime resolves): callers name these types (see [`CallSite`]).
+    pub param_types: Vec<String>,
     pub body: String,
     pub calls: Vec<CallSite>,
+    /// The user types the routine names.
+    pub types: Vec<Named>,
 }
 
 pub(crate) fn unsupported(what: impl ToTokens, why: &str) -> Unsupported {

@@ -11,7 +11,7 @@
 //! Rust's order of evaluation inside an expression).
 
 use super::tree::{Call, CallArg, RArg, Slot, Translator, Tv, Var, E, S};
-use super::{text, unsupported, Outer, Ty, Unsupported};
+use super::{text, unsupported, Elem, Outer, Ty, Unsupported};
 use quote::ToTokens;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -36,8 +36,10 @@ impl Translator<'_> {
             )),
             Some(Outer::Other) => Err(unsupported(
                 at,
-                "a parameter of a type outside the CUDA subset",
+                "a parameter of a type outside the CUDA subset (a kernel takes numbers by value \
+                 and other data in slices)",
             )),
+            Some(Outer::Value(_)) => Err(unsupported(at, "a parameter outside the routine")),
             _ if self.routine.is_some() => Err(unsupported(
                 at,
                 "a name from outside the routine (a constant or a static): a routine's CUDA form \
@@ -71,7 +73,7 @@ impl Translator<'_> {
         c
     }
 
-    pub(super) fn slice(&mut self, e: &Expr) -> Option<(String, Ty)> {
+    pub(super) fn slice(&mut self, e: &Expr) -> Option<(String, Elem)> {
         if let Expr::Group(g) = e {
             return self.slice(&g.expr);
         }
@@ -85,7 +87,7 @@ impl Translator<'_> {
                 if !self.slices.contains(&name) {
                     self.slices.push(name.clone());
                 }
-                Some((name, *t))
+                Some((name, t.clone()))
             }
             _ => None,
         }
@@ -125,10 +127,10 @@ impl Translator<'_> {
                     }
                     let tv = match ty {
                         Some(t) => {
-                            let Some(t) = Ty::from_type(t) else {
+                            let Some(t) = Elem::from_type(t) else {
                                 return Err(unsupported(t, "a type outside the CUDA subset"));
                             };
-                            self.known(t)
+                            self.elem_tv(&t)
                         }
                         None => self.fresh(Slot::Free),
                     };
@@ -167,6 +169,8 @@ impl Translator<'_> {
             Expr::Binary(b) if compound(&b.op).is_some() => {
                 let op = compound(&b.op).unwrap();
                 let l = self.place(&b.left)?;
+                let lt = self.type_of(&l);
+                self.no_user_ops(lt, e)?;
                 let r = self.value(&b.right)?;
                 if !matches!(op, BinOp::Shl(_) | BinOp::Shr(_)) {
                     let (lt, rt) = (self.type_of(&l), self.type_of(&r));
@@ -306,7 +310,7 @@ impl Translator<'_> {
                 }
                 Ok(E::Var(c, tv))
             }
-            Expr::Index(_) => self.expr(e),
+            Expr::Index(_) | Expr::Field(_) => self.expr(e),
             Expr::Paren(p) => self.place(&p.expr),
             _ => Err(unsupported(e, "not an assignable place")),
         }
@@ -504,6 +508,7 @@ impl Translator<'_> {
             Expr::Unary(u) => {
                 let x = self.expr(&u.expr)?;
                 let t = self.type_of(&x);
+                self.no_user_ops(t, e)?;
                 match u.op {
                     UnOp::Neg(_) => E::Neg(Box::new(x), t),
                     UnOp::Not(_) => E::Not(Box::new(x), t),
@@ -523,7 +528,7 @@ impl Translator<'_> {
             }
             Expr::Index(i) => {
                 let Some((c, elem)) = self.slice(&i.expr) else {
-                    return Err(unsupported(e, "indexing anything but a slice parameter"));
+                    return self.array_elem(i, e);
                 };
                 if matches!(&*i.index, Expr::Range(_)) {
                     return Err(unsupported(e, "subslices"));
@@ -532,10 +537,12 @@ impl Translator<'_> {
                 let it = self.type_of(&ix);
                 let u = self.known(Ty::Usize);
                 self.unify(it, u, &i.index)?;
-                let t = self.known(elem);
+                let t = self.elem_tv(&elem);
                 E::Index(c, Box::new(ix), t, text(e))
             }
             Expr::MethodCall(m) => self.method_call(m, e)?,
+            Expr::Field(f) => self.field(f, e)?,
+            Expr::Struct(s) => self.struct_lit(s, e)?,
             Expr::Call(c) => self.call(c, e, false, true)?,
             Expr::If(i) => self.if_value(i, e)?,
             Expr::Block(b) if b.label.is_none() => match block_value(&b.block) {
@@ -554,6 +561,7 @@ impl Translator<'_> {
         let l = self.expr(&b.left)?;
         let r = self.expr(&b.right)?;
         let (lt, rt) = (self.type_of(&l), self.type_of(&r));
+        self.no_user_ops(lt, e)?;
         let t = match b.op {
             BinOp::Add(_)
             | BinOp::Sub(_)

@@ -2,9 +2,9 @@ use super::*;
 
 fn params() -> HashMap<String, Outer> {
     let mut p = HashMap::new();
-    p.insert("x".into(), Outer::Slice(Ty::F32, false));
-    p.insert("y".into(), Outer::Slice(Ty::F32, true));
-    p.insert("v".into(), Outer::Slice(Ty::I64, true));
+    p.insert("x".into(), Outer::Slice(Ty::F32.into(), false));
+    p.insert("y".into(), Outer::Slice(Ty::F32.into(), true));
+    p.insert("v".into(), Outer::Slice(Ty::I64.into(), true));
     p.insert("a".into(), Outer::Scalar(Ty::F32));
     p.insert("n".into(), Outer::Scalar(Ty::I32));
     p.insert("s".into(), Outer::Other);
@@ -198,7 +198,7 @@ fn routine(
     translate_routine(&RoutineInput {
         function: "r",
         params: &params,
-        ret,
+        ret: ret.map(Elem::Ty),
         body: &body,
         locals: &HashSet::new(),
     })
@@ -231,7 +231,7 @@ fn a_routine_returns_its_tail_and_early_returns() {
     );
     // Unit routines: `return;`, and no value.
     let r = routine_ok(
-        &[("y", Outer::Slice(Ty::F32, true), false)],
+        &[("y", Outer::Slice(Ty::F32.into(), true), false)],
         None,
         "if y.is_empty() { return; } y[0] = 1.0;",
     );
@@ -248,8 +248,8 @@ fn a_routine_returns_its_tail_and_early_returns() {
 fn a_routine_takes_slices_as_a_pointer_and_a_length() {
     let r = routine_ok(
         &[
-            ("x", Outer::Slice(Ty::F32, false), false),
-            ("y", Outer::Slice(Ty::I64, true), false),
+            ("x", Outer::Slice(Ty::F32.into(), false), false),
+            ("y", Outer::Slice(Ty::I64.into(), true), false),
         ],
         Some(Ty::F32),
         "let mut s = 0.0; for j in 0..x.len() { s += x[j]; y[j] = j as i64; } s",
@@ -340,7 +340,7 @@ fn slices_are_passed_as_a_pointer_and_a_length() {
     assert!(text.contains("__acc_call_3sum(x_ptr, x_len, i_)"), "{text}");
     assert_eq!(
         t.calls[0].args,
-        [ArgTy::Slice(Ty::F32, false), ArgTy::Value(Ty::Usize)]
+        [ArgTy::Slice(Ty::F32.into(), false), ArgTy::Value(Ty::Usize)]
     );
     // The kernel receives the slice it passes.
     assert!(t.args.contains(&ArgSpec::Slice("x".into())));
@@ -350,7 +350,7 @@ fn slices_are_passed_as_a_pointer_and_a_length() {
         text.contains("    __acc_call_4fill(v_ptr, v_len, i_);\n"),
         "{text}"
     );
-    assert_eq!(t.calls[0].args[0], ArgTy::Slice(Ty::I64, true));
+    assert_eq!(t.calls[0].args[0], ArgTy::Slice(Ty::I64.into(), true));
     assert_eq!(t.calls[0].ret, None);
 }
 
@@ -403,7 +403,7 @@ fn recursion_calls_the_routine_by_its_own_alias() {
 
 #[test]
 fn calls_that_may_write_slices_keep_rust_order() {
-    let y = [("y", Outer::Slice(Ty::F32, true), false)];
+    let y = [("y", Outer::Slice(Ty::F32.into(), true), false)];
     let r = routine_ok(
         &y,
         Some(Ty::F32),
@@ -423,6 +423,6 @@ fn calls_that_may_write_slices_keep_rust_order() {
     let e = routine(&y, Some(Ty::F32), "y[0] + bump(y)").err().unwrap();
     assert!(e.why.contains("may write a slice"), "{}", e.why);
     // A shared slice is only read: any position.
-    let x = [("x", Outer::Slice(Ty::F32, false), false)];
+    let x = [("x", Outer::Slice(Ty::F32.into(), false), false)];
     routine_ok(&x, Some(Ty::F32), "x[0] + first(x)");
 }

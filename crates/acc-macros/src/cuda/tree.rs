@@ -10,7 +10,7 @@
 //! another, so every chain ends at a root (no cycles); `resolve` and `call_sites` are only
 //! meaningful after the whole body was read, when every unification Rust would make is made.
 
-use super::{unsupported, ArgTy, CallSite, Outer, Ty, Unsupported};
+use super::{unsupported, ArgTy, CallSite, Elem, Named, Outer, Ty, Unsupported};
 use proc_macro2::Span;
 use quote::ToTokens;
 use std::collections::{HashMap, HashSet};
@@ -27,6 +27,8 @@ pub(super) enum Slot {
     /// An unsuffixed float literal's type: `f32` or `f64`, `f64` if nothing decides.
     Float,
     Free,
+    /// A user type: its index in `Translator::named`.
+    Named(usize),
 }
 
 pub(super) type Tv = usize;
@@ -53,6 +55,19 @@ pub(super) enum E {
     /// A routine call: its index in `Translator::calls`, the arguments, the result type.
     Routine(usize, Vec<RArg>, Tv),
     Ternary(Box<E>, Box<E>, Box<E>, Tv),
+    /// A field of a struct value.
+    Field(Box<E>, String, Tv),
+    /// An element of an array value: the array, the index, the Rust text for the message.
+    Elem(Box<E>, Box<E>, Tv, String),
+    /// A struct literal: the fields in the order written, with their values.
+    Struct(Vec<(String, E)>, Tv),
+}
+
+/// What a member access reads: a struct's field, or an array's element.
+#[derive(Clone)]
+pub(super) enum Member {
+    Field(String),
+    Elem,
 }
 
 /// An argument of a routine call.
@@ -78,7 +93,10 @@ impl E {
             | E::Index(_, _, t, _)
             | E::Call(_, _, t)
             | E::Routine(_, _, t)
-            | E::Ternary(_, _, _, t) => Ok(*t),
+            | E::Ternary(_, _, _, t)
+            | E::Field(_, _, t)
+            | E::Elem(_, _, t, _)
+            | E::Struct(_, t) => Ok(*t),
             E::Bool(_) => Err(Ty::Bool),
             E::Len(_) => Err(Ty::Usize),
         }
@@ -127,7 +145,7 @@ pub(super) struct Call {
 
 pub(super) enum CallArg {
     Value(Tv),
-    Slice(Ty, bool),
+    Slice(Elem, bool),
 }
 
 pub(super) struct Translator<'a> {
@@ -147,6 +165,11 @@ pub(super) struct Translator<'a> {
     pub(super) slices: Vec<String>,
     pub(super) names: HashMap<String, usize>,
     pub(super) loops: usize,
+    /// The user types named so far.
+    pub(super) named: Vec<Named>,
+    /// Member accesses: the result's type variable, the accessed value's, what is read. Their
+    /// types are Rust's, which only rustc knows: the C text names them by `decltype`.
+    pub(super) members: Vec<(Tv, Tv, Member)>,
 }
 
 impl<'a> Translator<'a> {
@@ -163,6 +186,28 @@ impl<'a> Translator<'a> {
             slices: Vec::new(),
             names: HashMap::new(),
             loops: 0,
+            named: Vec::new(),
+            members: Vec::new(),
+        }
+    }
+
+    /// A type variable of the user type `n`.
+    pub(super) fn named_tv(&mut self, n: &Named) -> Tv {
+        let k = match self.named.iter().position(|m| m.alias == n.alias) {
+            Some(k) => k,
+            None => {
+                self.named.push(n.clone());
+                self.named.len() - 1
+            }
+        };
+        self.fresh(Slot::Named(k))
+    }
+
+    /// A type variable of `e`.
+    pub(super) fn elem_tv(&mut self, e: &Elem) -> Tv {
+        match e {
+            Elem::Ty(t) => self.known(*t),
+            Elem::Named(n) => self.named_tv(n),
         }
     }
 
@@ -198,6 +243,8 @@ impl<'a> Translator<'a> {
                 Slot::Known(t)
             }
             (Slot::Known(x), Slot::Known(y)) if x == y => Slot::Known(x),
+            // Two spellings of one type (rustc checked the program).
+            (Slot::Named(x), Slot::Named(_)) => Slot::Named(x),
             _ => {
                 return Err(unsupported(
                     at,
@@ -274,7 +321,7 @@ impl<'a> Translator<'a> {
                             ArgTy::Signature
                         }
                     },
-                    CallArg::Slice(t, m) => ArgTy::Slice(*t, *m),
+                    CallArg::Slice(t, m) => ArgTy::Slice(t.clone(), *m),
                 });
             }
             let ret = c.ret.and_then(|tv| {
@@ -294,7 +341,32 @@ impl<'a> Translator<'a> {
             });
         }
         self.sym = sym;
+        self.finish_members();
         out
+    }
+
+    /// Names the type of each member access nothing else decided: `decltype` of the member of
+    /// the accessed value's C type (inner accesses first, so a nested one finds its base's).
+    fn finish_members(&mut self) {
+        for (tv, base, m) in self.members.clone() {
+            let r = self.root(tv);
+            if matches!(self.slots[r], Slot::Known(_) | Slot::Named(_)) {
+                continue;
+            }
+            let rb = self.root(base);
+            let b = match self.slots[rb] {
+                Slot::Named(k) => self.named[k].alias.clone(),
+                _ => match self.sym.get(&rb) {
+                    Some(n) => n.clone(),
+                    None => continue,
+                },
+            };
+            let text = match m {
+                Member::Field(f) => format!("decltype((({b} *)0)->{f})"),
+                Member::Elem => format!("decltype((({b} *)0)->v[0])"),
+            };
+            self.sym.entry(r).or_insert(text);
+        }
     }
 
     pub(super) fn type_of(&mut self, e: &E) -> Tv {

@@ -162,7 +162,7 @@ pub(super) fn params(
                 };
                 let o = match &*t.ty {
                     Type::Reference(r) => match &*r.elem {
-                        Type::Slice(sl) => match cuda::Ty::from_type(&sl.elem) {
+                        Type::Slice(sl) => match cuda::Elem::from_type(&sl.elem) {
                             Some(e) => cuda::Outer::Slice(e, r.mutability.is_some()),
                             None => cuda::Outer::Other,
                         },

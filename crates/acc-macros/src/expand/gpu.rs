@@ -238,6 +238,7 @@ fn single_kernel(
     })?;
     rw.kernels.push(t.kernel);
     rw.calls.extend(t.calls);
+    rw.add_types(t.types);
     let args = launch_args(&t.args, &[], &[]);
     let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
     Ok(syn::parse_quote! {
@@ -292,6 +293,7 @@ pub(super) fn with_module(
         (source, head.len())
     } else {
         rw.calls.clear();
+        rw.types.clear();
         (String::new(), 0)
     };
     let entries: Vec<&str> = rw.kernels.iter().map(|k| k.entry.as_str()).collect();
@@ -299,6 +301,7 @@ pub(super) fn with_module(
         .iter()
         .map(|(span, why)| quote_spanned!(*span=> (::core::file!(), ::core::line!(), #why)));
     let calls = crate::routine::calls(&rw.calls);
+    let types = crate::routine::types(&rw.types);
     quote! {
         #(#attrs)*
         #vis #sig {
@@ -318,6 +321,7 @@ pub(super) fn with_module(
             entries: &[#(#entries),*],
             missing: &[#(#missing),*],
             calls: &[#(#calls),*],
+            types: &[#(#types),*],
             kernels_at: #kernels_at,
             assembled: ::acc::__private::Assembled::new(),
         };
@@ -325,6 +329,15 @@ pub(super) fn with_module(
 }
 
 impl Rewriter<'_> {
+    /// Adds the user types a kernel names to the module's, each once.
+    fn add_types(&mut self, types: Vec<cuda::Named>) {
+        for n in types {
+            if !self.types.contains(&n) {
+                self.types.push(n);
+            }
+        }
+    }
+
     /// The CUDA form of a partitioned loop: its nest of `levels` around `body`.
     pub(super) fn translate_launch(
         &self,
@@ -386,6 +399,7 @@ impl Rewriter<'_> {
         };
         self.kernels.push(t.kernel);
         self.calls.extend(t.calls);
+        self.add_types(t.types);
         let args = launch_args(&t.args, &b.los, &b.ns);
         let reds = reduction::kernel_reductions(&spec.reductions, &t.reductions);
         let module = format_ident!("__ACC_CUDA_{}", self.ctx.function.to_uppercase());

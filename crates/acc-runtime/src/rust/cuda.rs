@@ -26,6 +26,8 @@ pub struct CudaModule {
     pub missing: &'static [(&'static str, u32, &'static str)],
     /// The kernels' calls of `#[acc::routine]` functions, one per call.
     pub calls: &'static [RoutineCall],
+    /// The user types the kernels name (`#[derive(DeviceCopy)]` structs, arrays).
+    pub types: &'static [super::CudaType],
     /// Where in `source` the kernels start: the routines go before them.
     pub kernels_at: usize,
     /// The source with the routines, or why there is none: computed on first use.
