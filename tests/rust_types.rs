@@ -39,9 +39,23 @@ fn sub(a: Vec3, b: Vec3) -> Vec3 {
     }
 }
 
-#[acc::routine(seq)]
-fn norm2(v: Vec3) -> f32 {
-    v.x * v.x + v.y * v.y + v.z * v.z
+impl Vec3 {
+    /// A method routine taking `&self`.
+    #[acc::routine(seq)]
+    fn dot(&self, o: Vec3) -> f32 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// A method routine taking `self`, returning `Self`, calling another method.
+    #[acc::routine(seq)]
+    fn scaled(self, s: f32) -> Self {
+        let n = self.dot(self);
+        Self {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s + n * 0.0,
+        }
+    }
 }
 
 /// One step of the velocities: each body's acceleration from every other body.
@@ -55,12 +69,12 @@ fn nbody_step(dt: f32, p: &[Particle], vel: &mut [Vec3]) {
             z: 0.0,
         };
         for j in 0..p.len() {
-            let d = sub(p[i].pos, p[j].pos);
-            let r2 = norm2(d) + 0.01;
-            let s = p[j].mass / (r2 * r2.sqrt());
-            acc.x += d.x * s;
-            acc.y += d.y * s;
-            acc.z += d.z * s;
+            let d: Vec3 = sub(p[i].pos, p[j].pos);
+            let r2 = d.dot(d) + 0.01;
+            let a = d.scaled(p[j].mass / (r2 * r2.sqrt()));
+            acc.x += a.x;
+            acc.y += a.y;
+            acc.z += a.z;
         }
         vel[i].x += acc.x * dt;
         vel[i].y += acc.y * dt;
@@ -76,12 +90,12 @@ fn nbody_host(dt: f32, p: &[Particle], vel: &mut [Vec3]) {
             z: 0.0,
         };
         for j in 0..p.len() {
-            let d = sub(p[i].pos, p[j].pos);
-            let r2 = norm2(d) + 0.01;
-            let s = p[j].mass / (r2 * r2.sqrt());
-            acc.x += d.x * s;
-            acc.y += d.y * s;
-            acc.z += d.z * s;
+            let d: Vec3 = sub(p[i].pos, p[j].pos);
+            let r2 = d.dot(d) + 0.01;
+            let a = d.scaled(p[j].mass / (r2 * r2.sqrt()));
+            acc.x += a.x;
+            acc.y += a.y;
+            acc.z += a.z;
         }
         vel[i].x += acc.x * dt;
         vel[i].y += acc.y * dt;

@@ -41,6 +41,11 @@ static __device__ __forceinline__ unsigned long long __acc_index(unsigned long l
   static __device__ __forceinline__ T __acc_rs_abs(T a) { return a < (T)0 ? __acc_rs_neg(a) : a; }     \
   static __device__ __forceinline__ T __acc_rs_min(T a, T b) { return b < a ? b : a; }               \
   static __device__ __forceinline__ T __acc_rs_max(T a, T b) { return b < a ? a : b; }               \
+  static __device__ __forceinline__ T __acc_rs_clamp(T a, T lo, T hi) {                             \
+    if (hi < lo) __acc_rust_panic("clamp", "clamp", "assertion failed: min <= max", 0, 0);         \
+    return a < lo ? lo : (hi < a ? hi : a);                                                        \
+  }                                                                                                \
+  static __device__ __forceinline__ T __acc_rs_signum(T a) { return (T)((a > (T)0) - (a < (T)0)); }  \
   static __device__ __forceinline__ T __acc_rs_div(T a, T b, const char *fn, const char *w) {        \
     if (b == (T)0) __acc_rust_panic(fn, w, "attempt to divide by zero", 0, 0);                     \
     if (SIGNED && b == (T)-1 && (U)a == (U)1 << (BITS - 1))                                        \
@@ -91,7 +96,28 @@ static __device__ __forceinline__ bool __acc_rs_not(bool a) { return !a; }
   static __device__ __forceinline__ T __acc_rs_cos(T a) { return cos##SFX(a); }                      \
   static __device__ __forceinline__ T __acc_rs_floor(T a) { return floor##SFX(a); }                  \
   static __device__ __forceinline__ T __acc_rs_ceil(T a) { return ceil##SFX(a); }                    \
-  static __device__ __forceinline__ T __acc_rs_mul_add(T a, T b, T c) { return fma##SFX(a, b, c); }
+  static __device__ __forceinline__ T __acc_rs_mul_add(T a, T b, T c) { return fma##SFX(a, b, c); }   \
+  static __device__ __forceinline__ T __acc_rs_clamp(T a, T lo, T hi) {                             \
+    if (!(lo <= hi)) __acc_rust_panic("clamp", "clamp", "min > max, or either was NaN", 0, 0);    \
+    return a < lo ? lo : (a > hi ? hi : a);                                                        \
+  }                                                                                                \
+  static __device__ __forceinline__ T __acc_rs_signum(T a) { return a != a ? a : copysign##SFX((T)1, a); } \
+  static __device__ __forceinline__ T __acc_rs_recip(T a) { return (T)1 / a; }                       \
+  static __device__ __forceinline__ T __acc_rs_tan(T a) { return tan##SFX(a); }                      \
+  static __device__ __forceinline__ T __acc_rs_tanh(T a) { return tanh##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_sinh(T a) { return sinh##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_cosh(T a) { return cosh##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_asin(T a) { return asin##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_acos(T a) { return acos##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_atan(T a) { return atan##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_atan2(T a, T b) { return atan2##SFX(a, b); }          \
+  static __device__ __forceinline__ T __acc_rs_hypot(T a, T b) { return hypot##SFX(a, b); }          \
+  static __device__ __forceinline__ T __acc_rs_round(T a) { return round##SFX(a); }                  \
+  static __device__ __forceinline__ T __acc_rs_trunc(T a) { return trunc##SFX(a); }                  \
+  static __device__ __forceinline__ T __acc_rs_exp2(T a) { return exp2##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_log2(T a) { return log2##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_log10(T a) { return log10##SFX(a); }                  \
+  static __device__ __forceinline__ T __acc_rs_cbrt(T a) { return cbrt##SFX(a); }
 __ACC_FLOAT(float, __fadd_rn, __fsub_rn, __fmul_rn, __fsqrt_rn, f)
 __ACC_FLOAT(double, __dadd_rn, __dsub_rn, __dmul_rn, __dsqrt_rn, )
 #undef __ACC_FLOAT
@@ -312,7 +338,7 @@ impl Emitter<'_> {
                 for a in args {
                     vs.push(self.expr(a)?);
                 }
-                let int_ok = matches!(*m, "abs" | "min" | "max");
+                let int_ok = matches!(*m, "abs" | "min" | "max" | "clamp" | "signum");
                 if let Some(t) = t.filter(|t| *t == Ty::Bool || (t.is_int() && !int_ok)) {
                     return Err(Unsupported::new(format!(
                         "`{m}` on a `{}` has no CUDA form",

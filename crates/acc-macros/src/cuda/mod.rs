@@ -317,6 +317,8 @@ pub struct CallSite {
     pub path: syn::Path,
     /// The C name the text calls (a `#define` the runtime gives when it assembles the module).
     pub alias: String,
+    /// A method routine (`v.norm()`): `path` is the receiver's type and the method's name.
+    pub method: bool,
     pub args: Vec<ArgTy>,
     /// The result's type; `None` when the value is not used, or the signature decides it.
     pub ret: Option<Ty>,

@@ -396,10 +396,32 @@ impl Translator<'_> {
                  types' methods, such as `f64::max(a, b)`, have a CUDA form)",
             ));
         }
+        let alias = alias(path.leading_colon.is_some(), &segs);
+        self.routine_call(path.clone(), alias, false, None, &c.args, at, whole, used)
+    }
+
+    /// A call of a routine (a method routine when `receiver` is its `self`): the C text calls
+    /// `alias`, the runtime finds the routine by `path`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn routine_call<'e>(
+        &mut self,
+        path: syn::Path,
+        alias: String,
+        method: bool,
+        receiver: Option<E>,
+        rest: impl IntoIterator<Item = &'e Expr>,
+        at: &Expr,
+        whole: bool,
+        used: bool,
+    ) -> Result<E, Unsupported> {
         let mut args = Vec::new();
         let mut arg_tys = Vec::new();
+        if let Some(r) = receiver {
+            arg_tys.push(CallArg::Value(self.type_of(&r)));
+            args.push(RArg::Value(r));
+        }
         let mut writes = false;
-        for a in &c.args {
+        for a in rest {
             if let Some((s, elem)) = self.slice(a) {
                 let mutable = matches!(self.params.get(&s), Some(Outer::Slice(_, true)));
                 writes |= mutable;
@@ -421,8 +443,9 @@ impl Translator<'_> {
         }
         let ret = self.fresh(Slot::Free);
         self.calls.push(Call {
-            path: path.clone(),
-            alias: alias(path.leading_colon.is_some(), &segs),
+            path,
+            alias,
+            method,
             args: arg_tys,
             ret: used.then_some(ret),
             span: at.span(),
@@ -620,7 +643,23 @@ impl Translator<'_> {
                 });
             }
         }
-        let mut args = vec![self.expr(&m.receiver)?];
+        let receiver = self.expr(&m.receiver)?;
+        let rt = self.type_of(&receiver);
+        match self.slots[self.root(rt)] {
+            Slot::Named(k) => return self.method_routine(k, receiver, m, e),
+            Slot::Free if !is_number_method(&name) => {
+                return Err(unsupported(
+                    &m.receiver,
+                    &format!(
+                        "a call of the method `{name}` on a value whose type the CUDA \
+                         translation cannot see (a routine's result, a field); name its type \
+                         (`let v: T = ...;`)"
+                    ),
+                ))
+            }
+            _ => {}
+        }
+        let mut args = vec![receiver];
         for a in &m.args {
             args.push(self.expr(a)?);
         }
@@ -753,25 +792,12 @@ impl Translator<'_> {
         ty: Option<Ty>,
         at: &Expr,
     ) -> Result<E, Unsupported> {
-        let m: &'static str = match name {
-            "sqrt" => "sqrt",
-            "abs" => "abs",
-            "min" => "min",
-            "max" => "max",
-            "powi" => "powi",
-            "powf" => "powf",
-            "exp" => "exp",
-            "ln" => "ln",
-            "sin" => "sin",
-            "cos" => "cos",
-            "floor" => "floor",
-            "ceil" => "ceil",
-            "mul_add" => "mul_add",
-            _ => return Err(unsupported(at, "a method outside the CUDA subset")),
+        let Some(m) = METHODS.iter().copied().find(|m| *m == name) else {
+            return Err(unsupported(at, "a method outside the CUDA subset"));
         };
         let arity = match m {
-            "min" | "max" | "powi" | "powf" => 2,
-            "mul_add" => 3,
+            "min" | "max" | "powi" | "powf" | "atan2" | "hypot" => 2,
+            "mul_add" | "clamp" => 3,
             _ => 1,
         };
         if args.len() != arity {
@@ -798,7 +824,7 @@ impl Translator<'_> {
 
 /// The C name a routine call goes through, from the path as written: each segment prefixed
 /// with its length, so two paths never share one (`util::half` is `__acc_call_4util_4half`).
-fn alias(global: bool, segs: &[String]) -> String {
+pub(super) fn alias(global: bool, segs: &[String]) -> String {
     let mut s = String::from("__acc_call");
     if global {
         s.push_str("_g");
@@ -807,6 +833,18 @@ fn alias(global: bool, segs: &[String]) -> String {
         let _ = write!(s, "_{}{seg}", seg.len());
     }
     s
+}
+
+/// The number types' methods the subset has.
+const METHODS: &[&str] = &[
+    "sqrt", "abs", "min", "max", "powi", "powf", "exp", "ln", "sin", "cos", "floor", "ceil",
+    "mul_add", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "atan2", "hypot", "signum",
+    "clamp", "round", "trunc", "exp2", "log2", "log10", "cbrt", "recip",
+];
+
+/// A method of the number types the subset has (`sqrt`, `min`, ...).
+fn is_number_method(name: &str) -> bool {
+    METHODS.contains(&name)
 }
 
 fn block_value(b: &syn::Block) -> Option<&Expr> {

@@ -137,6 +137,8 @@ pub(super) struct Var {
 pub(super) struct Call {
     pub(super) path: syn::Path,
     pub(super) alias: String,
+    /// A method routine: `path` is the type's path and the method's name.
+    pub(super) method: bool,
     pub(super) args: Vec<CallArg>,
     /// `None`: the value is not used.
     pub(super) ret: Option<Tv>,
@@ -335,6 +337,7 @@ impl<'a> Translator<'a> {
             out.push(CallSite {
                 path: c.path.clone(),
                 alias: c.alias.clone(),
+                method: c.method,
                 args,
                 ret,
                 span: c.span,

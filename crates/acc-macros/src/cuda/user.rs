@@ -28,6 +28,29 @@ impl Translator<'_> {
         Ok(())
     }
 
+    /// `v.name(args)` where `v` is of a user type: a call of the method routine `name` of that
+    /// type (`#[acc::routine]` on a method taking `self` or `&self`), `v` passed by value.
+    pub(super) fn method_routine(
+        &mut self,
+        k: usize,
+        receiver: E,
+        m: &syn::ExprMethodCall,
+        at: &Expr,
+    ) -> Result<E, Unsupported> {
+        let ty = self.named[k].rust.clone();
+        let Ok(mut path) = syn::parse_str::<syn::Path>(&ty) else {
+            return Err(unsupported(at, &format!("a method of `{ty}`")));
+        };
+        path.segments.push(m.method.clone().into());
+        let segs: Vec<String> = path
+            .segments
+            .iter()
+            .map(|s| syn::ext::IdentExt::unraw(&s.ident).to_string())
+            .collect();
+        let alias = super::subset::alias(path.leading_colon.is_some(), &segs);
+        self.routine_call(path, alias, true, Some(receiver), &m.args, at, false, true)
+    }
+
     /// `v.field`.
     pub(super) fn field(&mut self, f: &syn::ExprField, at: &Expr) -> Result<E, Unsupported> {
         let SynMember::Named(name) = &f.member else {
