@@ -135,6 +135,107 @@ fn check_nbody() {
     assert_eq!(vel, want);
 }
 
+/// Each point of an `n`×`n`×`n` grid moves to the average of itself and its six neighbours
+/// (clamped at the faces); `r` gets each new point's distance from the origin.
+#[acc::parallel(copyin(p) copyout(q, r))]
+fn smooth3(n: usize, p: &[[f64; 3]], q: &mut [[f64; 3]], r: &mut [f64]) {
+    #[acc(loop gang vector collapse(3))]
+    for i in 0..n {
+        for j in 0..n {
+            for k in 0..n {
+                let c = (i * n + j) * n + k;
+                let di: [i64; 7] = [0, -1, 1, 0, 0, 0, 0];
+                let dj = [0, 0, 0, -1, 1, 0, 0];
+                let dk = [0i64, 0, 0, 0, 0, -1, 1];
+                let mut s = [0.0; 3];
+                for m in 0..di.len() {
+                    let top = n as i64 - 1;
+                    let ii = (i as i64 + di[m]).clamp(0, top) as usize;
+                    let jj = (j as i64 + dj[m]).clamp(0, top) as usize;
+                    let kk = (k as i64 + dk[m]).clamp(0, top) as usize;
+                    let v = p[(ii * n + jj) * n + kk];
+                    for d in 0..3 {
+                        s[d] += v[d];
+                    }
+                }
+                q[c] = [s[0] / 7.0, s[1] / 7.0, s[2] / 7.0];
+                let mut norm2 = 0.0;
+                for x in q[c].iter() {
+                    norm2 += x * x;
+                }
+                r[c] = norm2.sqrt();
+            }
+        }
+    }
+}
+
+fn smooth3_host(n: usize, p: &[[f64; 3]], q: &mut [[f64; 3]], r: &mut [f64]) {
+    for c in 0..n * n * n {
+        let (i, j, k) = (c / (n * n), c / n % n, c % n);
+        let mut s = [0.0; 3];
+        for (di, dj, dk) in [
+            (0, 0, 0),
+            (-1, 0, 0),
+            (1, 0, 0),
+            (0, -1, 0),
+            (0, 1, 0),
+            (0, 0, -1),
+            (0, 0, 1),
+        ] {
+            let top = n as i64 - 1;
+            let ii = (i as i64 + di).clamp(0, top) as usize;
+            let jj = (j as i64 + dj).clamp(0, top) as usize;
+            let kk = (k as i64 + dk).clamp(0, top) as usize;
+            for d in 0..3 {
+                s[d] += p[(ii * n + jj) * n + kk][d];
+            }
+        }
+        q[c] = [s[0] / 7.0, s[1] / 7.0, s[2] / 7.0];
+        r[c] = q[c].iter().map(|x| x * x).sum::<f64>().sqrt();
+    }
+}
+
+fn check_smooth3() {
+    let n = 6;
+    let p: Vec<[f64; 3]> = (0..n * n * n)
+        .map(|c| [c as f64, (c % 7) as f64 * 0.5, -(c as f64).sqrt()])
+        .collect();
+    let (mut q, mut r) = (vec![[0.0; 3]; n * n * n], vec![0.0; n * n * n]);
+    let (mut wq, mut wr) = (q.clone(), r.clone());
+    smooth3(n, &p, &mut q, &mut r);
+    smooth3_host(n, &p, &mut wq, &mut wr);
+    assert_eq!(q, wq);
+    assert_eq!(r, wr);
+}
+
+/// The float methods CUDA has, against the host's.
+#[acc::parallel(copyin(x) copyout(y))]
+fn shapes(x: &[f32], y: &mut [f32]) {
+    #[acc(loop gang vector)]
+    for i in 0..x.len() {
+        let v = x[i];
+        let a = v.hypot(2.0) + v.atan2(1.5) + v.tanh() + v.clamp(-1.0, 1.0) + v.signum();
+        let b = v.abs().cbrt() + v.round() + v.trunc() + (v * 0.1).asin() + v.exp2().log2();
+        y[i] = a + b + std::f32::consts::PI;
+    }
+}
+
+fn check_shapes() {
+    let x: Vec<f32> = (0..100).map(|k| (k as f32 - 50.0) * 0.19).collect();
+    let mut y = vec![0.0; 100];
+    shapes(&x, &mut y);
+    for (k, &v) in x.iter().enumerate() {
+        let a = v.hypot(2.0) + v.atan2(1.5) + v.tanh() + v.clamp(-1.0, 1.0) + v.signum();
+        let b = v.abs().cbrt() + v.round() + v.trunc() + (v * 0.1).asin() + v.exp2().log2();
+        let want = a + b + std::f32::consts::PI;
+        assert!(
+            (y[k] - want).abs() <= 1e-4 * want.abs().max(1.0),
+            "{k}: {} {want}",
+            y[k]
+        );
+    }
+}
+
 fn devices() -> Vec<acc::DeviceType> {
     let mut d = vec![acc::DeviceType::Host, acc::DeviceType::HostDiscrete];
     if sim::child_mode().as_deref() == Some(ON_GPU) {
@@ -148,6 +249,8 @@ fn user_type_kernels_give_the_sequential_answers() {
     for d in devices() {
         acc::set_device_type(d);
         check_nbody();
+        check_smooth3();
+        check_shapes();
         println!("right answers on {d:?}");
     }
 }
@@ -176,7 +279,11 @@ fn user_type_kernels_have_a_cuda_form_that_nvrtc_compiles() {
     if sim::child_mode().is_some() {
         return;
     }
-    cuda::compile_all(&[&__ACC_CUDA_NBODY_STEP]);
+    cuda::compile_all(&[
+        &__ACC_CUDA_NBODY_STEP,
+        &__ACC_CUDA_SMOOTH3,
+        &__ACC_CUDA_SHAPES,
+    ]);
     let src = __ACC_CUDA_NBODY_STEP.cuda_source().unwrap();
     assert!(src.contains("static_assert(sizeof(__acc_struct_10rust_types_8Particle) == 16"));
 }

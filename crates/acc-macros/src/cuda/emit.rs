@@ -10,7 +10,7 @@
 //! Invariants: every C expression it prints has the C type of its Rust type ([`CTy`]), and
 //! integer `+ - *`, negation and shifts never overflow in C (they go through the unsigned type).
 
-use super::tree::{RArg, Slot, Translator, Tv, E, S};
+use super::tree::{Over, RArg, Slot, Translator, Tv, E, S};
 use super::{text, Ty, Unsupported};
 use syn::BinOp;
 
@@ -155,6 +155,8 @@ template <class To> struct __acc_from_float<To, 1> {
 };
 /* A fixed array `[T; N]`: a struct, so that it is a value (`__acc_at` checks the index). */
 template <class T, unsigned long long N> struct __acc_arr { T v[N]; };
+template <class A> struct __acc_elem;
+template <class T, unsigned long long N> struct __acc_elem<__acc_arr<T, N> > { typedef T type; };
 template <class T, unsigned long long N>
 static __device__ __forceinline__ T &__acc_at(__acc_arr<T, N> &a, unsigned long long i, const char *fn, const char *w) {
   return a.v[__acc_index(i, N, fn, w)];
@@ -209,11 +211,15 @@ impl CTy {
 impl Emitter<'_> {
     /// A subset type, as kernel parameters, loop levels and reductions need.
     pub(super) fn ty(&self, tv: Tv, what: &str) -> Result<Ty, Unsupported> {
-        if let Slot::Named(k) = self.t.slots[self.t.root(tv)] {
+        let user = match self.t.slots[self.t.root(tv)] {
+            Slot::Named(k) => Some(self.t.named[k].rust.as_str()),
+            Slot::Arr(_) => Some("array"),
+            _ => None,
+        };
+        if let Some(user) = user {
             return Err(Unsupported::new(format!(
-                "`{what}` is a `{}`: a kernel receives numbers by value and other data in slices \
-                 (and reduces numbers only)",
-                self.t.named[k].rust
+                "`{what}` is a `{user}`: a kernel receives numbers by value and other data in \
+                 slices (and reduces numbers only)"
             )));
         }
         let sym = self.t.decided(tv).is_none() && self.t.sym.contains_key(&self.t.root(tv));
@@ -226,8 +232,17 @@ impl Emitter<'_> {
     }
 
     pub(super) fn cty(&self, tv: Tv, what: &str) -> Result<CTy, Unsupported> {
-        if let Slot::Named(k) = self.t.slots[self.t.root(tv)] {
-            return Ok(CTy::Sym(self.t.named[k].alias.clone(), Slot::Named(k)));
+        match self.t.slots[self.t.root(tv)] {
+            Slot::Named(k) => return Ok(CTy::Sym(self.t.named[k].alias.clone(), Slot::Named(k))),
+            Slot::Arr(k) => {
+                let (e, n) = self.t.arrays[k];
+                let et = self.cty(e, what)?;
+                return Ok(CTy::Sym(
+                    format!("__acc_arr<{}, {n}ULL>", et.c()),
+                    Slot::Arr(k),
+                ));
+            }
+            _ => {}
         }
         if self.t.decided(tv).is_none() {
             let r = self.t.root(tv);
@@ -360,6 +375,24 @@ impl Emitter<'_> {
                 let (f, w) = (self.string(&self.func), self.string(what));
                 format!("__acc_at({b}, {i}, {f}, {w})")
             }
+            E::Array(es, _) => {
+                let mut vs = Vec::new();
+                for x in es {
+                    vs.push(self.expr(x)?);
+                }
+                format!("{}{{{{{}}}}}", ct.c(), vs.join(", "))
+            }
+            E::Repeat(x, n, _) => {
+                // Rust evaluates the value once and copies it.
+                let v = self.expr(x)?;
+                format!(
+                    "([&]() {{ {} __acc_a; const auto __acc_x = {v}; for (unsigned long long \
+                     __acc_k = 0; __acc_k < {n}ULL; __acc_k++) __acc_a.v[__acc_k] = __acc_x; \
+                     return __acc_a; }}())",
+                    ct.c()
+                )
+            }
+            E::ALen(a) => format!("__acc_alen({})", self.expr(a)?),
             E::Struct(fields, _) => {
                 // Rust evaluates the fields in the order written.
                 let mut s = format!("([&]() {{ {} __acc_s;", ct.c());
@@ -374,14 +407,15 @@ impl Emitter<'_> {
 
     /// Refuses operators on user types (rustc accepts them only through a user `impl`).
     fn no_user_ops(&self, e: &E) -> Result<(), Unsupported> {
-        if let CTy::Sym(_, Slot::Named(k)) = self.expr_ty(e)? {
-            return Err(Unsupported::new(format!(
-                "an operator on a `{}` (a user `impl` of it has no CUDA form); operate on its \
-                 fields, or in an `#[acc::routine]`",
-                self.t.named[k].rust
-            )));
-        }
-        Ok(())
+        let user = match self.expr_ty(e)? {
+            CTy::Sym(_, Slot::Named(k)) => self.t.named[k].rust.clone(),
+            CTy::Sym(_, Slot::Arr(_)) => "array".into(),
+            _ => return Ok(()),
+        };
+        Err(Unsupported::new(format!(
+            "an operator on a `{user}` (a user `impl` of it has no CUDA form); operate on its \
+             fields or elements, or in an `#[acc::routine]`"
+        )))
     }
 
     pub(super) fn routine_call(&mut self, i: usize, args: &[RArg]) -> Result<String, Unsupported> {
@@ -582,6 +616,12 @@ impl Emitter<'_> {
                 self.indent -= 1;
                 self.line("}");
             }
+            S::ForEach {
+                var,
+                tv,
+                over,
+                body,
+            } => self.for_each(var.as_deref(), *tv, over, body)?,
             S::Break => self.line("break;"),
             S::Continue => self.line("continue;"),
             S::Block(b) => {
@@ -592,6 +632,47 @@ impl Emitter<'_> {
                 self.line("}");
             }
         }
+        Ok(())
+    }
+
+    /// `for x in a`: over an array value's elements (evaluated once) or a slice's.
+    fn for_each(
+        &mut self,
+        var: Option<&str>,
+        tv: Tv,
+        over: &Over,
+        body: &[S],
+    ) -> Result<(), Unsupported> {
+        self.temps += 1;
+        let (a, k) = (
+            format!("__acc_f{}", self.temps),
+            format!("__acc_k{}", self.temps),
+        );
+        let (len, elem) = match over {
+            Over::Array(e) => {
+                let v = self.expr(e)?;
+                self.line(&format!("{{ const auto &{a} = {v};"));
+                (format!("__acc_alen({a})"), format!("{a}.v[{k}]"))
+            }
+            Over::Slice(s) => {
+                self.line("{");
+                (format!("{s}_len"), format!("{s}_ptr[{k}]"))
+            }
+        };
+        self.line(&format!(
+            "for (unsigned long long {k} = 0; {k} < {len}; {k}++) {{"
+        ));
+        self.indent += 1;
+        if let Some(v) = var {
+            let t = self.cty(
+                tv,
+                v.trim_end_matches(|c: char| c == '_' || c.is_ascii_digit()),
+            )?;
+            self.line(&format!("{} {v} = {elem};", t.c()));
+        }
+        self.stmts(body)?;
+        self.indent -= 1;
+        self.line("} }");
         Ok(())
     }
 

@@ -198,7 +198,7 @@ impl Translator<'_> {
                     return Err(unsupported(&f.label, "labelled loops"));
                 }
                 let Expr::Range(r) = &*f.expr else {
-                    return Err(unsupported(&f.expr, "`for` over anything but a range"));
+                    return self.for_each(f);
                 };
                 let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
                     return Err(unsupported(r, "open ranges"));
@@ -565,6 +565,8 @@ impl Translator<'_> {
             }
             Expr::MethodCall(m) => self.method_call(m, e)?,
             Expr::Field(f) => self.field(f, e)?,
+            Expr::Array(a) => self.array_lit(a, e)?,
+            Expr::Repeat(r) => self.repeat(r)?,
             Expr::Struct(s) => self.struct_lit(s, e)?,
             Expr::Call(c) => self.call(c, e, false, true)?,
             Expr::If(i) => self.if_value(i, e)?,
@@ -645,6 +647,9 @@ impl Translator<'_> {
         }
         let receiver = self.expr(&m.receiver)?;
         let rt = self.type_of(&receiver);
+        if name == "len" && m.args.is_empty() && self.is_array(rt) {
+            return Ok(E::ALen(Box::new(receiver)));
+        }
         match self.slots[self.root(rt)] {
             Slot::Named(k) => return self.method_routine(k, receiver, m, e),
             Slot::Free if !is_number_method(&name) => {

@@ -29,6 +29,8 @@ pub(super) enum Slot {
     Free,
     /// A user type: its index in `Translator::named`.
     Named(usize),
+    /// An array built in the kernel (`[a, b]`, `[x; 3]`): its index in `Translator::arrays`.
+    Arr(usize),
 }
 
 pub(super) type Tv = usize;
@@ -61,6 +63,21 @@ pub(super) enum E {
     Elem(Box<E>, Box<E>, Tv, String),
     /// A struct literal: the fields in the order written, with their values.
     Struct(Vec<(String, E)>, Tv),
+    /// `[a, b, c]`.
+    Array(Vec<E>, Tv),
+    /// `[x; n]`.
+    Repeat(Box<E>, u64, Tv),
+    /// `a.len()` of an array value.
+    ALen(Box<E>),
+}
+
+/// What a `for` loop other than over a range goes over.
+#[derive(Clone)]
+pub(super) enum Over {
+    /// An array value.
+    Array(E),
+    /// A slice parameter (its C name).
+    Slice(String),
 }
 
 /// What a member access reads: a struct's field, or an array's element.
@@ -96,9 +113,11 @@ impl E {
             | E::Ternary(_, _, _, t)
             | E::Field(_, _, t)
             | E::Elem(_, _, t, _)
-            | E::Struct(_, t) => Ok(*t),
+            | E::Struct(_, t)
+            | E::Array(_, t)
+            | E::Repeat(_, _, t) => Ok(*t),
             E::Bool(_) => Err(Ty::Bool),
-            E::Len(_) => Err(Ty::Usize),
+            E::Len(_) | E::ALen(_) => Err(Ty::Usize),
         }
     }
 }
@@ -120,6 +139,13 @@ pub(super) enum S {
     },
     While(E, Vec<S>),
     Loop(Vec<S>),
+    /// `for x in a` over an array or a slice's elements.
+    ForEach {
+        var: Option<String>,
+        tv: Tv,
+        over: Over,
+        body: Vec<S>,
+    },
     Break,
     Continue,
     Block(Vec<S>),
@@ -172,6 +198,8 @@ pub(super) struct Translator<'a> {
     /// Member accesses: the result's type variable, the accessed value's, what is read. Their
     /// types are Rust's, which only rustc knows: the C text names them by `decltype`.
     pub(super) members: Vec<(Tv, Tv, Member)>,
+    /// Arrays built in the kernel: the elements' type variable, the length.
+    pub(super) arrays: Vec<(Tv, u64)>,
 }
 
 impl<'a> Translator<'a> {
@@ -190,6 +218,7 @@ impl<'a> Translator<'a> {
             loops: 0,
             named: Vec::new(),
             members: Vec::new(),
+            arrays: Vec::new(),
         }
     }
 
@@ -203,6 +232,15 @@ impl<'a> Translator<'a> {
             }
         };
         self.fresh(Slot::Named(k))
+    }
+
+    /// Whether `tv` is an array type (built in the kernel, or a user `[T; N]`).
+    pub(super) fn is_array(&self, tv: Tv) -> bool {
+        match self.slots[self.root(tv)] {
+            Slot::Arr(_) => true,
+            Slot::Named(k) => self.named[k].rust.starts_with('['),
+            _ => false,
+        }
     }
 
     /// A type variable of `e`.
@@ -234,6 +272,24 @@ impl<'a> Translator<'a> {
         if ra == rb {
             return Ok(());
         }
+        match (self.slots[ra], self.slots[rb]) {
+            (Slot::Arr(x), Slot::Arr(y)) => {
+                let ((ex, nx), (ey, ny)) = (self.arrays[x], self.arrays[y]);
+                if nx != ny {
+                    return Err(unsupported(at, "arrays of different lengths"));
+                }
+                self.unify(ex, ey, at)?;
+            }
+            // An array built in the kernel where a user type is wanted: its elements are the
+            // type's.
+            (Slot::Arr(x), Slot::Named(_)) => {
+                self.members.push((self.arrays[x].0, rb, Member::Elem));
+            }
+            (Slot::Named(_), Slot::Arr(y)) => {
+                self.members.push((self.arrays[y].0, ra, Member::Elem));
+            }
+            _ => {}
+        }
         let merged = match (self.slots[ra], self.slots[rb]) {
             (Slot::Free, s) | (s, Slot::Free) => s,
             (Slot::Int, Slot::Int) => Slot::Int,
@@ -247,6 +303,8 @@ impl<'a> Translator<'a> {
             (Slot::Known(x), Slot::Known(y)) if x == y => Slot::Known(x),
             // Two spellings of one type (rustc checked the program).
             (Slot::Named(x), Slot::Named(_)) => Slot::Named(x),
+            (Slot::Arr(x), Slot::Arr(_)) => Slot::Arr(x),
+            (Slot::Arr(_), Slot::Named(x)) | (Slot::Named(x), Slot::Arr(_)) => Slot::Named(x),
             _ => {
                 return Err(unsupported(
                     at,
@@ -351,9 +409,30 @@ impl<'a> Translator<'a> {
     /// Names the type of each member access nothing else decided: `decltype` of the member of
     /// the accessed value's C type (inner accesses first, so a nested one finds its base's).
     fn finish_members(&mut self) {
+        // An element of an array built in the kernel is of its element type.
+        // (and of a `[T; N]` written with a number type `T`, that type).
+        for (tv, base, m) in self.members.clone() {
+            let e = match (self.slots[self.root(base)], &m) {
+                (Slot::Arr(k), Member::Elem) => self.arrays[k].0,
+                (Slot::Named(k), Member::Elem) => {
+                    match syn::parse_str::<syn::Type>(&self.named[k].rust) {
+                        Ok(syn::Type::Array(a)) => match Ty::from_type(&a.elem) {
+                            Some(t) => self.known(t),
+                            None => continue,
+                        },
+                        _ => continue,
+                    }
+                }
+                _ => continue,
+            };
+            let _ = self.unify(tv, e, &proc_macro2::TokenStream::new());
+        }
         for (tv, base, m) in self.members.clone() {
             let r = self.root(tv);
-            if matches!(self.slots[r], Slot::Known(_) | Slot::Named(_)) {
+            if matches!(
+                self.slots[r],
+                Slot::Known(_) | Slot::Named(_) | Slot::Arr(_)
+            ) {
                 continue;
             }
             let rb = self.root(base);
@@ -366,7 +445,7 @@ impl<'a> Translator<'a> {
             };
             let text = match m {
                 Member::Field(f) => format!("decltype((({b} *)0)->{f})"),
-                Member::Elem => format!("decltype((({b} *)0)->v[0])"),
+                Member::Elem => format!("__acc_elem<{b}>::type"),
             };
             self.sym.entry(r).or_insert(text);
         }

@@ -7,25 +7,27 @@
 //! `finish_members`). The struct's C declaration is the runtime's (the derive gives it). Owns
 //! these rules only; the rest of the subset is [`super::subset`]'s.
 
-use super::tree::{Member, Slot, Translator, Tv, E};
+use super::tree::{Member, Over, Slot, Translator, Tv, E, S};
 use super::{text, unsupported, Named, Ty, Unsupported};
-use syn::{Expr, Member as SynMember};
+use std::collections::HashMap;
+use syn::{Expr, Member as SynMember, Pat};
 
 impl Translator<'_> {
     /// Refuses an operator on a value of a user type (rustc accepts one only through a user
     /// `impl`, which has no CUDA form).
     pub(super) fn no_user_ops(&self, tv: Tv, at: &Expr) -> Result<(), Unsupported> {
-        if let Slot::Named(k) = self.slots[self.root(tv)] {
-            return Err(unsupported(
-                at,
-                &format!(
-                    "an operator on a `{}` (a user `impl` of it has no CUDA form); operate on \
-                     its fields, or in an `#[acc::routine]`",
-                    self.named[k].rust
-                ),
-            ));
-        }
-        Ok(())
+        let user = match self.slots[self.root(tv)] {
+            Slot::Named(k) => self.named[k].rust.clone(),
+            Slot::Arr(_) => "array".into(),
+            _ => return Ok(()),
+        };
+        Err(unsupported(
+            at,
+            &format!(
+                "an operator on a `{user}` (a user `impl` of it has no CUDA form); operate on \
+                 its fields or elements, or in an `#[acc::routine]`"
+            ),
+        ))
     }
 
     /// `v.name(args)` where `v` is of a user type: a call of the method routine `name` of that
@@ -121,5 +123,107 @@ impl Translator<'_> {
             fields.push((name, v));
         }
         Ok(E::Struct(fields, tv))
+    }
+
+    /// `[a, b, c]`: every element of one type.
+    pub(super) fn array_lit(&mut self, a: &syn::ExprArray, at: &Expr) -> Result<E, Unsupported> {
+        if a.elems.is_empty() {
+            return Err(unsupported(at, "an empty array"));
+        }
+        let et = self.fresh(Slot::Free);
+        let mut es = Vec::new();
+        for x in &a.elems {
+            let v = self.expr(x)?;
+            let vt = self.type_of(&v);
+            self.unify(et, vt, x)?;
+            es.push(v);
+        }
+        self.arrays.push((et, es.len() as u64));
+        let tv = self.fresh(Slot::Arr(self.arrays.len() - 1));
+        Ok(E::Array(es, tv))
+    }
+
+    /// `[x; n]` with `n` a literal.
+    pub(super) fn repeat(&mut self, r: &syn::ExprRepeat) -> Result<E, Unsupported> {
+        let n = match &*r.len {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<u64>().ok(),
+            _ => None,
+        };
+        let Some(n) = n.filter(|n| *n > 0) else {
+            return Err(unsupported(
+                &r.len,
+                "an array length other than a positive integer literal; write the number",
+            ));
+        };
+        let v = self.expr(&r.expr)?;
+        let et = self.type_of(&v);
+        self.arrays.push((et, n));
+        let tv = self.fresh(Slot::Arr(self.arrays.len() - 1));
+        Ok(E::Repeat(Box::new(v), n, tv))
+    }
+
+    /// `for x in a`, `for x in a.iter()`, `for &x in a.iter()`, `for x in &a` over an array
+    /// value or a slice parameter: its elements, in order.
+    pub(super) fn for_each(&mut self, f: &syn::ExprForLoop) -> Result<S, Unsupported> {
+        let mut over = &*f.expr;
+        let mut by_ref = false;
+        loop {
+            match over {
+                Expr::Reference(r) if r.mutability.is_none() => {
+                    by_ref = true;
+                    over = &r.expr;
+                }
+                Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => {
+                    by_ref = true;
+                    over = &m.receiver;
+                }
+                Expr::Paren(p) => over = &p.expr,
+                _ => break,
+            }
+        }
+        let (over, tv) = match self.slice(over) {
+            Some((s, elem)) => (Over::Slice(s), self.elem_tv(&elem)),
+            None => {
+                let a = self.expr(over)?;
+                let at = self.type_of(&a);
+                if !self.is_array(at) {
+                    return Err(unsupported(
+                        &f.expr,
+                        "`for` over anything but a range, an array or a slice parameter",
+                    ));
+                }
+                let tv = self.fresh(Slot::Free);
+                self.members.push((tv, at, Member::Elem));
+                (Over::Array(a), tv)
+            }
+        };
+        let pat = match &*f.pat {
+            Pat::Reference(r) if by_ref && r.mutability.is_none() => &*r.pat,
+            p => p,
+        };
+        self.scopes.push(HashMap::new());
+        let var = match pat {
+            Pat::Wild(_) => None,
+            Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                Some(self.declare(&pi.ident.to_string(), tv, pi.mutability.is_some()))
+            }
+            p => {
+                self.scopes.pop();
+                return Err(unsupported(p, "loop patterns other than a name or `&name`"));
+            }
+        };
+        self.loops += 1;
+        let body = self.block(&f.body);
+        self.loops -= 1;
+        self.scopes.pop();
+        Ok(S::ForEach {
+            var,
+            tv,
+            over,
+            body: body?,
+        })
     }
 }
