@@ -236,6 +236,36 @@ fn check_shapes() {
     }
 }
 
+/// `&Vec<T>` parameters are mapped as slices; `enumerate` over an array, `consts`.
+#[allow(clippy::ptr_arg)]
+#[acc::parallel(copyin(w) copy(y))]
+fn weigh(w: &Vec<[f32; 4]>, y: &mut Vec<f32>) {
+    #[acc(loop gang vector)]
+    for i in 0..y.len() {
+        let mut s = 0.0;
+        for (k, &x) in w[i].iter().enumerate() {
+            s += x * (k as f32) * std::f32::consts::FRAC_PI_4;
+        }
+        y[i] += s * std::f32::consts::E + std::f32::consts::TAU;
+    }
+}
+
+fn check_weigh() {
+    let w: Vec<[f32; 4]> = (0..40).map(|i| [i as f32, 1.0, -2.0, 0.5]).collect();
+    let mut y = vec![1.0f32; 40];
+    weigh(&w, &mut y);
+    for i in 0..40 {
+        let mut s = 0.0;
+        for (k, &x) in w[i].iter().enumerate() {
+            s += x * (k as f32) * std::f32::consts::FRAC_PI_4;
+        }
+        assert_eq!(
+            y[i],
+            1.0 + (s * std::f32::consts::E + std::f32::consts::TAU)
+        );
+    }
+}
+
 fn devices() -> Vec<acc::DeviceType> {
     let mut d = vec![acc::DeviceType::Host, acc::DeviceType::HostDiscrete];
     if sim::child_mode().as_deref() == Some(ON_GPU) {
@@ -251,6 +281,7 @@ fn user_type_kernels_give_the_sequential_answers() {
         check_nbody();
         check_smooth3();
         check_shapes();
+        check_weigh();
         println!("right answers on {d:?}");
     }
 }
@@ -283,6 +314,7 @@ fn user_type_kernels_have_a_cuda_form_that_nvrtc_compiles() {
         &__ACC_CUDA_NBODY_STEP,
         &__ACC_CUDA_SMOOTH3,
         &__ACC_CUDA_SHAPES,
+        &__ACC_CUDA_WEIGH,
     ]);
     let src = __ACC_CUDA_NBODY_STEP.cuda_source().unwrap();
     assert!(src.contains("static_assert(sizeof(__acc_struct_10rust_types_8Particle) == 16"));

@@ -617,11 +617,12 @@ impl Emitter<'_> {
                 self.line("}");
             }
             S::ForEach {
+                index,
                 var,
                 tv,
                 over,
                 body,
-            } => self.for_each(var.as_deref(), *tv, over, body)?,
+            } => self.for_each(index.as_deref(), var.as_deref(), *tv, over, body)?,
             S::Break => self.line("break;"),
             S::Continue => self.line("continue;"),
             S::Block(b) => {
@@ -638,6 +639,7 @@ impl Emitter<'_> {
     /// `for x in a`: over an array value's elements (evaluated once) or a slice's.
     fn for_each(
         &mut self,
+        index: Option<&str>,
         var: Option<&str>,
         tv: Tv,
         over: &Over,
@@ -663,6 +665,9 @@ impl Emitter<'_> {
             "for (unsigned long long {k} = 0; {k} < {len}; {k}++) {{"
         ));
         self.indent += 1;
+        if let Some(i) = index {
+            self.line(&format!("const unsigned long long {i} = {k};"));
+        }
         if let Some(v) = var {
             let t = self.cty(
                 tv,

@@ -11,6 +11,7 @@
 //! Rust's order of evaluation inside an expression).
 
 use super::tree::{Call, CallArg, RArg, Slot, Translator, Tv, Var, E, S};
+use super::user::float_const;
 use super::{text, unsupported, Elem, Outer, Ty, Unsupported};
 use quote::ToTokens;
 use std::collections::HashMap;
@@ -742,7 +743,13 @@ impl Translator<'_> {
             s => s,
         };
         let (ty, name) = match tail {
-            [t, "consts", "PI"] => (Ty::from_name(t), "PI"),
+            [t, "consts", n] => {
+                let Some(c) = Ty::from_name(t).and_then(|t| float_const(t, n)) else {
+                    return Err(unsupported(at, "a constant outside the CUDA subset"));
+                };
+                let tv = self.known(Ty::from_name(t).expect("a float type"));
+                return Ok(E::Const(c, tv));
+            }
             [t, n] => (Ty::from_name(t), *n),
             _ => (None, ""),
         };
@@ -750,8 +757,6 @@ impl Translator<'_> {
             return Err(unsupported(at, "a path outside the CUDA subset"));
         };
         let c: &'static str = match (ty, name) {
-            (Ty::F64, "PI") => "3.141592653589793",
-            (Ty::F32, "PI") => "3.14159265f",
             (Ty::F64, "MAX") => "1.7976931348623157e308",
             (Ty::F64, "MIN") => "-1.7976931348623157e308",
             (Ty::F32, "MAX") => "3.40282347e38f",
@@ -787,7 +792,7 @@ impl Translator<'_> {
             _ => return Err(unsupported(at, "a constant outside the CUDA subset")),
         };
         let tv = self.known(ty);
-        Ok(E::Const(c, tv))
+        Ok(E::Const(c.to_string(), tv))
     }
 
     pub(super) fn method(

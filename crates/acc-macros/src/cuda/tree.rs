@@ -44,7 +44,7 @@ pub(super) enum E {
     Bool(bool),
     Var(String, Tv),
     /// A constant of a type: `f64::MAX`.
-    Const(&'static str, Tv),
+    Const(String, Tv),
     Bin(BinOp, Box<E>, Box<E>, Tv),
     Neg(Box<E>, Tv),
     Not(Box<E>, Tv),
@@ -141,6 +141,8 @@ pub(super) enum S {
     Loop(Vec<S>),
     /// `for x in a` over an array or a slice's elements.
     ForEach {
+        /// `for (k, x) in a.iter().enumerate()`: `k`.
+        index: Option<String>,
         var: Option<String>,
         tv: Tv,
         over: Over,

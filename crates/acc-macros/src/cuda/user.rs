@@ -170,6 +170,13 @@ impl Translator<'_> {
     pub(super) fn for_each(&mut self, f: &syn::ExprForLoop) -> Result<S, Unsupported> {
         let mut over = &*f.expr;
         let mut by_ref = false;
+        let mut enumerate = false;
+        if let Expr::MethodCall(m) = over {
+            if m.method == "enumerate" && m.args.is_empty() {
+                enumerate = true;
+                over = &m.receiver;
+            }
+        }
         loop {
             match over {
                 Expr::Reference(r) if r.mutability.is_none() => {
@@ -200,11 +207,34 @@ impl Translator<'_> {
                 (Over::Array(a), tv)
             }
         };
-        let pat = match &*f.pat {
+        let mut pat = &*f.pat;
+        self.scopes.push(HashMap::new());
+        let mut index = None;
+        if enumerate {
+            let (k, x) = match pat {
+                Pat::Tuple(t) if t.elems.len() == 2 => (&t.elems[0], &t.elems[1]),
+                p => {
+                    self.scopes.pop();
+                    return Err(unsupported(p, "an `enumerate` pattern other than `(i, x)`"));
+                }
+            };
+            let u = self.known(Ty::Usize);
+            index = match k {
+                Pat::Wild(_) => None,
+                Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    Some(self.declare(&pi.ident.to_string(), u, false))
+                }
+                p => {
+                    self.scopes.pop();
+                    return Err(unsupported(p, "an index pattern other than a name"));
+                }
+            };
+            pat = x;
+        }
+        let pat = match pat {
             Pat::Reference(r) if by_ref && r.mutability.is_none() => &*r.pat,
             p => p,
         };
-        self.scopes.push(HashMap::new());
         let var = match pat {
             Pat::Wild(_) => None,
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
@@ -220,10 +250,48 @@ impl Translator<'_> {
         self.loops -= 1;
         self.scopes.pop();
         Ok(S::ForEach {
+            index,
             var,
             tv,
             over,
             body: body?,
         })
+    }
+}
+
+/// `f64::consts::NAME` (and `f32`'s) as a C literal of the type, written from Rust's own value
+/// (the shortest text that reads back to it).
+pub(super) fn float_const(t: Ty, name: &str) -> Option<String> {
+    macro_rules! consts {
+        ($m:ident) => {{
+            use std::$m::consts::*;
+            Some(match name {
+                "PI" => PI,
+                "TAU" => TAU,
+                "E" => E,
+                "SQRT_2" => SQRT_2,
+                "LN_2" => LN_2,
+                "LN_10" => LN_10,
+                "LOG2_E" => LOG2_E,
+                "LOG10_E" => LOG10_E,
+                "LOG2_10" => LOG2_10,
+                "LOG10_2" => LOG10_2,
+                "FRAC_PI_2" => FRAC_PI_2,
+                "FRAC_PI_3" => FRAC_PI_3,
+                "FRAC_PI_4" => FRAC_PI_4,
+                "FRAC_PI_6" => FRAC_PI_6,
+                "FRAC_PI_8" => FRAC_PI_8,
+                "FRAC_1_PI" => FRAC_1_PI,
+                "FRAC_2_PI" => FRAC_2_PI,
+                "FRAC_2_SQRT_PI" => FRAC_2_SQRT_PI,
+                "FRAC_1_SQRT_2" => FRAC_1_SQRT_2,
+                _ => return None,
+            })
+        }};
+    }
+    match t {
+        Ty::F64 => consts!(f64).map(|v| format!("{v:?}")),
+        Ty::F32 => consts!(f32).map(|v| format!("{v:?}f")),
+        _ => None,
     }
 }

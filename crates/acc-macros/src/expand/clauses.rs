@@ -143,7 +143,7 @@ pub(super) fn params(
                     continue;
                 };
                 let kind = match &*t.ty {
-                    Type::Reference(r) if matches!(&*r.elem, Type::Slice(_)) => {
+                    Type::Reference(r) if slice_elem(&r.elem).is_some() => {
                         if r.mutability.is_some() {
                             ParamKind::Mut
                         } else {
@@ -161,12 +161,10 @@ pub(super) fn params(
                     _ => ParamKind::Scalar,
                 };
                 let o = match &*t.ty {
-                    Type::Reference(r) => match &*r.elem {
-                        Type::Slice(sl) => match cuda::Elem::from_type(&sl.elem) {
-                            Some(e) => cuda::Outer::Slice(e, r.mutability.is_some()),
-                            None => cuda::Outer::Other,
-                        },
-                        _ => cuda::Outer::Other,
+                    Type::Reference(r) => match slice_elem(&r.elem).and_then(cuda::Elem::from_type)
+                    {
+                        Some(e) => cuda::Outer::Slice(e, r.mutability.is_some()),
+                        None => cuda::Outer::Other,
                     },
                     ty => cuda::Ty::from_type(ty).map_or(cuda::Outer::Other, cuda::Outer::Scalar),
                 };
@@ -180,6 +178,27 @@ pub(super) fn params(
         }
     }
     (params, outer)
+}
+
+/// The element type of a slice parameter's referent: `[T]`, or `Vec<T>` (a `&Vec<T>` or
+/// `&mut Vec<T>` is mapped as its slice; inside the function the name is the slice).
+fn slice_elem(t: &Type) -> Option<&Type> {
+    match t {
+        Type::Slice(s) => Some(&s.elem),
+        Type::Paren(p) => slice_elem(&p.elem),
+        Type::Group(g) => slice_elem(&g.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                return None;
+            };
+            match (last.ident == "Vec", a.args.first(), a.args.len()) {
+                (true, Some(syn::GenericArgument::Type(t)), 1) => Some(t),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The construct's clauses: data clauses onto `ctx.params`, `private`/`firstprivate` and
