@@ -48,8 +48,9 @@
 //!   `data` (a structured region over what its clauses name: kernels called inside find
 //!   those slices present) and `routine` (checked; the function runs as is, and gets a CUDA
 //!   form: above).
-//! - **Parameters**: `&[T]` and `&mut [T]` slices of numbers (`acc_runtime::rust::DeviceCopy`)
-//!   and `Copy` scalars. Data clauses `copy`, `copyin`, `copyout`, `create`, `present`,
+//! - **Parameters**: `&[T]` and `&mut [T]` slices (also `&Vec<T>`/`&mut Vec<T>`, mapped as
+//!   their slice) of device data (`acc_runtime::rust::DeviceCopy`: numbers, fixed arrays of them
+//!   and `#[derive(acc::DeviceCopy)]` structs) and `Copy` scalars. Data clauses `copy`, `copyin`, `copyout`, `create`, `present`,
 //!   `no_create` name whole slice parameters; a compute construct maps the unnamed slices it
 //!   uses `copy` (a `&[T]` is never written back), or `present` under `default(present)`, and
 //!   scalars are firstprivate — the engine's implicit data attributes, so `default(none)`
@@ -69,8 +70,17 @@
 //!
 //! Not supported yet (each a compile error): subarrays in clauses, `async`, `wait`, `if`,
 //! `self`, `device_type`, `deviceptr`, `attach`, `reduction` on a compute construct without
-//! its loop, methods, non-slice references, `return`/`?`/`break` inside a partitioned loop,
-//! loops over anything but a range.
+//! its loop, methods as compute functions, non-slice references, `return`/`?`/`break` inside a
+//! partitioned loop, partitioned loops over anything but a range.
+//!
+//! **User types** (the `device_copy` module): `#[derive(acc::DeviceCopy)]` on a `#[repr(C)]`
+//! `Copy` struct whose fields are numbers, fixed arrays of them or other such structs implements
+//! `DeviceCopy` (its safety contract: every bit pattern valid, no padding, no pointers), so
+//! slices of it are mapped like any slice. What cannot be moved bit for bit is refused on the
+//! field or the struct: no `repr(C)`, `packed`/`align`, generics, references, pointers, `Vec`
+//! and other owners, `bool`/`char` (not every bit pattern is valid), padding (a compile-time
+//! assertion of the sizes). The derived impl also gives the struct's C declaration
+//! (`DeviceCopy::__acc_c_type`) for the CUDA form (see [`cuda`]).
 //!
 //! Inside a partitioned loop a `&mut [T]` parameter the loop only reads is shared by the
 //! chunks; one it writes is cut into per-chunk windows ([`owned`]: the macro estimates which
@@ -124,8 +134,10 @@ pub fn data(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// runs sequentially in the calling thread whatever its level (`gang`, `worker` and `vector`
 /// are accepted); a free function whose signature and body are in the CUDA subset has one.
 /// Next to the function the macro declares a hidden struct of the same name, which kernels'
-/// expansions find the routine's CUDA form through: so it goes on free functions (a method
-/// taking `self` or naming `Self` is left as it is).
+/// expansions find the routine's CUDA form through. On an inherent method taking `self` or
+/// `&self` (of a `#[derive(acc::DeviceCopy)]` type) the form is an associated const
+/// `__ACC_METHOD_<name>` instead, found by callers through the receiver's type; an associated
+/// function without `self` is left as it is.
 #[proc_macro_attribute]
 pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
     routine::expand(attr.into(), item.into()).into()

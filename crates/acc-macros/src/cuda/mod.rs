@@ -26,7 +26,25 @@
 //! `INFINITY`, `NEG_INFINITY`, `EPSILON`, `NAN` of the number types and `std::f64::consts::PI`,
 //! and calls of `#[acc::routine]` functions by name or path (slices passed as their pointer and
 //! length). A routine ([`translate_routine`]) is the same subset over its parameters and locals,
-//! with `return` and a tail expression.
+//! with `return` and a tail expression. More float methods: `tan tanh sinh cosh asin acos atan
+//! atan2 hypot signum clamp round trunc exp2 log2 log10 cbrt recip` (`clamp`, `signum` on
+//! integers too), and every `f32`/`f64` `consts::` constant.
+//!
+//! **User types** ([`Named`], the `user` module). Slices of `#[derive(acc::DeviceCopy)]` structs
+//! and of fixed arrays (`&[P]`, `&mut [[f64; 3]]`); field reads and writes (`p[i].x += v`),
+//! struct literals (`P { x: 1.0, y }`, fields evaluated in the order written), `let` of a
+//! struct or array type, routines taking and returning structs by value, and method routines
+//! (`#[acc::routine]` on an inherent method taking `self` or `&self`, called as `v.m(..)` when
+//! the translation sees `v`'s type: a slice element, a literal, a typed `let`, a parameter).
+//! Arrays are values (`__acc_arr<T, N>`, a struct holding `T v[N]`, so they copy as Rust's do):
+//! indexing with the bounds check, `a.len()`, literals `[a, b]` and `[x; n]` (`n` a literal),
+//! and `for x in a` / `a.iter()` / `&a` / `a.iter().enumerate()` over arrays and slice
+//! parameters. A macro cannot read a struct's declaration: a field's type is what the code
+//! around it decides (rustc checked the program), else the C text names it
+//! `decltype(((P *)0)->x)`; the C text names a type by an alias of the path written
+//! (`__acc_type_P`), which the runtime binds to the declaration the derive gives
+//! (`acc_runtime::rust::CudaType`), checked by `static_assert`s of Rust's size and alignment.
+//! Operators on user types (a user `impl Add`) and methods outside routines are refused.
 //!
 //! **Calls.** The callee is another item, which this macro cannot read: the C text calls it
 //! through an alias of the path (`util::half` is `__acc_call_4util_4half`) that the runtime

@@ -428,3 +428,89 @@ fn calls_that_may_write_slices_keep_rust_order() {
     let x = [("x", Outer::Slice(Ty::F32.into(), false), false)];
     routine_ok(&x, Some(Ty::F32), "x[0] + first(x)");
 }
+
+// ---- user types ------------------------------------------------------------------------------
+
+fn user_kernel(body: &str) -> Result<(String, Translated), Unsupported> {
+    let named = |t: &str| Named::from_type(&syn::parse_str(t).unwrap()).unwrap();
+    let mut params = HashMap::new();
+    params.insert("p".into(), Outer::Slice(Elem::Named(named("P")), false));
+    params.insert(
+        "q".into(),
+        Outer::Slice(Elem::Named(named("[f64; 3]")), true),
+    );
+    params.insert("y".into(), Outer::Slice(Ty::F32.into(), true));
+    let body: syn::Block = syn::parse_str(&format!("{{ {body} }}")).unwrap();
+    let levels = [Level {
+        var: Some("i".into()),
+        lo: syn::parse_quote!(0),
+        hi: syn::parse_quote!(y.len()),
+    }];
+    let t = translate(&Input {
+        function: "k",
+        entry: "k0".into(),
+        params: &params,
+        levels: &levels,
+        body: &body,
+        reductions: &[],
+        per_chunk: &[],
+        privates: &[],
+        locals: &HashSet::new(),
+    })?;
+    Ok((acc_engine::cuda::emit_kernel(&t.kernel), t))
+}
+
+#[test]
+fn fields_of_structs_are_typed_by_their_use_or_by_decltype() {
+    let (t, tr) = user_kernel("y[i] = p[i].x * 2.0; let c = p[i]; let z = c.y + 1.0;")
+        .unwrap_or_else(|e| panic!("{}", e.why));
+    assert!(t.contains("const __acc_type_P *const p_ptr"), "{t}");
+    // `p[i].x` is an `f32` (it is stored into `y[i]`); `c.y` only `decltype` knows.
+    assert!(
+        t.contains("(p_ptr[__acc_index(i_, p_len, \"k\", \"p [i]\")]).x"),
+        "{t}"
+    );
+    assert!(t.contains("decltype(((__acc_type_P *)0)->y) z_"), "{t}");
+    assert!(t.contains("__acc_type_P c_ = "), "{t}");
+    assert_eq!(
+        tr.types
+            .iter()
+            .map(|n| n.alias.as_str())
+            .collect::<Vec<_>>(),
+        ["__acc_type_P"]
+    );
+}
+
+#[test]
+fn struct_literals_and_arrays_keep_rusts_order_and_bounds() {
+    let (t, _) = user_kernel(
+        "let s = P { y: y[i], x: 1.0 }; let a = [s.x, s.y, 0.5]; q[i] = [0.0; 3]; \
+         for (k, v) in a.iter().enumerate() { q[i][k] = v as f64; }",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.why));
+    // Fields are assigned in the order written.
+    assert!(t.contains("__acc_s.y = "), "{t}");
+    assert!(
+        t.find("__acc_s.y").unwrap() < t.find("__acc_s.x").unwrap(),
+        "{t}"
+    );
+    // The elements' type is the fields', which only `decltype` knows.
+    assert!(
+        t.contains("__acc_arr<decltype(((__acc_type_P *)0)->x), 3ULL> a_"),
+        "{t}"
+    );
+    assert!(t.contains("__acc_at(q_ptr["), "{t}");
+    assert!(t.contains("const unsigned long long k_ = "), "{t}");
+}
+
+#[test]
+fn user_types_outside_the_subset_give_a_reason() {
+    let why = |b: &str| match user_kernel(b) {
+        Ok((t, _)) => panic!("{b}: translated:\n{t}"),
+        Err(e) => e.why,
+    };
+    assert!(why("let c = p[i] + p[i];").contains("an operator on a `P`"));
+    assert!(why("let c = P { ..p[i] };").contains("give every field"));
+    assert!(why("let c = p[i].0;").contains("a tuple field"));
+    assert!(why("let c = [0.0; 1 + 2];").contains("positive integer literal"));
+}
