@@ -266,6 +266,50 @@ fn check_weigh() {
     }
 }
 
+/// Iterator loops over slices, partitioned: they are the index loops they stand for.
+#[acc::parallel(copyin(x) copy(y))]
+fn saxpy_iter(a: f32, x: &[f32], y: &mut [f32]) {
+    #[acc(loop gang vector)]
+    for (yi, xi) in y.iter_mut().zip(x.iter()) {
+        *yi += a * xi;
+    }
+}
+
+#[acc::parallel(loop gang vector copyin(p) copyout(e))]
+fn energies(p: &[Particle], e: &mut [f32]) {
+    for (i, q) in p.iter().enumerate() {
+        let v: Vec3 = q.pos;
+        e[i] = 0.5 * q.mass * v.dot(v);
+    }
+}
+
+#[acc::parallel(copyin(x))]
+fn total(x: &[f32]) -> f32 {
+    let mut s = 0.0;
+    #[acc(loop gang reduction(+:s))]
+    for v in x.iter() {
+        s += v;
+    }
+    s
+}
+
+fn check_iterators() {
+    assert_eq!(total(&[1.0, 2.0, 4.5]), 7.5);
+    let x: Vec<f32> = (0..50).map(|i| i as f32).collect();
+    let mut y = vec![1.0f32; 40];
+    saxpy_iter(2.0, &x, &mut y);
+    assert!(y
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 1.0 + 2.0 * i as f32));
+    let (p, _) = bodies(30);
+    let mut e = vec![0.0; 30];
+    energies(&p, &mut e);
+    for (i, q) in p.iter().enumerate() {
+        assert_eq!(e[i], 0.5 * q.mass * q.pos.dot(q.pos));
+    }
+}
+
 fn devices() -> Vec<acc::DeviceType> {
     let mut d = vec![acc::DeviceType::Host, acc::DeviceType::HostDiscrete];
     if sim::child_mode().as_deref() == Some(ON_GPU) {
@@ -282,6 +326,7 @@ fn user_type_kernels_give_the_sequential_answers() {
         check_smooth3();
         check_shapes();
         check_weigh();
+        check_iterators();
         println!("right answers on {d:?}");
     }
 }
@@ -315,6 +360,9 @@ fn user_type_kernels_have_a_cuda_form_that_nvrtc_compiles() {
         &__ACC_CUDA_SMOOTH3,
         &__ACC_CUDA_SHAPES,
         &__ACC_CUDA_WEIGH,
+        &__ACC_CUDA_SAXPY_ITER,
+        &__ACC_CUDA_ENERGIES,
+        &__ACC_CUDA_TOTAL,
     ]);
     let src = __ACC_CUDA_NBODY_STEP.cuda_source().unwrap();
     assert!(src.contains("static_assert(sizeof(__acc_struct_10rust_types_8Particle) == 16"));

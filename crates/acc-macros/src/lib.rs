@@ -92,6 +92,7 @@ pub(crate) mod cuda;
 mod device_copy;
 mod expand;
 pub(crate) mod facts;
+mod iters;
 mod owned;
 mod routine;
 #[cfg(test)]

@@ -173,6 +173,15 @@ fn expand_fn(
         return TokenStream::new();
     };
     let (params, outer) = clauses::params(&func, errors);
+    // Iterator loops over slice parameters (not shadowed in the body) become index loops.
+    let shadowed = pattern_names(&func.block);
+    let slices: BTreeSet<String> = params
+        .iter()
+        .filter(|p| p.kind != ParamKind::Scalar)
+        .map(|p| p.name.to_string())
+        .filter(|n| !shadowed.contains(n))
+        .collect();
+    crate::iters::rewrite(&mut func.block, &slices);
     let mut ctx = Ctx {
         construct: c,
         function: syn::ext::IdentExt::unraw(&func.sig.ident).to_string(),
