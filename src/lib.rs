@@ -109,6 +109,11 @@
 //! assert_eq!((pos[0].x, pos[1].x), (1.0, 0.5));
 //! ```
 //!
+//! Loops over a slice's elements are the index loops they stand for, and are
+//! partitioned and translated like them: `for (yi, xi) in
+//! y.iter_mut().zip(x.iter()) { *yi += a * xi; }`, `for (i, p) in
+//! pos.iter().enumerate()`, `for v in x.iter()` (each element is `s[i]`).
+//!
 //! **Routines.** A free function marked `#[acc::routine(seq)]` (or `gang`,
 //! `worker`, `vector`: on the GPU every routine runs sequentially in the
 //! calling thread, as a `seq` one does) whose parameters are scalars and

@@ -66,6 +66,11 @@
 //!   per chunk. A partitioned loop's iterations are split into contiguous chunks (one per
 //!   gang: `num_gangs`, or the executor's width); loops nested in it run sequentially inside
 //!   the chunk.
+//! - **Iterator loops** over slice parameters (the `iters` module, before anything else reads
+//!   the function): `for x in s.iter()`, `s.iter_mut()`, `&s`, with `.enumerate()`, and
+//!   `a.iter_mut().zip(b.iter())` are the index loops `for i in 0..s.len()` they stand for, the
+//!   element (`x` and `*x`) read and written as `s[i]`; so they are partitioned, windowed and
+//!   translated like any loop over a range.
 //! - Code outside partitioned loops runs once, on the calling thread.
 //!
 //! Not supported yet (each a compile error): subarrays in clauses, `async`, `wait`, `if`,
