@@ -114,6 +114,23 @@
 //! y.iter_mut().zip(x.iter()) { *yi += a * xi; }`, `for (i, p) in
 //! pos.iter().enumerate()`, `for v in x.iter()` (each element is `s[i]`).
 //!
+//! **Generic kernels.** A compute function generic over one `T: acc::Float`
+//! (`f32`, `f64`: the arithmetic operators and `sqrt`, `abs`, `min`, `max`)
+//! gets one CUDA kernel per float type, and each launch runs the one of `T`:
+//!
+//! ```
+//! #[acc::parallel(copyin(x) copy(y))]
+//! fn axpy<T: acc::Float>(a: T, x: &[T], y: &mut [T]) {
+//!     #[acc(loop gang vector)]
+//!     for i in 0..y.len() {
+//!         y[i] += a * x[i];
+//!     }
+//! }
+//! let mut y = vec![1.0f32; 4];
+//! axpy(2.0, &[1.0; 4], &mut y);
+//! assert_eq!(y, [3.0; 4]);
+//! ```
+//!
 //! **Routines.** A free function marked `#[acc::routine(seq)]` (or `gang`,
 //! `worker`, `vector`: on the GPU every routine runs sequentially in the
 //! calling thread, as a `seq` one does) whose parameters are scalars and
@@ -222,7 +239,7 @@ pub use acc_macros::{acc, data, kernels, parallel, routine, serial, DeviceCopy};
 // (a function; `#[acc::data]` is the attribute form) with its clauses, and the mirrored buffer.
 pub use acc_runtime::rust::{
     copy, copyin, copyout, create, data, device_type, is_present, mapped_count, no_create, present,
-    set_device_type, DeviceCopy, DeviceType, Mirror,
+    set_device_type, DeviceCopy, DeviceType, Float, Mirror,
 };
 
 /// What the macros' expansions call; not an API.

@@ -310,6 +310,26 @@ fn check_iterators() {
     }
 }
 
+/// A generic kernel: one CUDA form per float type.
+#[acc::parallel(copyin(x) copy(y))]
+fn axpy<T: acc::Float>(a: T, x: &[T], y: &mut [T]) {
+    #[acc(loop gang vector)]
+    for i in 0..y.len() {
+        y[i] += a * x[i].abs().sqrt();
+    }
+}
+
+fn check_generic() {
+    let x: Vec<f32> = (0..30).map(|i| i as f32).collect();
+    let mut y = vec![1.0f32; 30];
+    axpy(2.0, &x, &mut y);
+    assert!(y.iter().zip(&x).all(|(&v, &u)| v == 1.0 + 2.0 * u.sqrt()));
+    let x: Vec<f64> = (0..30).map(|i| i as f64).collect();
+    let mut y = vec![1.0f64; 30];
+    axpy(2.0, &x, &mut y);
+    assert!(y.iter().zip(&x).all(|(&v, &u)| v == 1.0 + 2.0 * u.sqrt()));
+}
+
 fn devices() -> Vec<acc::DeviceType> {
     let mut d = vec![acc::DeviceType::Host, acc::DeviceType::HostDiscrete];
     if sim::child_mode().as_deref() == Some(ON_GPU) {
@@ -327,6 +347,7 @@ fn user_type_kernels_give_the_sequential_answers() {
         check_shapes();
         check_weigh();
         check_iterators();
+        check_generic();
         println!("right answers on {d:?}");
     }
 }
@@ -363,6 +384,7 @@ fn user_type_kernels_have_a_cuda_form_that_nvrtc_compiles() {
         &__ACC_CUDA_SAXPY_ITER,
         &__ACC_CUDA_ENERGIES,
         &__ACC_CUDA_TOTAL,
+        &__ACC_CUDA_AXPY,
     ]);
     let src = __ACC_CUDA_NBODY_STEP.cuda_source().unwrap();
     assert!(src.contains("static_assert(sizeof(__acc_struct_10rust_types_8Particle) == 16"));

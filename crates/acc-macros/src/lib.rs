@@ -71,6 +71,10 @@
 //!   `a.iter_mut().zip(b.iter())` are the index loops `for i in 0..s.len()` they stand for, the
 //!   element (`x` and `*x`) read and written as `s[i]`; so they are partitioned, windowed and
 //!   translated like any loop over a range.
+//! - **Generics**: a function generic over one `T: acc::Float` (`expand::clauses::float_params`)
+//!   has its kernels translated once with `T` as a C name (`__acc_gen_T`) and emitted once per
+//!   float type, each in its namespace with `typedef float __acc_gen_T;` (or `double`); a
+//!   launch picks the entry by `<T as Float>::__acc_pick`. Other generics have no CUDA form.
 //! - Code outside partitioned loops runs once, on the calling thread.
 //!
 //! Not supported yet (each a compile error): subarrays in clauses, `async`, `wait`, `if`,

@@ -393,7 +393,7 @@ fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine,
             ty => match cuda::Elem::from_type(ty) {
                 Some(cuda::Elem::Ty(t)) => Some(cuda::Outer::Scalar(t)),
                 Some(cuda::Elem::Named(n)) => Some(cuda::Outer::Value(n)),
-                None => None,
+                Some(cuda::Elem::Generic(_)) | None => None,
             },
         };
         let Some(outer) = outer else {

@@ -408,7 +408,7 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
                 slices.insert(name.clone(), outer.clone());
             }
             Outer::Scalar(_) | Outer::Value(_) => {}
-            Outer::Other => {
+            Outer::Other | Outer::Generic(_) => {
                 return Err(Unsupported::new(format!(
                     "the parameter `{name}` has a type outside the CUDA subset"
                 )))
@@ -444,7 +444,7 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
                 params.push(format!("{cst}{} *const {name}_ptr", elem.c()));
                 params.push(format!("const unsigned long long {name}_len"));
             }
-            Outer::Other => unreachable!("rejected above"),
+            Outer::Other | Outer::Generic(_) => unreachable!("rejected above"),
         }
     }
     let body = t.value_block(input.body)?;

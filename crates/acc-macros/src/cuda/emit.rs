@@ -234,6 +234,9 @@ impl Emitter<'_> {
     pub(super) fn cty(&self, tv: Tv, what: &str) -> Result<CTy, Unsupported> {
         match self.t.slots[self.t.root(tv)] {
             Slot::Named(k) => return Ok(CTy::Sym(self.t.named[k].alias.clone(), Slot::Named(k))),
+            Slot::Generic(k) => {
+                return Ok(CTy::Sym(self.t.generics[k].alias.clone(), Slot::Generic(k)))
+            }
             Slot::Arr(k) => {
                 let (e, n) = self.t.arrays[k];
                 let et = self.cty(e, what)?;

@@ -242,11 +242,22 @@ impl Named {
 pub enum Elem {
     Ty(Ty),
     Named(Named),
+    /// A type parameter of a generic compute function (`T: acc::Float`): `rust` is its name,
+    /// `alias` the C name each instantiation's kernel `typedef`s (`__acc_gen_T`).
+    Generic(Named),
 }
 
 impl From<Ty> for Elem {
     fn from(t: Ty) -> Elem {
         Elem::Ty(t)
+    }
+}
+
+/// The C name of type parameter `t` in a generic kernel.
+pub fn generic(t: &str) -> Named {
+    Named {
+        rust: t.to_string(),
+        alias: format!("__acc_gen_{t}"),
     }
 }
 
@@ -260,7 +271,7 @@ impl Elem {
     pub fn c(&self) -> &str {
         match self {
             Elem::Ty(t) => t.c(),
-            Elem::Named(n) => &n.alias,
+            Elem::Named(n) | Elem::Generic(n) => &n.alias,
         }
     }
 
@@ -268,7 +279,7 @@ impl Elem {
     pub fn rust(&self) -> &str {
         match self {
             Elem::Ty(t) => t.rust(),
-            Elem::Named(_) => "_",
+            Elem::Named(_) | Elem::Generic(_) => "_",
         }
     }
 }
@@ -282,6 +293,8 @@ pub enum Outer {
     Scalar(Ty),
     /// A routine's parameter of a user type, by value.
     Value(Named),
+    /// A scalar parameter of a generic compute function's type parameter.
+    Generic(Named),
     /// A parameter of a type outside the subset.
     Other,
 }

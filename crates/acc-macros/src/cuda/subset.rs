@@ -41,6 +41,11 @@ impl Translator<'_> {
                  and other data in slices)",
             )),
             Some(Outer::Value(_)) => Err(unsupported(at, "a parameter outside the routine")),
+            Some(Outer::Generic(n)) if self.routine.is_none() => {
+                let n = n.clone();
+                let tv = self.generic_tv(&n);
+                Ok((self.capture(name, tv), tv, false))
+            }
             _ if self.routine.is_some() => Err(unsupported(
                 at,
                 "a name from outside the routine (a constant or a static): a routine's CUDA form \
@@ -51,6 +56,7 @@ impl Translator<'_> {
                 let tv = self.known(t);
                 Ok((self.capture(name, tv), tv, false))
             }
+            Some(Outer::Generic(_)) => Err(unsupported(at, "a type parameter in a routine")),
             None => {
                 // A local of the enclosing function: typed by its uses here; the launch
                 // checks the type the translation assumed against the value's.

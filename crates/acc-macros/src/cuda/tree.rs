@@ -31,6 +31,8 @@ pub(super) enum Slot {
     Named(usize),
     /// An array built in the kernel (`[a, b]`, `[x; 3]`): its index in `Translator::arrays`.
     Arr(usize),
+    /// A generic compute function's type parameter: its index in `Translator::generics`.
+    Generic(usize),
 }
 
 pub(super) type Tv = usize;
@@ -202,6 +204,8 @@ pub(super) struct Translator<'a> {
     pub(super) members: Vec<(Tv, Tv, Member)>,
     /// Arrays built in the kernel: the elements' type variable, the length.
     pub(super) arrays: Vec<(Tv, u64)>,
+    /// The type parameters named so far.
+    pub(super) generics: Vec<Named>,
 }
 
 impl<'a> Translator<'a> {
@@ -221,6 +225,7 @@ impl<'a> Translator<'a> {
             named: Vec::new(),
             members: Vec::new(),
             arrays: Vec::new(),
+            generics: Vec::new(),
         }
     }
 
@@ -245,11 +250,24 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// A type variable of the type parameter `n`.
+    pub(super) fn generic_tv(&mut self, n: &Named) -> Tv {
+        let k = match self.generics.iter().position(|m| m.alias == n.alias) {
+            Some(k) => k,
+            None => {
+                self.generics.push(n.clone());
+                self.generics.len() - 1
+            }
+        };
+        self.fresh(Slot::Generic(k))
+    }
+
     /// A type variable of `e`.
     pub(super) fn elem_tv(&mut self, e: &Elem) -> Tv {
         match e {
             Elem::Ty(t) => self.known(*t),
             Elem::Named(n) => self.named_tv(n),
+            Elem::Generic(n) => self.generic_tv(n),
         }
     }
 
@@ -306,6 +324,7 @@ impl<'a> Translator<'a> {
             // Two spellings of one type (rustc checked the program).
             (Slot::Named(x), Slot::Named(_)) => Slot::Named(x),
             (Slot::Arr(x), Slot::Arr(_)) => Slot::Arr(x),
+            (Slot::Generic(x), Slot::Generic(y)) if x == y => Slot::Generic(x),
             (Slot::Arr(_), Slot::Named(x)) | (Slot::Named(x), Slot::Arr(_)) => Slot::Named(x),
             _ => {
                 return Err(unsupported(

@@ -128,6 +128,16 @@ pub(super) fn params(
 ) -> (Vec<Param>, HashMap<String, cuda::Outer>) {
     let mut params = Vec::new();
     let mut outer = HashMap::new();
+    let generics = float_params(func);
+    let elem = |t: &Type| match t {
+        Type::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+            Some(i) if generics.contains(&i.to_string()) => {
+                Some(cuda::Elem::Generic(cuda::generic(&i.to_string())))
+            }
+            _ => cuda::Elem::from_type(t),
+        },
+        t => cuda::Elem::from_type(t),
+    };
     for arg in &func.sig.inputs {
         match arg {
             FnArg::Receiver(r) => errors.push(syn::Error::new_spanned(
@@ -161,12 +171,15 @@ pub(super) fn params(
                     _ => ParamKind::Scalar,
                 };
                 let o = match &*t.ty {
-                    Type::Reference(r) => match slice_elem(&r.elem).and_then(cuda::Elem::from_type)
-                    {
+                    Type::Reference(r) => match slice_elem(&r.elem).and_then(elem) {
                         Some(e) => cuda::Outer::Slice(e, r.mutability.is_some()),
                         None => cuda::Outer::Other,
                     },
-                    ty => cuda::Ty::from_type(ty).map_or(cuda::Outer::Other, cuda::Outer::Scalar),
+                    ty => match elem(ty) {
+                        Some(cuda::Elem::Ty(t)) => cuda::Outer::Scalar(t),
+                        Some(cuda::Elem::Generic(n)) => cuda::Outer::Generic(n),
+                        _ => cuda::Outer::Other,
+                    },
                 };
                 outer.insert(pi.ident.to_string(), o);
                 params.push(Param {
@@ -178,6 +191,32 @@ pub(super) fn params(
         }
     }
     (params, outer)
+}
+
+/// The type parameters of a generic compute function bounded by `Float` (`T: acc::Float`):
+/// its CUDA form has a kernel per float type.
+pub(super) fn float_params(func: &ItemFn) -> Vec<String> {
+    let is_float = |b: &syn::TypeParamBound| match b {
+        syn::TypeParamBound::Trait(t) => t.path.segments.last().is_some_and(|s| s.ident == "Float"),
+        _ => false,
+    };
+    let mut out = Vec::new();
+    for p in func.sig.generics.type_params() {
+        let mut bounds: Vec<&syn::TypeParamBound> = p.bounds.iter().collect();
+        if let Some(w) = &func.sig.generics.where_clause {
+            for pred in &w.predicates {
+                if let syn::WherePredicate::Type(t) = pred {
+                    if matches!(&t.bounded_ty, Type::Path(tp) if tp.path.is_ident(&p.ident)) {
+                        bounds.extend(t.bounds.iter());
+                    }
+                }
+            }
+        }
+        if bounds.into_iter().any(is_float) {
+            out.push(p.ident.to_string());
+        }
+    }
+    out
 }
 
 /// The element type of a slice parameter's referent: `[T]`, or `Vec<T>` (a `&Vec<T>` or

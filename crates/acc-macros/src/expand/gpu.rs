@@ -241,6 +241,7 @@ fn single_kernel(
     rw.add_types(t.types);
     let args = launch_args(&t.args, &[], &[]);
     let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
+    let entry = entry_of(ctx, entry);
     Ok(syn::parse_quote! {
         if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
             ::acc::__private::launch_cuda(
@@ -259,6 +260,50 @@ fn single_kernel(
     })
 }
 
+/// The entry a launch runs: `entry`, or for a generic function the instantiation for its type
+/// parameter (`<T as Float>::__acc_pick("..._f32", "..._f64")`).
+fn entry_of(ctx: &Ctx, entry: &str) -> TokenStream {
+    match &ctx.generic {
+        None => quote!(#entry),
+        Some(t) => {
+            let t = format_ident!("{}", t);
+            let (f, d) = (format!("{entry}_f32"), format!("{entry}_f64"));
+            quote!(<#t as ::acc::__private::Float>::__acc_pick(#f, #d))
+        }
+    }
+}
+
+/// A generic function's kernels, once per float type: each in its namespace, where the type
+/// parameter's C name is that type. Returns why there is no form when the function's generics
+/// are not one `T: acc::Float`.
+fn instantiate(ctx: &Ctx, func: &ItemFn, rw: &mut Rewriter<'_>) -> Option<(Span, String)> {
+    let g = &func.sig.generics;
+    let (types, consts) = (g.type_params().count(), g.const_params().count());
+    if types + consts == 0 {
+        return None;
+    }
+    let Some(t) = ctx.generic.as_ref().filter(|_| types == 1 && consts == 0) else {
+        return Some((
+            g.span(),
+            "a generic compute function has a CUDA form when its one type parameter is bounded \
+             by `acc::Float` (`fn f<T: acc::Float>(..)`)"
+                .into(),
+        ));
+    };
+    let alias = cuda::generic(t).alias;
+    let mut out = Vec::new();
+    for k in std::mem::take(&mut rw.kernels) {
+        for (suffix, c) in [("f32", "float"), ("f64", "double")] {
+            let mut k = k.clone();
+            k.entry = format!("{}_{suffix}", k.entry);
+            k.types = format!("typedef {c} {alias};\n{}", k.types);
+            out.push(k);
+        }
+    }
+    rw.kernels = out;
+    None
+}
+
 /// The expanded compute function and its CUDA module: the hidden static
 /// `__ACC_CUDA_<NAME>` with the kernels' source and entries, or why there is none (and a
 /// compile error where each reason stands).
@@ -267,8 +312,9 @@ pub(super) fn with_module(
     func: &ItemFn,
     prologue: TokenStream,
     rw: &mut Rewriter<'_>,
-    missing: Vec<(Span, String)>,
+    mut missing: Vec<(Span, String)>,
 ) -> TokenStream {
+    missing.extend(instantiate(ctx, func, rw));
     let body = &func.block.stmts;
     let attrs = &func.attrs;
     let vis = &func.vis;
@@ -403,6 +449,7 @@ impl Rewriter<'_> {
         let args = launch_args(&t.args, &b.los, &b.ns);
         let reds = reduction::kernel_reductions(&spec.reductions, &t.reductions);
         let module = format_ident!("__ACC_CUDA_{}", self.ctx.function.to_uppercase());
+        let entry = entry_of(self.ctx, entry);
         quote! {
             if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
                 ::acc::__private::launch_cuda(

@@ -159,6 +159,8 @@ pub(super) struct Ctx {
     pub(super) laid_out: bool,
     /// Names bound inside the function ([`crate::routine::bound_names`]).
     pub(super) locals: HashSet<String>,
+    /// A generic function's one type parameter bounded by `acc::Float`.
+    pub(super) generic: Option<String>,
 }
 
 fn expand_fn(
@@ -195,6 +197,7 @@ fn expand_fn(
         plain: Vec::new(),
         laid_out: true,
         locals: crate::routine::bound_names(&func),
+        generic: clauses::float_params(&func).into_iter().next(),
     };
     let combined = d.kind.is_combined();
     let mut spec = clauses::construct_clauses(&mut ctx, &d, &table, &func.sig.ident, errors);
@@ -243,6 +246,7 @@ fn check_loops_only(c: Construct, func: &mut ItemFn, errors: &mut Vec<syn::Error
         plain: Vec::new(),
         laid_out: false,
         locals: HashSet::new(),
+        generic: None,
     };
     let mut rw = Rewriter::new(&ctx);
     rw.visit_block_mut(&mut func.block);

@@ -103,6 +103,58 @@ unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {
     }
 }
 
+/// The float types a generic compute function is written over (`fn axpy<T: acc::Float>(..)`):
+/// `f32` and `f64`. Its CUDA form has a kernel per type, and a launch runs the one of `Self`.
+pub trait Float:
+    DeviceCopy
+    + KernelValue
+    + PartialOrd
+    + core::ops::Add<Output = Self>
+    + core::ops::Sub<Output = Self>
+    + core::ops::Mul<Output = Self>
+    + core::ops::Div<Output = Self>
+    + core::ops::Neg<Output = Self>
+    + core::ops::AddAssign
+    + core::ops::SubAssign
+    + core::ops::MulAssign
+    + core::ops::DivAssign
+{
+    /// The kernel of a generic function for `Self`, from its instantiations.
+    #[doc(hidden)]
+    fn __acc_pick(f32: &'static str, f64: &'static str) -> &'static str;
+    /// The square root.
+    fn sqrt(self) -> Self;
+    /// `|self|`.
+    fn abs(self) -> Self;
+    /// The smaller of two values (the other one when one is NaN).
+    fn min(self, other: Self) -> Self;
+    /// The larger of two values (the other one when one is NaN).
+    fn max(self, other: Self) -> Self;
+}
+
+macro_rules! float {
+    ($($t:ident $pick:literal)*) => { $(
+        impl Float for $t {
+            fn __acc_pick(f32: &'static str, f64: &'static str) -> &'static str {
+                [f32, f64][$pick]
+            }
+            fn sqrt(self) -> Self {
+                $t::sqrt(self)
+            }
+            fn abs(self) -> Self {
+                $t::abs(self)
+            }
+            fn min(self, other: Self) -> Self {
+                $t::min(self, other)
+            }
+            fn max(self, other: Self) -> Self {
+                $t::max(self, other)
+            }
+        }
+    )* };
+}
+float!(f32 0 f64 1);
+
 /// The device types a Rust program can select (`ACC_DEVICE_TYPE` chooses the initial one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceType {
