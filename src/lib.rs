@@ -72,7 +72,8 @@
 //! and return it from routines, and call its method routines (`#[acc::routine]` on an inherent
 //! method taking `self` or `&self`). Fixed arrays `[T; N]` are values too: elements of slices
 //! (`&[[f64; 3]]`), kernel locals (`[0.0; 3]`, `[a, b, c]`), indexed with Rust's bounds check,
-//! iterated with `for x in a.iter()` (and `.enumerate()`). The CUDA module declares each struct
+//! iterated with `for x in a.iter()` (and `.enumerate()`). A parameter of such a type by value
+//! (`b: Box3`) reaches the kernel whole. The CUDA module declares each struct
 //! with the same fields in the same order and checks its size and alignment against Rust's
 //! (`static_assert`). What cannot move bit for bit is a compile error on the field: a `Vec`, a
 //! reference or pointer, a `bool` (use `u8`), padding (reorder the fields), a struct without

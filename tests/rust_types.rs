@@ -330,6 +330,46 @@ fn check_generic() {
     assert!(y.iter().zip(&x).all(|(&v, &u)| v == 1.0 + 2.0 * u.sqrt()));
 }
 
+#[derive(Clone, Copy, Debug, acc::DeviceCopy)]
+#[repr(C)]
+pub struct Box3 {
+    lo: [f64; 3],
+    hi: [f64; 3],
+}
+
+/// A struct parameter by value (48 bytes) reaches the kernel whole.
+#[acc::parallel(copy(q))]
+fn clamp_into(b: Box3, q: &mut [[f64; 3]]) {
+    #[acc(loop gang vector)]
+    for i in 0..q.len() {
+        for d in 0..3 {
+            q[i][d] = q[i][d].clamp(b.lo[d], b.hi[d]);
+        }
+    }
+}
+
+fn check_struct_parameter() {
+    let b = Box3 {
+        lo: [0.0, -1.0, 2.0],
+        hi: [1.0, 1.0, 3.0],
+    };
+    let mut q: Vec<[f64; 3]> = (0..20)
+        .map(|i| [i as f64 * 0.1, -(i as f64), i as f64])
+        .collect();
+    let want: Vec<[f64; 3]> = q
+        .iter()
+        .map(|p| {
+            [
+                p[0].clamp(0.0, 1.0),
+                p[1].clamp(-1.0, 1.0),
+                p[2].clamp(2.0, 3.0),
+            ]
+        })
+        .collect();
+    clamp_into(b, &mut q);
+    assert_eq!(q, want);
+}
+
 fn devices() -> Vec<acc::DeviceType> {
     let mut d = vec![acc::DeviceType::Host, acc::DeviceType::HostDiscrete];
     if sim::child_mode().as_deref() == Some(ON_GPU) {
@@ -348,6 +388,7 @@ fn user_type_kernels_give_the_sequential_answers() {
         check_weigh();
         check_iterators();
         check_generic();
+        check_struct_parameter();
         println!("right answers on {d:?}");
     }
 }
@@ -385,6 +426,7 @@ fn user_type_kernels_have_a_cuda_form_that_nvrtc_compiles() {
         &__ACC_CUDA_ENERGIES,
         &__ACC_CUDA_TOTAL,
         &__ACC_CUDA_AXPY,
+        &__ACC_CUDA_CLAMP_INTO,
     ]);
     let src = __ACC_CUDA_NBODY_STEP.cuda_source().unwrap();
     assert!(src.contains("static_assert(sizeof(__acc_struct_10rust_types_8Particle) == 16"));

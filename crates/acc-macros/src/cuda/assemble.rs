@@ -11,7 +11,7 @@
 //! Invariants: `Translated::args` lists exactly the values the kernel's `decls` read, in the
 //! order of `__acc_args`; a reduction's slot is its clause position.
 
-use super::emit::Emitter;
+use super::emit::{CTy, Emitter};
 use super::tree::{Slot, Translator, Tv, S};
 use super::{
     ArgSpec, Elem, Input, Level, Outer, RoutineInput, Translated, TranslatedRoutine, Ty,
@@ -218,6 +218,7 @@ impl Interface {
             );
             self.args.push(match ty.known() {
                 Some(t) => ArgSpec::Value(name.clone(), t),
+                None if matches!(ty, CTy::Sym(_, Slot::Named(_))) => ArgSpec::Bytes(name.clone()),
                 None => ArgSpec::Signature(name.clone()),
             });
             self.params.push(CudaParam::Value {

@@ -291,7 +291,7 @@ pub enum Outer {
     Slice(Elem, bool),
     /// A scalar parameter of a known type.
     Scalar(Ty),
-    /// A routine's parameter of a user type, by value.
+    /// A parameter of a user type, by value.
     Value(Named),
     /// A scalar parameter of a generic compute function's type parameter.
     Generic(Named),
@@ -319,6 +319,8 @@ pub enum ArgSpec {
     /// A scalar of the enclosing function, by value, of the type a routine's signature gives
     /// (rustc checked that the value has it).
     Signature(String),
+    /// A value of a user type (`#[derive(acc::DeviceCopy)]` struct, array), by value.
+    Bytes(String),
     /// Level `j`'s first index (`__acc_lo<j>`), of this type.
     Lo(usize, Ty),
     /// Level `j`'s trip count (`__acc_n<j>`), `i64`.

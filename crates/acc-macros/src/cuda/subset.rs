@@ -40,6 +40,11 @@ impl Translator<'_> {
                 "a parameter of a type outside the CUDA subset (a kernel takes numbers by value \
                  and other data in slices)",
             )),
+            Some(Outer::Value(n)) if self.routine.is_none() => {
+                let n = n.clone();
+                let tv = self.named_tv(&n);
+                Ok((self.capture(name, tv), tv, false))
+            }
             Some(Outer::Value(_)) => Err(unsupported(at, "a parameter outside the routine")),
             Some(Outer::Generic(n)) if self.routine.is_none() => {
                 let n = n.clone();

@@ -178,7 +178,8 @@ pub(super) fn params(
                     ty => match elem(ty) {
                         Some(cuda::Elem::Ty(t)) => cuda::Outer::Scalar(t),
                         Some(cuda::Elem::Generic(n)) => cuda::Outer::Generic(n),
-                        _ => cuda::Outer::Other,
+                        Some(cuda::Elem::Named(n)) => cuda::Outer::Value(n),
+                        None => cuda::Outer::Other,
                     },
                 };
                 outer.insert(pi.ident.to_string(), o);

@@ -125,6 +125,10 @@ pub(super) fn launch_args(
                 let ty = ty.rust();
                 quote!(::acc::__private::KArg::value(&#v, #ty))
             }
+            cuda::ArgSpec::Bytes(v) => {
+                let v = format_ident!("{}", v);
+                quote!(::acc::__private::KArg::bytes(&#v))
+            }
             cuda::ArgSpec::Signature(v) => {
                 let v = format_ident!("{}", v);
                 quote!(::acc::__private::KArg::signature(&#v))
