@@ -348,7 +348,26 @@ fn clamp_into(b: Box3, q: &mut [[f64; 3]]) {
     }
 }
 
+/// Host data of the function: not device data, and only the loop's bounds (evaluated on the
+/// host) read it.
+#[derive(Clone, Copy)]
+pub struct Span {
+    from: usize,
+    to: usize,
+}
+
+#[acc::parallel(copy(y))]
+fn fill(s: Span, y: &mut [f32]) {
+    #[acc(loop gang vector)]
+    for i in s.from..s.to {
+        y[i] = 1.0;
+    }
+}
+
 fn check_struct_parameter() {
+    let mut y = vec![0.0; 8];
+    fill(Span { from: 2, to: 5 }, &mut y);
+    assert_eq!(y, [0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0]);
     let b = Box3 {
         lo: [0.0, -1.0, 2.0],
         hi: [1.0, 1.0, 3.0],
@@ -427,6 +446,7 @@ fn user_type_kernels_have_a_cuda_form_that_nvrtc_compiles() {
         &__ACC_CUDA_TOTAL,
         &__ACC_CUDA_AXPY,
         &__ACC_CUDA_CLAMP_INTO,
+        &__ACC_CUDA_FILL,
     ]);
     let src = __ACC_CUDA_NBODY_STEP.cuda_source().unwrap();
     assert!(src.contains("static_assert(sizeof(__acc_struct_10rust_types_8Particle) == 16"));

@@ -84,12 +84,31 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
             acc_engine::cuda::Mode::Threads
         },
     };
+    // The user types the kernel's text names (a loop's bounds, evaluated on the host, may have
+    // named others).
+    let text = format!("{}{}", kernel.decls, kernel.body);
+    let types = t
+        .named
+        .iter()
+        .filter(|n| mentions(&text, &n.alias))
+        .cloned()
+        .collect();
     Ok(Translated {
         kernel,
         args: it.args,
         reductions: reds.types,
         calls,
-        types: t.named.clone(),
+        types,
+    })
+}
+
+/// Whether C `text` names the identifier `name` (not as a part of a longer one).
+fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
     })
 }
 
