@@ -151,6 +151,9 @@ fn field_type(t: &Type) -> syn::Result<()> {
     match t {
         Type::Paren(p) => field_type(&p.elem),
         Type::Group(g) => field_type(&g.elem),
+        Type::Array(a) if matches!(&a.len, syn::Expr::Lit(l) if matches!(&l.lit, syn::Lit::Int(i) if i.base10_digits() == "0")) => {
+            refuse("an empty array (C has none)", "leave the field out")
+        }
         Type::Array(a) => field_type(&a.elem),
         Type::Reference(_) => refuse("a reference (a host address)", indices),
         Type::Ptr(_) => refuse("a pointer (a host address)", indices),
