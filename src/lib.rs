@@ -54,14 +54,83 @@
 //! comparison and logical operators, compound assignment, `as`, indexing,
 //! `x.len()`, `let` (typed, or inferred from use the way Rust infers it),
 //! `if`/`else`, nested `for` over ranges, `while`, `loop`, `break`/`continue`,
-//! the float methods `sqrt abs min max powi powf exp ln sin cos floor ceil
-//! mul_add` (also as `f64::max(a, b)`), and calls of `#[acc::routine]`
+//! the float methods `sqrt abs min max powi powf exp ln sin cos tan floor ceil
+//! mul_add tanh sinh cosh asin acos atan atan2 hypot signum clamp round trunc
+//! exp2 log2 log10 cbrt recip` (also as `f64::max(a, b)`), the `consts::`
+//! constants, user types and arrays (below), and calls of `#[acc::routine]`
 //! functions (below). Rust semantics are kept: integer
 //! arithmetic wraps (release semantics; no overflow panics), division by zero
 //! and out-of-bounds indexing print Rust's panic message and trap (the launch
 //! fails and the program ends with the error), float-to-int `as` saturates,
 //! float `+ - *` are never fused into FMAs. Transcendental functions are
 //! CUDA's and may differ from the host's in the last bits.
+//!
+//! **User types.** `#[derive(acc::DeviceCopy)]` on a `#[repr(C)]` `Copy` struct of numbers,
+//! fixed arrays of them and other such structs makes it device data: slices of it (and
+//! `&Vec<T>` parameters, mapped as their slice) go in data clauses like any slice, and kernels
+//! read and write its fields, build it with a struct literal, bind it with `let`, pass it to
+//! and return it from routines, and call its method routines (`#[acc::routine]` on an inherent
+//! method taking `self` or `&self`). Fixed arrays `[T; N]` are values too: elements of slices
+//! (`&[[f64; 3]]`), kernel locals (`[0.0; 3]`, `[a, b, c]`), indexed with Rust's bounds check,
+//! iterated with `for x in a.iter()` (and `.enumerate()`). A parameter of such a type by value
+//! (`b: Box3`) reaches the kernel whole. The CUDA module declares each struct
+//! with the same fields in the same order and checks its size and alignment against Rust's
+//! (`static_assert`). What cannot move bit for bit is a compile error on the field: a `Vec`, a
+//! reference or pointer, a `bool` (use `u8`), padding (reorder the fields), a struct without
+//! `#[repr(C)]`.
+//!
+//! ```
+//! #[derive(Clone, Copy, acc::DeviceCopy)]
+//! #[repr(C)]
+//! pub struct P {
+//!     x: f32,
+//!     y: f32,
+//! }
+//!
+//! impl P {
+//!     #[acc::routine(seq)]
+//!     fn norm2(&self) -> f32 {
+//!         self.x * self.x + self.y * self.y
+//!     }
+//! }
+//!
+//! #[acc::parallel(copy(pos))]
+//! fn shrink(pos: &mut [P]) {
+//!     #[acc(loop gang vector)]
+//!     for i in 0..pos.len() {
+//!         let p = pos[i];
+//!         if p.norm2() > 1.0 {
+//!             pos[i].x *= 0.5;
+//!             pos[i].y *= 0.5;
+//!         }
+//!     }
+//! }
+//! let mut pos = vec![P { x: 2.0, y: 0.0 }, P { x: 0.5, y: 0.0 }];
+//! shrink(&mut pos);
+//! assert_eq!((pos[0].x, pos[1].x), (1.0, 0.5));
+//! ```
+//!
+//! Loops over a slice's elements are the index loops they stand for, and are
+//! partitioned and translated like them: `for (yi, xi) in
+//! y.iter_mut().zip(x.iter()) { *yi += a * xi; }`, `for (i, p) in
+//! pos.iter().enumerate()`, `for v in x.iter()` (each element is `s[i]`).
+//!
+//! **Generic kernels.** A compute function generic over one `T: acc::Float`
+//! (`f32`, `f64`: the arithmetic operators and `sqrt`, `abs`, `min`, `max`)
+//! gets one CUDA kernel per float type, and each launch runs the one of `T`:
+//!
+//! ```
+//! #[acc::parallel(copyin(x) copy(y))]
+//! fn axpy<T: acc::Float>(a: T, x: &[T], y: &mut [T]) {
+//!     #[acc(loop gang vector)]
+//!     for i in 0..y.len() {
+//!         y[i] += a * x[i];
+//!     }
+//! }
+//! let mut y = vec![1.0f32; 4];
+//! axpy(2.0, &[1.0; 4], &mut y);
+//! assert_eq!(y, [3.0; 4]);
+//! ```
 //!
 //! **Routines.** A free function marked `#[acc::routine(seq)]` (or `gang`,
 //! `worker`, `vector`: on the GPU every routine runs sequentially in the
@@ -80,8 +149,12 @@
 //! functions: the macro declares a hidden `struct` of the function's name
 //! next to it (kernels find the routine's CUDA form through it), so on an
 //! associated function rustc says "struct is not supported in `impl`s", and
-//! a type or module of the same name in that scope clashes with it; a method
-//! (taking `self` or naming `Self`) is left as it is. A kernel finds a
+//! a type or module of the same name in that scope clashes with it; an
+//! associated function naming `Self` without taking `self` is left as it is.
+//! On an inherent method taking `self` or `&self` (not `&mut self`: return the
+//! new value) the form is an associated item of the type instead, and a kernel
+//! calls `v.m(..)` when it sees `v`'s type (a slice element, a literal, a typed
+//! `let`; `let d: P = f(..);` names a routine's result). A kernel finds a
 //! callee's form by its name in the type namespace, so a function it calls
 //! that shares its name with a module or crate in scope (`mod geometry` and
 //! `fn geometry`) makes rustc report "cannot find value `__acc_routine` in
@@ -162,13 +235,13 @@ pub use acc_runtime as runtime;
 
 // The Rust front end: `#[acc::parallel]`, `#[acc::kernels]`, `#[acc::serial]`, `#[acc::data]`,
 // `#[acc::routine]` and the `#[acc(loop ...)]` attribute they read (see acc-macros).
-pub use acc_macros::{acc, data, kernels, parallel, routine, serial};
+pub use acc_macros::{acc, data, kernels, parallel, routine, serial, DeviceCopy};
 // The runtime's safe Rust API: device selection, the structured data region `acc::data(...)`
 // (a function; `#[acc::data]` is the attribute form) with its clauses, and the mirrored buffer.
 pub use acc_runtime::rust::{
     copy, copyin, copyout, create, data, device_num, device_type, is_present, mapped_count,
     no_create, num_devices, present, set_device_num, set_device_type, DeviceCopy, DeviceType,
-    Mirror,
+    Float, Mirror,
 };
 
 /// What the macros' expansions call; not an API.

@@ -48,8 +48,9 @@
 //!   `data` (a structured region over what its clauses name: kernels called inside find
 //!   those slices present) and `routine` (checked; the function runs as is, and gets a CUDA
 //!   form: above).
-//! - **Parameters**: `&[T]` and `&mut [T]` slices of numbers (`acc_runtime::rust::DeviceCopy`)
-//!   and `Copy` scalars. Data clauses `copy`, `copyin`, `copyout`, `create`, `present`,
+//! - **Parameters**: `&[T]` and `&mut [T]` slices (also `&Vec<T>`/`&mut Vec<T>`, mapped as
+//!   their slice) of device data (`acc_runtime::rust::DeviceCopy`: numbers, fixed arrays of them
+//!   and `#[derive(acc::DeviceCopy)]` structs) and `Copy` scalars. Data clauses `copy`, `copyin`, `copyout`, `create`, `present`,
 //!   `no_create` name whole slice parameters; a compute construct maps the unnamed slices it
 //!   uses `copy` (a `&[T]` is never written back), or `present` under `default(present)`, and
 //!   scalars are firstprivate — the engine's implicit data attributes, so `default(none)`
@@ -65,12 +66,30 @@
 //!   per chunk. A partitioned loop's iterations are split into contiguous chunks (one per
 //!   gang: `num_gangs`, or the executor's width); loops nested in it run sequentially inside
 //!   the chunk.
+//! - **Iterator loops** over slice parameters (the `iters` module, before anything else reads
+//!   the function): `for x in s.iter()`, `s.iter_mut()`, `&s`, with `.enumerate()`, and
+//!   `a.iter_mut().zip(b.iter())` are the index loops `for i in 0..s.len()` they stand for, the
+//!   element (`x` and `*x`) read and written as `s[i]`; so they are partitioned, windowed and
+//!   translated like any loop over a range.
+//! - **Generics**: a function generic over one `T: acc::Float` (`expand::clauses::float_params`)
+//!   has its kernels translated once with `T` as a C name (`__acc_gen_T`) and emitted once per
+//!   float type, each in its namespace with `typedef float __acc_gen_T;` (or `double`); a
+//!   launch picks the entry by `<T as Float>::__acc_pick`. Other generics have no CUDA form.
 //! - Code outside partitioned loops runs once, on the calling thread.
 //!
 //! Not supported yet (each a compile error): subarrays in clauses, `async`, `wait`, `if`,
 //! `self`, `device_type`, `deviceptr`, `attach`, `reduction` on a compute construct without
-//! its loop, methods, non-slice references, `return`/`?`/`break` inside a partitioned loop,
-//! loops over anything but a range.
+//! its loop, methods as compute functions, non-slice references, `return`/`?`/`break` inside a
+//! partitioned loop, partitioned loops over anything but a range.
+//!
+//! **User types** (the `device_copy` module): `#[derive(acc::DeviceCopy)]` on a `#[repr(C)]`
+//! `Copy` struct whose fields are numbers, fixed arrays of them or other such structs implements
+//! `DeviceCopy` (its safety contract: every bit pattern valid, no padding, no pointers), so
+//! slices of it are mapped like any slice. What cannot be moved bit for bit is refused on the
+//! field or the struct: no `repr(C)`, `packed`/`align`, generics, references, pointers, `Vec`
+//! and other owners, `bool`/`char` (not every bit pattern is valid), padding (a compile-time
+//! assertion of the sizes). The derived impl also gives the struct's C declaration
+//! (`DeviceCopy::__acc_c_type`) for the CUDA form (see [`cuda`]).
 //!
 //! Inside a partitioned loop a `&mut [T]` parameter the loop only reads is shared by the
 //! chunks; one it writes is cut into per-chunk windows ([`owned`]: the macro estimates which
@@ -79,8 +98,10 @@
 //! promise replaces the checks and written slices are shared unchecked, as in C.
 
 pub(crate) mod cuda;
+mod device_copy;
 mod expand;
 pub(crate) mod facts;
+mod iters;
 mod owned;
 mod routine;
 #[cfg(test)]
@@ -123,8 +144,10 @@ pub fn data(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// runs sequentially in the calling thread whatever its level (`gang`, `worker` and `vector`
 /// are accepted); a free function whose signature and body are in the CUDA subset has one.
 /// Next to the function the macro declares a hidden struct of the same name, which kernels'
-/// expansions find the routine's CUDA form through: so it goes on free functions (a method
-/// taking `self` or naming `Self` is left as it is).
+/// expansions find the routine's CUDA form through. On an inherent method taking `self` or
+/// `&self` (of a `#[derive(acc::DeviceCopy)]` type) the form is an associated const
+/// `__ACC_METHOD_<name>` instead, found by callers through the receiver's type; an associated
+/// function without `self` is left as it is.
 #[proc_macro_attribute]
 pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
     routine::expand(attr.into(), item.into()).into()
@@ -135,4 +158,14 @@ pub fn routine(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn acc(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::stray(attr.into(), item.into()).into()
+}
+
+/// `#[derive(acc::DeviceCopy)]` on a `#[repr(C)]` `Copy` struct whose fields are numbers, fixed
+/// arrays of them or other such structs: slices of it are device data (data clauses map them),
+/// and kernels' CUDA form declares it as a C struct of the same layout (checked by
+/// `static_assert`s of Rust's size and alignment). References, pointers, `Vec`, `bool`, a
+/// missing `repr(C)` and padding are compile errors on the field or the struct.
+#[proc_macro_derive(DeviceCopy)]
+pub fn derive_device_copy(item: TokenStream) -> TokenStream {
+    device_copy::derive(item.into()).into()
 }

@@ -634,9 +634,12 @@ impl<'ast> Visit<'ast> for Walk<'_, '_> {
     }
 
     fn visit_expr(&mut self, e: &'ast Expr) {
-        // A place is the indexing expression itself (through parentheses), not what it
-        // contains.
-        if !matches!(e, Expr::Index(_) | Expr::Paren(_) | Expr::Group(_)) {
+        // A place is the indexing expression itself (through parentheses and fields: `y[i].x
+        // = v` writes `y[i]`), not what it contains.
+        if !matches!(
+            e,
+            Expr::Index(_) | Expr::Field(_) | Expr::Paren(_) | Expr::Group(_)
+        ) {
             self.place = false;
         }
         syn::visit::visit_expr(self, e);

@@ -24,9 +24,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Vec::new();
     let d = crate::text::directive("routine", attr, Span::call_site(), &mut errors);
     let func = match syn::parse2::<ItemFn>(item.clone()) {
-        Ok(f) if errors.is_empty() && !is_method(&f) => f,
-        // A method lives in an `impl`, where the struct cannot: calls of methods have no CUDA
-        // form anyway.
+        Ok(f) if errors.is_empty() && (!is_method(&f) || receiver(&f).is_some()) => f,
+        // An associated function without `self` lives in an `impl`, where the struct cannot:
+        // calls of such functions have no CUDA form anyway.
         _ => {
             let mut out = item;
             for e in errors {
@@ -60,25 +60,69 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         param_types,
         body,
         calls,
+        types,
     } = form;
-    no_form.extend(require_routines(&calls));
+    let checks = require_routines(&calls);
     let calls = self::calls(&calls);
+    let types = self::types(&types);
     let signature = func.sig.inputs.iter().map(|a| match a {
         FnArg::Typed(t) => type_text(&t.ty),
-        FnArg::Receiver(_) => unreachable!("methods are left as they are"),
+        FnArg::Receiver(_) => "_".into(),
     });
     let rust_ret = match &func.sig.output {
         syn::ReturnType::Default => "()".into(),
         syn::ReturnType::Type(_, t) => type_text(t),
     };
     let missing = missing.into_iter();
+    let routine = quote! {
+        ::acc::__private::CudaRoutine {
+            function: #name,
+            file: ::core::file!(),
+            line: ::core::line!(),
+            signature: &[#(#signature),*],
+            rust_ret: #rust_ret,
+            ret: #ret,
+            params: #params,
+            param_types: &[#(#param_types),*],
+            body: #body,
+            calls: &[#(#calls),*],
+            types: &[#(#types),*],
+            missing: &[#(#missing),*],
+        }
+    };
     let vis = &func.vis;
     let cfgs = func.attrs.iter().filter(|a| a.path().is_ident("cfg"));
     let cfgs = quote!(#(#cfgs)*);
+    if receiver(&func).is_some() {
+        // A method: its form is an associated const of the type (where `Self` is the type),
+        // found by callers as `<Type>::__acc_method_<name>`.
+        let konst = quote::format_ident!("__ACC_METHOD_{}", name);
+        let getter = quote::format_ident!("__acc_method_{}", name);
+        return quote! {
+            #func
+
+            #no_form
+
+            #cfgs
+            #[doc(hidden)]
+            #[allow(non_upper_case_globals, dead_code)]
+            pub const #konst: ::acc::__private::CudaRoutine = #routine;
+
+            #cfgs
+            /// The CUDA form of the method routine (acc-macros).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            pub fn #getter() -> &'static ::acc::__private::CudaRoutine {
+                #checks
+                &Self::#konst
+            }
+        };
+    }
     quote! {
         #func
 
         #no_form
+        #checks
 
         #cfgs
         #[doc(hidden)]
@@ -96,22 +140,18 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             #[doc(hidden)]
             #[allow(dead_code)]
             pub fn __acc_routine() -> &'static ::acc::__private::CudaRoutine {
-                static ROUTINE: ::acc::__private::CudaRoutine = ::acc::__private::CudaRoutine {
-                    function: #name,
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                    signature: &[#(#signature),*],
-                    rust_ret: #rust_ret,
-                    ret: #ret,
-                    params: #params,
-                    param_types: &[#(#param_types),*],
-                    body: #body,
-                    calls: &[#(#calls),*],
-                    missing: &[#(#missing),*],
-                };
+                static ROUTINE: ::acc::__private::CudaRoutine = #routine;
                 &ROUTINE
             }
         }
+    }
+}
+
+/// A method's receiver (`self`, `&self`, `mut self`, `&mut self`).
+fn receiver(f: &ItemFn) -> Option<&syn::Receiver> {
+    match f.sig.inputs.first() {
+        Some(FnArg::Receiver(r)) => Some(r),
+        _ => None,
     }
 }
 
@@ -121,7 +161,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// message at the call.
 pub fn require_routines(sites: &[cuda::CallSite]) -> TokenStream {
     let mut out = TokenStream::new();
-    for site in sites {
+    // A method routine is found as an associated function of its type: rustc names it if it
+    // is missing.
+    for site in sites.iter().filter(|s| !s.method) {
         let (path, span) = (&site.path, site.span);
         let name = path
             .segments
@@ -169,25 +211,53 @@ pub fn calls(sites: &[cuda::CallSite]) -> Vec<TokenStream> {
             let args = site.args.iter().map(|a| match a {
                 cuda::ArgTy::Value(t) => t.rust().to_string(),
                 cuda::ArgTy::Signature => "_".into(),
+                cuda::ArgTy::Slice(cuda::Elem::Named(_), _) => "_".into(),
                 cuda::ArgTy::Slice(t, false) => format!("&[{}]", t.rust()),
                 cuda::ArgTy::Slice(t, true) => format!("&mut [{}]", t.rust()),
             });
             let ret = site.ret.map_or("_", cuda::Ty::rust);
+            let routine = if site.method {
+                let mut ty = path.clone();
+                let m = ty.segments.pop().expect("a type and a method").into_value();
+                ty.segments.pop_punct();
+                let f = quote::format_ident!("__acc_method_{}", m.ident);
+                quote_spanned!(span=> #ty::#f)
+            } else {
+                quote_spanned! {span=> {
+                    #[allow(unused_imports)]
+                    use #path as __acc_callee;
+                    #[allow(unused_imports)]
+                    use ::acc::__private::not_a_routine::*;
+                    __acc_callee::__acc_routine
+                }}
+            };
             quote_spanned! {span=>
                 ::acc::__private::RoutineCall {
-                    routine: {
-                        #[allow(unused_imports)]
-                        use #path as __acc_callee;
-                        #[allow(unused_imports)]
-                        use ::acc::__private::not_a_routine::*;
-                        __acc_callee::__acc_routine
-                    },
+                    routine: #routine,
                     name: #name,
                     alias: #alias,
                     file: ::core::file!(),
                     line: ::core::line!(),
                     args: &[#(#args),*],
                     ret: #ret,
+                }
+            }
+        })
+        .collect()
+}
+
+/// The user types a CUDA text names, as `CudaType`s: the alias the text uses, and the type's C
+/// declaration (`DeviceCopy::__acc_c_type`), found by the type as written where the text is.
+pub fn types(named: &[cuda::Named]) -> Vec<TokenStream> {
+    named
+        .iter()
+        .map(|n| {
+            let alias = &n.alias;
+            let ty: Type = syn::parse_str(&n.rust).expect("a type read from the source");
+            quote! {
+                ::acc::__private::CudaType {
+                    alias: #alias,
+                    c: <#ty as ::acc::__private::DeviceCopy>::__acc_c_type,
                 }
             }
         })
@@ -257,6 +327,26 @@ fn type_text(t: &Type) -> String {
     }
 }
 
+/// A method routine's `self`: the struct by value (for `&self` too, which cannot write it).
+fn method_self(r: &syn::Receiver) -> Result<(String, cuda::Outer, bool), Unsupported> {
+    if r.colon_token.is_some() {
+        return Err(cuda::unsupported(
+            r,
+            "a typed `self`; take `self` or `&self`",
+        ));
+    }
+    if r.reference.is_some() && r.mutability.is_some() {
+        return Err(cuda::unsupported(
+            r,
+            "a method taking `&mut self`; take `self` and return the new value",
+        ));
+    }
+    let this: Type = syn::parse_quote!(Self);
+    let named = cuda::Named::from_type(&this).expect("`Self` is a path");
+    let mutable = r.reference.is_none() && r.mutability.is_some();
+    Ok(("self".into(), cuda::Outer::Value(named), mutable))
+}
+
 /// The CUDA form of a routine, or why it has none.
 fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine, Unsupported> {
     if let Some(c) = d
@@ -278,8 +368,12 @@ fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine,
     }
     let mut params = Vec::new();
     for arg in &sig.inputs {
-        let FnArg::Typed(t) = arg else {
-            unreachable!("methods are left as they are")
+        let t = match arg {
+            FnArg::Receiver(r) => {
+                params.push(method_self(r)?);
+                continue;
+            }
+            FnArg::Typed(t) => t,
         };
         let name = match &*t.pat {
             Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi,
@@ -292,11 +386,15 @@ fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine,
         };
         let outer = match &*t.ty {
             Type::Reference(r) => match &*r.elem {
-                Type::Slice(sl) => cuda::Ty::from_type(&sl.elem)
+                Type::Slice(sl) => cuda::Elem::from_type(&sl.elem)
                     .map(|e| cuda::Outer::Slice(e, r.mutability.is_some())),
                 _ => None,
             },
-            ty => cuda::Ty::from_type(ty).map(cuda::Outer::Scalar),
+            ty => match cuda::Elem::from_type(ty) {
+                Some(cuda::Elem::Ty(t)) => Some(cuda::Outer::Scalar(t)),
+                Some(cuda::Elem::Named(n)) => Some(cuda::Outer::Value(n)),
+                Some(cuda::Elem::Generic(_)) | None => None,
+            },
         };
         let Some(outer) = outer else {
             return Err(cuda::unsupported(
@@ -317,7 +415,7 @@ fn form(func: &ItemFn, d: Option<&Directive>) -> Result<cuda::TranslatedRoutine,
         syn::ReturnType::Type(_, t) => match &**t {
             Type::Tuple(u) if u.elems.is_empty() => None,
             t => Some(
-                cuda::Ty::from_type(t)
+                cuda::Elem::from_type(t)
                     .ok_or_else(|| cuda::unsupported(t, "a return type outside the CUDA subset"))?,
             ),
         },

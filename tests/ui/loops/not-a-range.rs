@@ -2,8 +2,8 @@
 fn total(x: &[f32]) -> f32 {
     let mut s = 0.0;
     #[acc(loop gang reduction(+:s))]
-    for v in x.iter() {
-        s += v;
+    for i in (0..x.len()).step_by(2) {
+        s += x[i];
     }
     s
 }

@@ -11,10 +11,11 @@
 //! Invariants: `Translated::args` lists exactly the values the kernel's `decls` read, in the
 //! order of `__acc_args`; a reduction's slot is its clause position.
 
-use super::emit::Emitter;
+use super::emit::{CTy, Emitter};
 use super::tree::{Slot, Translator, Tv, S};
 use super::{
-    ArgSpec, Input, Level, Outer, RoutineInput, Translated, TranslatedRoutine, Ty, Unsupported,
+    ArgSpec, Elem, Input, Level, Outer, RoutineInput, Translated, TranslatedRoutine, Ty,
+    Unsupported,
 };
 use acc_engine::cuda::{CudaParam, CudaReduction};
 use acc_engine::directive::ReductionOp;
@@ -83,11 +84,31 @@ pub fn translate(input: &Input<'_>) -> Result<Translated, Unsupported> {
             acc_engine::cuda::Mode::Threads
         },
     };
+    // The user types the kernel's text names (a loop's bounds, evaluated on the host, may have
+    // named others).
+    let text = format!("{}{}", kernel.decls, kernel.body);
+    let types = t
+        .named
+        .iter()
+        .filter(|n| mentions(&text, &n.alias))
+        .cloned()
+        .collect();
     Ok(Translated {
         kernel,
         args: it.args,
         reductions: reds.types,
         calls,
+        types,
+    })
+}
+
+/// Whether C `text` names the identifier `name` (not as a part of a longer one).
+fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
     })
 }
 
@@ -216,6 +237,7 @@ impl Interface {
             );
             self.args.push(match ty.known() {
                 Some(t) => ArgSpec::Value(name.clone(), t),
+                None if matches!(ty, CTy::Sym(_, Slot::Named(_))) => ArgSpec::Bytes(name.clone()),
                 None => ArgSpec::Signature(name.clone()),
             });
             self.params.push(CudaParam::Value {
@@ -405,8 +427,8 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
             Outer::Slice(..) => {
                 slices.insert(name.clone(), outer.clone());
             }
-            Outer::Scalar(_) => {}
-            Outer::Other => {
+            Outer::Scalar(_) | Outer::Value(_) => {}
+            Outer::Other | Outer::Generic(_) => {
                 return Err(Unsupported::new(format!(
                     "the parameter `{name}` has a type outside the CUDA subset"
                 )))
@@ -414,16 +436,23 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
         }
     }
     let mut t = Translator::new(&slices, input.locals);
-    let ret = input.ret.map(|r| t.known(r));
+    let ret = input.ret.as_ref().map(|r| t.elem_tv(r));
     t.routine = Some(ret);
     let mut params = Vec::new();
     let mut param_types = Vec::new();
     for (name, outer, mutable) in input.params {
         param_types.push(match outer {
-            Outer::Scalar(ty) => ty.c(),
-            _ => "",
+            Outer::Scalar(ty) => ty.c().to_string(),
+            Outer::Value(n) => n.alias.clone(),
+            _ => String::new(),
         });
         match outer {
+            Outer::Value(n) => {
+                let tv = t.named_tv(n);
+                let c = t.declare(name, tv, *mutable);
+                let cst = if *mutable { "" } else { "const " };
+                params.push(format!("{cst}{} {c}", n.alias));
+            }
             Outer::Scalar(ty) => {
                 let tv = t.known(*ty);
                 let c = t.declare(name, tv, *mutable);
@@ -435,7 +464,7 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
                 params.push(format!("{cst}{} *const {name}_ptr", elem.c()));
                 params.push(format!("const unsigned long long {name}_len"));
             }
-            Outer::Other => unreachable!("rejected above"),
+            Outer::Other | Outer::Generic(_) => unreachable!("rejected above"),
         }
     }
     let body = t.value_block(input.body)?;
@@ -450,7 +479,8 @@ pub fn translate_routine(input: &RoutineInput<'_>) -> Result<TranslatedRoutine, 
     em.stmts(&body)?;
     let body = format!("{{\n{}}}\n", em.out);
     Ok(TranslatedRoutine {
-        ret: input.ret.map_or("void", Ty::c).to_string(),
+        ret: input.ret.as_ref().map_or("void", Elem::c).to_string(),
+        types: t.named.clone(),
         params: if params.is_empty() {
             "void".into()
         } else {

@@ -10,7 +10,7 @@
 //! Invariants: every C expression it prints has the C type of its Rust type ([`CTy`]), and
 //! integer `+ - *`, negation and shifts never overflow in C (they go through the unsigned type).
 
-use super::tree::{RArg, Slot, Translator, Tv, E, S};
+use super::tree::{Over, RArg, Slot, Translator, Tv, E, S};
 use super::{text, Ty, Unsupported};
 use syn::BinOp;
 
@@ -41,6 +41,11 @@ static __device__ __forceinline__ unsigned long long __acc_index(unsigned long l
   static __device__ __forceinline__ T __acc_rs_abs(T a) { return a < (T)0 ? __acc_rs_neg(a) : a; }     \
   static __device__ __forceinline__ T __acc_rs_min(T a, T b) { return b < a ? b : a; }               \
   static __device__ __forceinline__ T __acc_rs_max(T a, T b) { return b < a ? a : b; }               \
+  static __device__ __forceinline__ T __acc_rs_clamp(T a, T lo, T hi) {                             \
+    if (hi < lo) __acc_rust_panic("clamp", "clamp", "assertion failed: min <= max", 0, 0);         \
+    return a < lo ? lo : (hi < a ? hi : a);                                                        \
+  }                                                                                                \
+  static __device__ __forceinline__ T __acc_rs_signum(T a) { return (T)((a > (T)0) - (a < (T)0)); }  \
   static __device__ __forceinline__ T __acc_rs_div(T a, T b, const char *fn, const char *w) {        \
     if (b == (T)0) __acc_rust_panic(fn, w, "attempt to divide by zero", 0, 0);                     \
     if (SIGNED && b == (T)-1 && (U)a == (U)1 << (BITS - 1))                                        \
@@ -91,7 +96,28 @@ static __device__ __forceinline__ bool __acc_rs_not(bool a) { return !a; }
   static __device__ __forceinline__ T __acc_rs_cos(T a) { return cos##SFX(a); }                      \
   static __device__ __forceinline__ T __acc_rs_floor(T a) { return floor##SFX(a); }                  \
   static __device__ __forceinline__ T __acc_rs_ceil(T a) { return ceil##SFX(a); }                    \
-  static __device__ __forceinline__ T __acc_rs_mul_add(T a, T b, T c) { return fma##SFX(a, b, c); }
+  static __device__ __forceinline__ T __acc_rs_mul_add(T a, T b, T c) { return fma##SFX(a, b, c); }   \
+  static __device__ __forceinline__ T __acc_rs_clamp(T a, T lo, T hi) {                             \
+    if (!(lo <= hi)) __acc_rust_panic("clamp", "clamp", "min > max, or either was NaN", 0, 0);    \
+    return a < lo ? lo : (a > hi ? hi : a);                                                        \
+  }                                                                                                \
+  static __device__ __forceinline__ T __acc_rs_signum(T a) { return a != a ? a : copysign##SFX((T)1, a); } \
+  static __device__ __forceinline__ T __acc_rs_recip(T a) { return (T)1 / a; }                       \
+  static __device__ __forceinline__ T __acc_rs_tan(T a) { return tan##SFX(a); }                      \
+  static __device__ __forceinline__ T __acc_rs_tanh(T a) { return tanh##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_sinh(T a) { return sinh##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_cosh(T a) { return cosh##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_asin(T a) { return asin##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_acos(T a) { return acos##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_atan(T a) { return atan##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_atan2(T a, T b) { return atan2##SFX(a, b); }          \
+  static __device__ __forceinline__ T __acc_rs_hypot(T a, T b) { return hypot##SFX(a, b); }          \
+  static __device__ __forceinline__ T __acc_rs_round(T a) { return round##SFX(a); }                  \
+  static __device__ __forceinline__ T __acc_rs_trunc(T a) { return trunc##SFX(a); }                  \
+  static __device__ __forceinline__ T __acc_rs_exp2(T a) { return exp2##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_log2(T a) { return log2##SFX(a); }                    \
+  static __device__ __forceinline__ T __acc_rs_log10(T a) { return log10##SFX(a); }                  \
+  static __device__ __forceinline__ T __acc_rs_cbrt(T a) { return cbrt##SFX(a); }
 __ACC_FLOAT(float, __fadd_rn, __fsub_rn, __fmul_rn, __fsqrt_rn, f)
 __ACC_FLOAT(double, __dadd_rn, __dsub_rn, __dmul_rn, __dsqrt_rn, )
 #undef __ACC_FLOAT
@@ -127,6 +153,21 @@ template <class To> struct __acc_from_float<To, 1> {
     return __acc_f2i<To>(x, __acc_int_lim<To>::lo(), __acc_int_lim<To>::hi());
   }
 };
+/* A fixed array `[T; N]`: a struct, so that it is a value (`__acc_at` checks the index). */
+template <class T, unsigned long long N> struct __acc_arr { T v[N]; };
+template <class A> struct __acc_elem;
+template <class T, unsigned long long N> struct __acc_elem<__acc_arr<T, N> > { typedef T type; };
+template <class T, unsigned long long N>
+static __device__ __forceinline__ T &__acc_at(__acc_arr<T, N> &a, unsigned long long i, const char *fn, const char *w) {
+  return a.v[__acc_index(i, N, fn, w)];
+}
+template <class T, unsigned long long N>
+static __device__ __forceinline__ const T &__acc_at(const __acc_arr<T, N> &a, unsigned long long i, const char *fn,
+                                                    const char *w) {
+  return a.v[__acc_index(i, N, fn, w)];
+}
+template <class T, unsigned long long N>
+static __device__ __forceinline__ unsigned long long __acc_alen(const __acc_arr<T, N> &) { return N; }
 template <class To, class From> static __device__ __forceinline__ To __acc_as(From v) { return (To)v; }
 template <class To> static __device__ __forceinline__ To __acc_as(float v) { return __acc_from_float<To>::cast(v); }
 template <class To> static __device__ __forceinline__ To __acc_as(double v) { return __acc_from_float<To>::cast(v); }
@@ -170,6 +211,17 @@ impl CTy {
 impl Emitter<'_> {
     /// A subset type, as kernel parameters, loop levels and reductions need.
     pub(super) fn ty(&self, tv: Tv, what: &str) -> Result<Ty, Unsupported> {
+        let user = match self.t.slots[self.t.root(tv)] {
+            Slot::Named(k) => Some(self.t.named[k].rust.as_str()),
+            Slot::Arr(_) => Some("array"),
+            _ => None,
+        };
+        if let Some(user) = user {
+            return Err(Unsupported::new(format!(
+                "`{what}` is a `{user}`: a kernel receives numbers by value and other data in \
+                 slices (and reduces numbers only)"
+            )));
+        }
         let sym = self.t.decided(tv).is_none() && self.t.sym.contains_key(&self.t.root(tv));
         self.t.resolve(tv).filter(|_| !sym).ok_or_else(|| {
             Unsupported::new(format!(
@@ -180,6 +232,21 @@ impl Emitter<'_> {
     }
 
     pub(super) fn cty(&self, tv: Tv, what: &str) -> Result<CTy, Unsupported> {
+        match self.t.slots[self.t.root(tv)] {
+            Slot::Named(k) => return Ok(CTy::Sym(self.t.named[k].alias.clone(), Slot::Named(k))),
+            Slot::Generic(k) => {
+                return Ok(CTy::Sym(self.t.generics[k].alias.clone(), Slot::Generic(k)))
+            }
+            Slot::Arr(k) => {
+                let (e, n) = self.t.arrays[k];
+                let et = self.cty(e, what)?;
+                return Ok(CTy::Sym(
+                    format!("__acc_arr<{}, {n}ULL>", et.c()),
+                    Slot::Arr(k),
+                ));
+            }
+            _ => {}
+        }
         if self.t.decided(tv).is_none() {
             let r = self.t.root(tv);
             if let Some(name) = self.t.sym.get(&r) {
@@ -244,6 +311,7 @@ impl Emitter<'_> {
                 format!("{s}_ptr[__acc_index({i}, {s}_len, {f}, {w})]")
             }
             E::Neg(x, _) => {
+                self.no_user_ops(x)?;
                 if t == Some(Ty::Bool) {
                     return Err(Unsupported::new("`-` on a `bool`".into()));
                 }
@@ -253,6 +321,7 @@ impl Emitter<'_> {
                 format!("__acc_rs_neg({})", self.expr(x)?)
             }
             E::Not(x, _) => {
+                self.no_user_ops(x)?;
                 if t.is_some_and(Ty::is_float) {
                     return Err(Unsupported::new("`!` on a float".into()));
                 }
@@ -282,11 +351,12 @@ impl Emitter<'_> {
             }
             E::Bin(op, l, r, _) => self.binary(op, l, r)?,
             E::Call(m, args, _) => {
+                self.no_user_ops(&args[0])?;
                 let mut vs = Vec::new();
                 for a in args {
                     vs.push(self.expr(a)?);
                 }
-                let int_ok = matches!(*m, "abs" | "min" | "max");
+                let int_ok = matches!(*m, "abs" | "min" | "max" | "clamp" | "signum");
                 if let Some(t) = t.filter(|t| *t == Ty::Bool || (t.is_int() && !int_ok)) {
                     return Err(Unsupported::new(format!(
                         "`{m}` on a `{}` has no CUDA form",
@@ -302,7 +372,53 @@ impl Emitter<'_> {
                 self.expr(a)?,
                 self.expr(b)?
             ),
+            E::Field(b, f, _) => format!("({}).{f}", self.expr(b)?),
+            E::Elem(b, ix, _, what) => {
+                let (b, i) = (self.expr(b)?, self.expr(ix)?);
+                let (f, w) = (self.string(&self.func), self.string(what));
+                format!("__acc_at({b}, {i}, {f}, {w})")
+            }
+            E::Array(es, _) => {
+                let mut vs = Vec::new();
+                for x in es {
+                    vs.push(self.expr(x)?);
+                }
+                format!("{}{{{{{}}}}}", ct.c(), vs.join(", "))
+            }
+            E::Repeat(x, n, _) => {
+                // Rust evaluates the value once and copies it.
+                let v = self.expr(x)?;
+                format!(
+                    "([&]() {{ {} __acc_a; const auto __acc_x = {v}; for (unsigned long long \
+                     __acc_k = 0; __acc_k < {n}ULL; __acc_k++) __acc_a.v[__acc_k] = __acc_x; \
+                     return __acc_a; }}())",
+                    ct.c()
+                )
+            }
+            E::ALen(a) => format!("__acc_alen({})", self.expr(a)?),
+            E::Struct(fields, _) => {
+                // Rust evaluates the fields in the order written.
+                let mut s = format!("([&]() {{ {} __acc_s;", ct.c());
+                for (name, v) in fields {
+                    s.push_str(&format!(" __acc_s.{name} = {};", self.expr(v)?));
+                }
+                s.push_str(" return __acc_s; }())");
+                s
+            }
         })
+    }
+
+    /// Refuses operators on user types (rustc accepts them only through a user `impl`).
+    fn no_user_ops(&self, e: &E) -> Result<(), Unsupported> {
+        let user = match self.expr_ty(e)? {
+            CTy::Sym(_, Slot::Named(k)) => self.t.named[k].rust.clone(),
+            CTy::Sym(_, Slot::Arr(_)) => "array".into(),
+            _ => return Ok(()),
+        };
+        Err(Unsupported::new(format!(
+            "an operator on a `{user}` (a user `impl` of it has no CUDA form); operate on its \
+             fields or elements, or in an `#[acc::routine]`"
+        )))
     }
 
     pub(super) fn routine_call(&mut self, i: usize, args: &[RArg]) -> Result<String, Unsupported> {
@@ -320,6 +436,7 @@ impl Emitter<'_> {
     }
 
     pub(super) fn binary(&mut self, op: &BinOp, l: &E, r: &E) -> Result<String, Unsupported> {
+        self.no_user_ops(l)?;
         let lt = self.expr_ty(l)?.known();
         let (a, b) = (self.expr(l)?, self.expr(r)?);
         let what = || self.string(&format!("{} {} {}", describe(l), text(op), describe(r)));
@@ -408,6 +525,7 @@ impl Emitter<'_> {
                 match op {
                     None => self.line(&format!("{p} = {v};")),
                     Some(op) => {
+                        self.no_user_ops(place)?;
                         let t = self.expr_ty(place)?;
                         self.temps += 1;
                         let (r, x) = (
@@ -501,6 +619,13 @@ impl Emitter<'_> {
                 self.indent -= 1;
                 self.line("}");
             }
+            S::ForEach {
+                index,
+                var,
+                tv,
+                over,
+                body,
+            } => self.for_each(index.as_deref(), var.as_deref(), *tv, over, body)?,
             S::Break => self.line("break;"),
             S::Continue => self.line("continue;"),
             S::Block(b) => {
@@ -511,6 +636,51 @@ impl Emitter<'_> {
                 self.line("}");
             }
         }
+        Ok(())
+    }
+
+    /// `for x in a`: over an array value's elements (evaluated once) or a slice's.
+    fn for_each(
+        &mut self,
+        index: Option<&str>,
+        var: Option<&str>,
+        tv: Tv,
+        over: &Over,
+        body: &[S],
+    ) -> Result<(), Unsupported> {
+        self.temps += 1;
+        let (a, k) = (
+            format!("__acc_f{}", self.temps),
+            format!("__acc_k{}", self.temps),
+        );
+        let (len, elem) = match over {
+            Over::Array(e) => {
+                let v = self.expr(e)?;
+                self.line(&format!("{{ const auto &{a} = {v};"));
+                (format!("__acc_alen({a})"), format!("{a}.v[{k}]"))
+            }
+            Over::Slice(s) => {
+                self.line("{");
+                (format!("{s}_len"), format!("{s}_ptr[{k}]"))
+            }
+        };
+        self.line(&format!(
+            "for (unsigned long long {k} = 0; {k} < {len}; {k}++) {{"
+        ));
+        self.indent += 1;
+        if let Some(i) = index {
+            self.line(&format!("const unsigned long long {i} = {k};"));
+        }
+        if let Some(v) = var {
+            let t = self.cty(
+                tv,
+                v.trim_end_matches(|c: char| c == '_' || c.is_ascii_digit()),
+            )?;
+            self.line(&format!("{} {v} = {elem};", t.c()));
+        }
+        self.stmts(body)?;
+        self.indent -= 1;
+        self.line("} }");
         Ok(())
     }
 
@@ -563,6 +733,8 @@ pub(super) fn describe(e: &E) -> String {
         E::Index(_, _, _, w) => w.clone(),
         E::Num(t, _) => t.clone(),
         E::Len(s) => format!("{s}.len()"),
+        E::Field(b, f, _) => format!("{}.{f}", describe(b)),
+        E::Elem(_, _, _, w) => w.clone(),
         _ => "an expression".into(),
     }
 }

@@ -26,7 +26,25 @@
 //! `INFINITY`, `NEG_INFINITY`, `EPSILON`, `NAN` of the number types and `std::f64::consts::PI`,
 //! and calls of `#[acc::routine]` functions by name or path (slices passed as their pointer and
 //! length). A routine ([`translate_routine`]) is the same subset over its parameters and locals,
-//! with `return` and a tail expression.
+//! with `return` and a tail expression. More float methods: `tan tanh sinh cosh asin acos atan
+//! atan2 hypot signum clamp round trunc exp2 log2 log10 cbrt recip` (`clamp`, `signum` on
+//! integers too), and every `f32`/`f64` `consts::` constant.
+//!
+//! **User types** ([`Named`], the `user` module). Slices of `#[derive(acc::DeviceCopy)]` structs
+//! and of fixed arrays (`&[P]`, `&mut [[f64; 3]]`); field reads and writes (`p[i].x += v`),
+//! struct literals (`P { x: 1.0, y }`, fields evaluated in the order written), `let` of a
+//! struct or array type, routines taking and returning structs by value, and method routines
+//! (`#[acc::routine]` on an inherent method taking `self` or `&self`, called as `v.m(..)` when
+//! the translation sees `v`'s type: a slice element, a literal, a typed `let`, a parameter).
+//! Arrays are values (`__acc_arr<T, N>`, a struct holding `T v[N]`, so they copy as Rust's do):
+//! indexing with the bounds check, `a.len()`, literals `[a, b]` and `[x; n]` (`n` a literal),
+//! and `for x in a` / `a.iter()` / `&a` / `a.iter().enumerate()` over arrays and slice
+//! parameters. A macro cannot read a struct's declaration: a field's type is what the code
+//! around it decides (rustc checked the program), else the C text names it
+//! `decltype(((P *)0)->x)`; the C text names a type by an alias of the path written
+//! (`__acc_type_P`), which the runtime binds to the declaration the derive gives
+//! (`acc_runtime::rust::CudaType`), checked by `static_assert`s of Rust's size and alignment.
+//! Operators on user types (a user `impl Add`) and methods outside routines are refused.
 //!
 //! **Calls.** The callee is another item, which this macro cannot read: the C text calls it
 //! through an alias of the path (`util::half` is `__acc_call_4util_4half`) that the runtime
@@ -66,6 +84,7 @@ mod assemble;
 mod emit;
 mod subset;
 mod tree;
+mod user;
 
 pub use assemble::{translate, translate_routine};
 pub use emit::SUPPORT;
@@ -179,13 +198,103 @@ impl Ty {
     }
 }
 
+/// A user type a CUDA text names (a `#[derive(acc::DeviceCopy)]` struct, a fixed array): the
+/// Rust type as written, and the C alias the text uses, which the runtime binds to the type's
+/// C declaration (`acc_runtime::rust::CudaType`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Named {
+    pub rust: String,
+    pub alias: String,
+}
+
+impl Named {
+    /// A type outside the subset's numbers that may be device data: a path without generic
+    /// arguments (a struct; rustc checks it is `DeviceCopy`), or an array of such types.
+    pub fn from_type(t: &Type) -> Option<Named> {
+        match t {
+            Type::Paren(p) => return Named::from_type(&p.elem),
+            Type::Group(g) => return Named::from_type(&g.elem),
+            Type::Path(p)
+                if p.qself.is_none()
+                    && p.path.segments.iter().all(|s| s.arguments.is_none())
+                    && Ty::from_type(t).is_none() => {}
+            Type::Array(a) if Elem::from_type(&a.elem).is_some() => {}
+            _ => return None,
+        }
+        let rust = text(t);
+        let mut alias = String::from("__acc_type_");
+        for ch in rust.chars() {
+            match ch {
+                c if c.is_ascii_alphanumeric() => alias.push(c),
+                ' ' => {}
+                c => {
+                    let _ =
+                        std::fmt::Write::write_fmt(&mut alias, format_args!("_{:x}_", c as u32));
+                }
+            }
+        }
+        Some(Named { rust, alias })
+    }
+}
+
+/// A value or element type: one of the subset's numbers, or a user type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Elem {
+    Ty(Ty),
+    Named(Named),
+    /// A type parameter of a generic compute function (`T: acc::Float`): `rust` is its name,
+    /// `alias` the C name each instantiation's kernel `typedef`s (`__acc_gen_T`).
+    Generic(Named),
+}
+
+impl From<Ty> for Elem {
+    fn from(t: Ty) -> Elem {
+        Elem::Ty(t)
+    }
+}
+
+/// The C name of type parameter `t` in a generic kernel.
+pub fn generic(t: &str) -> Named {
+    Named {
+        rust: t.to_string(),
+        alias: format!("__acc_gen_{t}"),
+    }
+}
+
+impl Elem {
+    pub fn from_type(t: &Type) -> Option<Elem> {
+        Ty::from_type(t)
+            .map(Elem::Ty)
+            .or_else(|| Named::from_type(t).map(Elem::Named))
+    }
+
+    pub fn c(&self) -> &str {
+        match self {
+            Elem::Ty(t) => t.c(),
+            Elem::Named(n) | Elem::Generic(n) => &n.alias,
+        }
+    }
+
+    /// The Rust type as the runtime compares signatures (`_`: a user type, which rustc checks).
+    pub fn rust(&self) -> &str {
+        match self {
+            Elem::Ty(t) => t.rust(),
+            Elem::Named(_) | Elem::Generic(_) => "_",
+        }
+    }
+}
+
 /// How a variable of the enclosing function reaches the kernel.
 #[derive(Clone, Debug)]
 pub enum Outer {
     /// A slice parameter: element type, whether `&mut`.
-    Slice(Ty, bool),
+    Slice(Elem, bool),
     /// A scalar parameter of a known type.
     Scalar(Ty),
+    /// A parameter of a user type, by value.
+    Value(Named),
+    /// A scalar parameter of a generic compute function's type parameter.
+    Generic(Named),
     /// A parameter of a type outside the subset.
     Other,
 }
@@ -210,6 +319,8 @@ pub enum ArgSpec {
     /// A scalar of the enclosing function, by value, of the type a routine's signature gives
     /// (rustc checked that the value has it).
     Signature(String),
+    /// A value of a user type (`#[derive(acc::DeviceCopy)]` struct, array), by value.
+    Bytes(String),
     /// Level `j`'s first index (`__acc_lo<j>`), of this type.
     Lo(usize, Ty),
     /// Level `j`'s trip count (`__acc_n<j>`), `i64`.
@@ -225,6 +336,8 @@ pub struct Translated {
     pub reductions: Vec<Option<Ty>>,
     /// The calls of routines the kernel makes.
     pub calls: Vec<CallSite>,
+    /// The user types the kernel names.
+    pub types: Vec<Named>,
 }
 
 /// A call the translation takes for a call of an `#[acc::routine]` function. The callee is
@@ -237,6 +350,8 @@ pub struct CallSite {
     pub path: syn::Path,
     /// The C name the text calls (a `#define` the runtime gives when it assembles the module).
     pub alias: String,
+    /// A method routine (`v.norm()`): `path` is the receiver's type and the method's name.
+    pub method: bool,
     pub args: Vec<ArgTy>,
     /// The result's type; `None` when the value is not used, or the signature decides it.
     pub ret: Option<Ty>,
@@ -245,13 +360,13 @@ pub struct CallSite {
 }
 
 /// The type a call passes for one parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgTy {
     Value(Ty),
     /// A value of the type the routine's signature gives (nothing around the call decides it).
     Signature,
     /// A slice of this element type; whether it is `&mut`.
-    Slice(Ty, bool),
+    Slice(Elem, bool),
 }
 
 /// Everything the translator reads about the launch.
@@ -277,7 +392,7 @@ pub struct RoutineInput<'a> {
     /// In order: the name, its type, whether the binding is `mut`.
     pub params: &'a [(String, Outer, bool)],
     /// `None`: `()`.
-    pub ret: Option<Ty>,
+    pub ret: Option<Elem>,
     pub body: &'a syn::Block,
     pub locals: &'a HashSet<String>,
 }
@@ -288,11 +403,13 @@ pub struct RoutineInput<'a> {
 pub struct TranslatedRoutine {
     pub ret: String,
     pub params: String,
-    /// Per Rust parameter, its C type (empty for a slice): callers name these types (see
-    /// [`CallSite`]).
-    pub param_types: Vec<&'static str>,
+    /// Per Rust parameter, its C type (empty for a slice; a user type's alias, which the
+    /// runtime resolves): callers name these types (see [`CallSite`]).
+    pub param_types: Vec<String>,
     pub body: String,
     pub calls: Vec<CallSite>,
+    /// The user types the routine names.
+    pub types: Vec<Named>,
 }
 
 pub(crate) fn unsupported(what: impl ToTokens, why: &str) -> Unsupported {

@@ -11,7 +11,8 @@
 //! Rust's order of evaluation inside an expression).
 
 use super::tree::{Call, CallArg, RArg, Slot, Translator, Tv, Var, E, S};
-use super::{text, unsupported, Outer, Ty, Unsupported};
+use super::user::float_const;
+use super::{text, unsupported, Elem, Outer, Ty, Unsupported};
 use quote::ToTokens;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -36,8 +37,20 @@ impl Translator<'_> {
             )),
             Some(Outer::Other) => Err(unsupported(
                 at,
-                "a parameter of a type outside the CUDA subset",
+                "a parameter of a type outside the CUDA subset (a kernel takes numbers by value \
+                 and other data in slices)",
             )),
+            Some(Outer::Value(n)) if self.routine.is_none() => {
+                let n = n.clone();
+                let tv = self.named_tv(&n);
+                Ok((self.capture(name, tv), tv, false))
+            }
+            Some(Outer::Value(_)) => Err(unsupported(at, "a parameter outside the routine")),
+            Some(Outer::Generic(n)) if self.routine.is_none() => {
+                let n = n.clone();
+                let tv = self.generic_tv(&n);
+                Ok((self.capture(name, tv), tv, false))
+            }
             _ if self.routine.is_some() => Err(unsupported(
                 at,
                 "a name from outside the routine (a constant or a static): a routine's CUDA form \
@@ -48,6 +61,7 @@ impl Translator<'_> {
                 let tv = self.known(t);
                 Ok((self.capture(name, tv), tv, false))
             }
+            Some(Outer::Generic(_)) => Err(unsupported(at, "a type parameter in a routine")),
             None => {
                 // A local of the enclosing function: typed by its uses here; the launch
                 // checks the type the translation assumed against the value's.
@@ -71,7 +85,7 @@ impl Translator<'_> {
         c
     }
 
-    pub(super) fn slice(&mut self, e: &Expr) -> Option<(String, Ty)> {
+    pub(super) fn slice(&mut self, e: &Expr) -> Option<(String, Elem)> {
         if let Expr::Group(g) = e {
             return self.slice(&g.expr);
         }
@@ -85,7 +99,7 @@ impl Translator<'_> {
                 if !self.slices.contains(&name) {
                     self.slices.push(name.clone());
                 }
-                Some((name, *t))
+                Some((name, t.clone()))
             }
             _ => None,
         }
@@ -125,10 +139,10 @@ impl Translator<'_> {
                     }
                     let tv = match ty {
                         Some(t) => {
-                            let Some(t) = Ty::from_type(t) else {
+                            let Some(t) = Elem::from_type(t) else {
                                 return Err(unsupported(t, "a type outside the CUDA subset"));
                             };
-                            self.known(t)
+                            self.elem_tv(&t)
                         }
                         None => self.fresh(Slot::Free),
                     };
@@ -167,6 +181,8 @@ impl Translator<'_> {
             Expr::Binary(b) if compound(&b.op).is_some() => {
                 let op = compound(&b.op).unwrap();
                 let l = self.place(&b.left)?;
+                let lt = self.type_of(&l);
+                self.no_user_ops(lt, e)?;
                 let r = self.value(&b.right)?;
                 if !matches!(op, BinOp::Shl(_) | BinOp::Shr(_)) {
                     let (lt, rt) = (self.type_of(&l), self.type_of(&r));
@@ -194,7 +210,7 @@ impl Translator<'_> {
                     return Err(unsupported(&f.label, "labelled loops"));
                 }
                 let Expr::Range(r) = &*f.expr else {
-                    return Err(unsupported(&f.expr, "`for` over anything but a range"));
+                    return self.for_each(f);
                 };
                 let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
                     return Err(unsupported(r, "open ranges"));
@@ -306,7 +322,7 @@ impl Translator<'_> {
                 }
                 Ok(E::Var(c, tv))
             }
-            Expr::Index(_) => self.expr(e),
+            Expr::Index(_) | Expr::Field(_) => self.expr(e),
             Expr::Paren(p) => self.place(&p.expr),
             _ => Err(unsupported(e, "not an assignable place")),
         }
@@ -392,10 +408,32 @@ impl Translator<'_> {
                  types' methods, such as `f64::max(a, b)`, have a CUDA form)",
             ));
         }
+        let alias = alias(path.leading_colon.is_some(), &segs);
+        self.routine_call(path.clone(), alias, false, None, &c.args, at, whole, used)
+    }
+
+    /// A call of a routine (a method routine when `receiver` is its `self`): the C text calls
+    /// `alias`, the runtime finds the routine by `path`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn routine_call<'e>(
+        &mut self,
+        path: syn::Path,
+        alias: String,
+        method: bool,
+        receiver: Option<E>,
+        rest: impl IntoIterator<Item = &'e Expr>,
+        at: &Expr,
+        whole: bool,
+        used: bool,
+    ) -> Result<E, Unsupported> {
         let mut args = Vec::new();
         let mut arg_tys = Vec::new();
+        if let Some(r) = receiver {
+            arg_tys.push(CallArg::Value(self.type_of(&r)));
+            args.push(RArg::Value(r));
+        }
         let mut writes = false;
-        for a in &c.args {
+        for a in rest {
             if let Some((s, elem)) = self.slice(a) {
                 let mutable = matches!(self.params.get(&s), Some(Outer::Slice(_, true)));
                 writes |= mutable;
@@ -417,8 +455,9 @@ impl Translator<'_> {
         }
         let ret = self.fresh(Slot::Free);
         self.calls.push(Call {
-            path: path.clone(),
-            alias: alias(path.leading_colon.is_some(), &segs),
+            path,
+            alias,
+            method,
             args: arg_tys,
             ret: used.then_some(ret),
             span: at.span(),
@@ -504,6 +543,7 @@ impl Translator<'_> {
             Expr::Unary(u) => {
                 let x = self.expr(&u.expr)?;
                 let t = self.type_of(&x);
+                self.no_user_ops(t, e)?;
                 match u.op {
                     UnOp::Neg(_) => E::Neg(Box::new(x), t),
                     UnOp::Not(_) => E::Not(Box::new(x), t),
@@ -523,7 +563,7 @@ impl Translator<'_> {
             }
             Expr::Index(i) => {
                 let Some((c, elem)) = self.slice(&i.expr) else {
-                    return Err(unsupported(e, "indexing anything but a slice parameter"));
+                    return self.array_elem(i, e);
                 };
                 if matches!(&*i.index, Expr::Range(_)) {
                     return Err(unsupported(e, "subslices"));
@@ -532,10 +572,14 @@ impl Translator<'_> {
                 let it = self.type_of(&ix);
                 let u = self.known(Ty::Usize);
                 self.unify(it, u, &i.index)?;
-                let t = self.known(elem);
+                let t = self.elem_tv(&elem);
                 E::Index(c, Box::new(ix), t, text(e))
             }
             Expr::MethodCall(m) => self.method_call(m, e)?,
+            Expr::Field(f) => self.field(f, e)?,
+            Expr::Array(a) => self.array_lit(a, e)?,
+            Expr::Repeat(r) => self.repeat(r)?,
+            Expr::Struct(s) => self.struct_lit(s, e)?,
             Expr::Call(c) => self.call(c, e, false, true)?,
             Expr::If(i) => self.if_value(i, e)?,
             Expr::Block(b) if b.label.is_none() => match block_value(&b.block) {
@@ -554,6 +598,7 @@ impl Translator<'_> {
         let l = self.expr(&b.left)?;
         let r = self.expr(&b.right)?;
         let (lt, rt) = (self.type_of(&l), self.type_of(&r));
+        self.no_user_ops(lt, e)?;
         let t = match b.op {
             BinOp::Add(_)
             | BinOp::Sub(_)
@@ -612,7 +657,26 @@ impl Translator<'_> {
                 });
             }
         }
-        let mut args = vec![self.expr(&m.receiver)?];
+        let receiver = self.expr(&m.receiver)?;
+        let rt = self.type_of(&receiver);
+        if name == "len" && m.args.is_empty() && self.is_array(rt) {
+            return Ok(E::ALen(Box::new(receiver)));
+        }
+        match self.slots[self.root(rt)] {
+            Slot::Named(k) => return self.method_routine(k, receiver, m, e),
+            Slot::Free if !is_number_method(&name) => {
+                return Err(unsupported(
+                    &m.receiver,
+                    &format!(
+                        "a call of the method `{name}` on a value whose type the CUDA \
+                         translation cannot see (a routine's result, a field); name its type \
+                         (`let v: T = ...;`)"
+                    ),
+                ))
+            }
+            _ => {}
+        }
+        let mut args = vec![receiver];
         for a in &m.args {
             args.push(self.expr(a)?);
         }
@@ -690,7 +754,13 @@ impl Translator<'_> {
             s => s,
         };
         let (ty, name) = match tail {
-            [t, "consts", "PI"] => (Ty::from_name(t), "PI"),
+            [t, "consts", n] => {
+                let Some(c) = Ty::from_name(t).and_then(|t| float_const(t, n)) else {
+                    return Err(unsupported(at, "a constant outside the CUDA subset"));
+                };
+                let tv = self.known(Ty::from_name(t).expect("a float type"));
+                return Ok(E::Const(c, tv));
+            }
             [t, n] => (Ty::from_name(t), *n),
             _ => (None, ""),
         };
@@ -698,8 +768,6 @@ impl Translator<'_> {
             return Err(unsupported(at, "a path outside the CUDA subset"));
         };
         let c: &'static str = match (ty, name) {
-            (Ty::F64, "PI") => "3.141592653589793",
-            (Ty::F32, "PI") => "3.14159265f",
             (Ty::F64, "MAX") => "1.7976931348623157e308",
             (Ty::F64, "MIN") => "-1.7976931348623157e308",
             (Ty::F32, "MAX") => "3.40282347e38f",
@@ -735,7 +803,7 @@ impl Translator<'_> {
             _ => return Err(unsupported(at, "a constant outside the CUDA subset")),
         };
         let tv = self.known(ty);
-        Ok(E::Const(c, tv))
+        Ok(E::Const(c.to_string(), tv))
     }
 
     pub(super) fn method(
@@ -745,25 +813,12 @@ impl Translator<'_> {
         ty: Option<Ty>,
         at: &Expr,
     ) -> Result<E, Unsupported> {
-        let m: &'static str = match name {
-            "sqrt" => "sqrt",
-            "abs" => "abs",
-            "min" => "min",
-            "max" => "max",
-            "powi" => "powi",
-            "powf" => "powf",
-            "exp" => "exp",
-            "ln" => "ln",
-            "sin" => "sin",
-            "cos" => "cos",
-            "floor" => "floor",
-            "ceil" => "ceil",
-            "mul_add" => "mul_add",
-            _ => return Err(unsupported(at, "a method outside the CUDA subset")),
+        let Some(m) = METHODS.iter().copied().find(|m| *m == name) else {
+            return Err(unsupported(at, "a method outside the CUDA subset"));
         };
         let arity = match m {
-            "min" | "max" | "powi" | "powf" => 2,
-            "mul_add" => 3,
+            "min" | "max" | "powi" | "powf" | "atan2" | "hypot" => 2,
+            "mul_add" | "clamp" => 3,
             _ => 1,
         };
         if args.len() != arity {
@@ -790,7 +845,7 @@ impl Translator<'_> {
 
 /// The C name a routine call goes through, from the path as written: each segment prefixed
 /// with its length, so two paths never share one (`util::half` is `__acc_call_4util_4half`).
-fn alias(global: bool, segs: &[String]) -> String {
+pub(super) fn alias(global: bool, segs: &[String]) -> String {
     let mut s = String::from("__acc_call");
     if global {
         s.push_str("_g");
@@ -799,6 +854,18 @@ fn alias(global: bool, segs: &[String]) -> String {
         let _ = write!(s, "_{}{seg}", seg.len());
     }
     s
+}
+
+/// The number types' methods the subset has.
+const METHODS: &[&str] = &[
+    "sqrt", "abs", "min", "max", "powi", "powf", "exp", "ln", "sin", "cos", "floor", "ceil",
+    "mul_add", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan", "atan2", "hypot", "signum",
+    "clamp", "round", "trunc", "exp2", "log2", "log10", "cbrt", "recip",
+];
+
+/// A method of the number types the subset has (`sqrt`, `min`, ...).
+fn is_number_method(name: &str) -> bool {
+    METHODS.contains(&name)
 }
 
 fn block_value(b: &syn::Block) -> Option<&Expr> {

@@ -2,9 +2,9 @@ use super::*;
 
 fn params() -> HashMap<String, Outer> {
     let mut p = HashMap::new();
-    p.insert("x".into(), Outer::Slice(Ty::F32, false));
-    p.insert("y".into(), Outer::Slice(Ty::F32, true));
-    p.insert("v".into(), Outer::Slice(Ty::I64, true));
+    p.insert("x".into(), Outer::Slice(Ty::F32.into(), false));
+    p.insert("y".into(), Outer::Slice(Ty::F32.into(), true));
+    p.insert("v".into(), Outer::Slice(Ty::I64.into(), true));
     p.insert("a".into(), Outer::Scalar(Ty::F32));
     p.insert("n".into(), Outer::Scalar(Ty::I32));
     p.insert("s".into(), Outer::Other);
@@ -175,7 +175,9 @@ fn constructs_outside_the_subset_give_a_reason() {
     assert!(why("let (p, q) = (1, 2);").contains("only `let name` patterns"));
     assert!(why("y[i] = x.iter().sum();").contains("a slice is used other than"));
     assert!(why("y[i] = s;").contains("outside the CUDA subset"));
-    assert!(why("let m = x[i].tanh(); y[i] = m;").contains("a method outside the CUDA subset"));
+    assert!(
+        why("let m = x[i].to_degrees(); y[i] = m;").contains("a method outside the CUDA subset")
+    );
     assert!(why("a = 1.0;").contains("neither private nor a reduction variable"));
     // A local whose type nothing decides.
     assert!(why("let w = t; y[i] = 0.0;").contains("the type of `t` cannot be inferred"));
@@ -198,7 +200,7 @@ fn routine(
     translate_routine(&RoutineInput {
         function: "r",
         params: &params,
-        ret,
+        ret: ret.map(Elem::Ty),
         body: &body,
         locals: &HashSet::new(),
     })
@@ -231,7 +233,7 @@ fn a_routine_returns_its_tail_and_early_returns() {
     );
     // Unit routines: `return;`, and no value.
     let r = routine_ok(
-        &[("y", Outer::Slice(Ty::F32, true), false)],
+        &[("y", Outer::Slice(Ty::F32.into(), true), false)],
         None,
         "if y.is_empty() { return; } y[0] = 1.0;",
     );
@@ -248,8 +250,8 @@ fn a_routine_returns_its_tail_and_early_returns() {
 fn a_routine_takes_slices_as_a_pointer_and_a_length() {
     let r = routine_ok(
         &[
-            ("x", Outer::Slice(Ty::F32, false), false),
-            ("y", Outer::Slice(Ty::I64, true), false),
+            ("x", Outer::Slice(Ty::F32.into(), false), false),
+            ("y", Outer::Slice(Ty::I64.into(), true), false),
         ],
         Some(Ty::F32),
         "let mut s = 0.0; for j in 0..x.len() { s += x[j]; y[j] = j as i64; } s",
@@ -340,7 +342,7 @@ fn slices_are_passed_as_a_pointer_and_a_length() {
     assert!(text.contains("__acc_call_3sum(x_ptr, x_len, i_)"), "{text}");
     assert_eq!(
         t.calls[0].args,
-        [ArgTy::Slice(Ty::F32, false), ArgTy::Value(Ty::Usize)]
+        [ArgTy::Slice(Ty::F32.into(), false), ArgTy::Value(Ty::Usize)]
     );
     // The kernel receives the slice it passes.
     assert!(t.args.contains(&ArgSpec::Slice("x".into())));
@@ -350,7 +352,7 @@ fn slices_are_passed_as_a_pointer_and_a_length() {
         text.contains("    __acc_call_4fill(v_ptr, v_len, i_);\n"),
         "{text}"
     );
-    assert_eq!(t.calls[0].args[0], ArgTy::Slice(Ty::I64, true));
+    assert_eq!(t.calls[0].args[0], ArgTy::Slice(Ty::I64.into(), true));
     assert_eq!(t.calls[0].ret, None);
 }
 
@@ -403,7 +405,7 @@ fn recursion_calls_the_routine_by_its_own_alias() {
 
 #[test]
 fn calls_that_may_write_slices_keep_rust_order() {
-    let y = [("y", Outer::Slice(Ty::F32, true), false)];
+    let y = [("y", Outer::Slice(Ty::F32.into(), true), false)];
     let r = routine_ok(
         &y,
         Some(Ty::F32),
@@ -423,6 +425,92 @@ fn calls_that_may_write_slices_keep_rust_order() {
     let e = routine(&y, Some(Ty::F32), "y[0] + bump(y)").err().unwrap();
     assert!(e.why.contains("may write a slice"), "{}", e.why);
     // A shared slice is only read: any position.
-    let x = [("x", Outer::Slice(Ty::F32, false), false)];
+    let x = [("x", Outer::Slice(Ty::F32.into(), false), false)];
     routine_ok(&x, Some(Ty::F32), "x[0] + first(x)");
+}
+
+// ---- user types ------------------------------------------------------------------------------
+
+fn user_kernel(body: &str) -> Result<(String, Translated), Unsupported> {
+    let named = |t: &str| Named::from_type(&syn::parse_str(t).unwrap()).unwrap();
+    let mut params = HashMap::new();
+    params.insert("p".into(), Outer::Slice(Elem::Named(named("P")), false));
+    params.insert(
+        "q".into(),
+        Outer::Slice(Elem::Named(named("[f64; 3]")), true),
+    );
+    params.insert("y".into(), Outer::Slice(Ty::F32.into(), true));
+    let body: syn::Block = syn::parse_str(&format!("{{ {body} }}")).unwrap();
+    let levels = [Level {
+        var: Some("i".into()),
+        lo: syn::parse_quote!(0),
+        hi: syn::parse_quote!(y.len()),
+    }];
+    let t = translate(&Input {
+        function: "k",
+        entry: "k0".into(),
+        params: &params,
+        levels: &levels,
+        body: &body,
+        reductions: &[],
+        per_chunk: &[],
+        privates: &[],
+        locals: &HashSet::new(),
+    })?;
+    Ok((acc_engine::cuda::emit_kernel(&t.kernel), t))
+}
+
+#[test]
+fn fields_of_structs_are_typed_by_their_use_or_by_decltype() {
+    let (t, tr) = user_kernel("y[i] = p[i].x * 2.0; let c = p[i]; let z = c.y + 1.0;")
+        .unwrap_or_else(|e| panic!("{}", e.why));
+    assert!(t.contains("const __acc_type_P *const p_ptr"), "{t}");
+    // `p[i].x` is an `f32` (it is stored into `y[i]`); `c.y` only `decltype` knows.
+    assert!(
+        t.contains("(p_ptr[__acc_index(i_, p_len, \"k\", \"p [i]\")]).x"),
+        "{t}"
+    );
+    assert!(t.contains("decltype(((__acc_type_P *)0)->y) z_"), "{t}");
+    assert!(t.contains("__acc_type_P c_ = "), "{t}");
+    assert_eq!(
+        tr.types
+            .iter()
+            .map(|n| n.alias.as_str())
+            .collect::<Vec<_>>(),
+        ["__acc_type_P"]
+    );
+}
+
+#[test]
+fn struct_literals_and_arrays_keep_rusts_order_and_bounds() {
+    let (t, _) = user_kernel(
+        "let s = P { y: y[i], x: 1.0 }; let a = [s.x, s.y, 0.5]; q[i] = [0.0; 3]; \
+         for (k, v) in a.iter().enumerate() { q[i][k] = v as f64; }",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.why));
+    // Fields are assigned in the order written.
+    assert!(t.contains("__acc_s.y = "), "{t}");
+    assert!(
+        t.find("__acc_s.y").unwrap() < t.find("__acc_s.x").unwrap(),
+        "{t}"
+    );
+    // The elements' type is the fields', which only `decltype` knows.
+    assert!(
+        t.contains("__acc_arr<decltype(((__acc_type_P *)0)->x), 3ULL> a_"),
+        "{t}"
+    );
+    assert!(t.contains("__acc_at(q_ptr["), "{t}");
+    assert!(t.contains("const unsigned long long k_ = "), "{t}");
+}
+
+#[test]
+fn user_types_outside_the_subset_give_a_reason() {
+    let why = |b: &str| match user_kernel(b) {
+        Ok((t, _)) => panic!("{b}: translated:\n{t}"),
+        Err(e) => e.why,
+    };
+    assert!(why("let c = p[i] + p[i];").contains("an operator on a `P`"));
+    assert!(why("let c = P { ..p[i] };").contains("give every field"));
+    assert!(why("let c = p[i].0;").contains("a tuple field"));
+    assert!(why("let c = [0.0; 1 + 2];").contains("positive integer literal"));
 }

@@ -10,7 +10,7 @@
 //! another, so every chain ends at a root (no cycles); `resolve` and `call_sites` are only
 //! meaningful after the whole body was read, when every unification Rust would make is made.
 
-use super::{unsupported, ArgTy, CallSite, Outer, Ty, Unsupported};
+use super::{unsupported, ArgTy, CallSite, Elem, Named, Outer, Ty, Unsupported};
 use proc_macro2::Span;
 use quote::ToTokens;
 use std::collections::{HashMap, HashSet};
@@ -27,6 +27,12 @@ pub(super) enum Slot {
     /// An unsuffixed float literal's type: `f32` or `f64`, `f64` if nothing decides.
     Float,
     Free,
+    /// A user type: its index in `Translator::named`.
+    Named(usize),
+    /// An array built in the kernel (`[a, b]`, `[x; 3]`): its index in `Translator::arrays`.
+    Arr(usize),
+    /// A generic compute function's type parameter: its index in `Translator::generics`.
+    Generic(usize),
 }
 
 pub(super) type Tv = usize;
@@ -40,7 +46,7 @@ pub(super) enum E {
     Bool(bool),
     Var(String, Tv),
     /// A constant of a type: `f64::MAX`.
-    Const(&'static str, Tv),
+    Const(String, Tv),
     Bin(BinOp, Box<E>, Box<E>, Tv),
     Neg(Box<E>, Tv),
     Not(Box<E>, Tv),
@@ -53,6 +59,34 @@ pub(super) enum E {
     /// A routine call: its index in `Translator::calls`, the arguments, the result type.
     Routine(usize, Vec<RArg>, Tv),
     Ternary(Box<E>, Box<E>, Box<E>, Tv),
+    /// A field of a struct value.
+    Field(Box<E>, String, Tv),
+    /// An element of an array value: the array, the index, the Rust text for the message.
+    Elem(Box<E>, Box<E>, Tv, String),
+    /// A struct literal: the fields in the order written, with their values.
+    Struct(Vec<(String, E)>, Tv),
+    /// `[a, b, c]`.
+    Array(Vec<E>, Tv),
+    /// `[x; n]`.
+    Repeat(Box<E>, u64, Tv),
+    /// `a.len()` of an array value.
+    ALen(Box<E>),
+}
+
+/// What a `for` loop other than over a range goes over.
+#[derive(Clone)]
+pub(super) enum Over {
+    /// An array value.
+    Array(E),
+    /// A slice parameter (its C name).
+    Slice(String),
+}
+
+/// What a member access reads: a struct's field, or an array's element.
+#[derive(Clone)]
+pub(super) enum Member {
+    Field(String),
+    Elem,
 }
 
 /// An argument of a routine call.
@@ -78,9 +112,14 @@ impl E {
             | E::Index(_, _, t, _)
             | E::Call(_, _, t)
             | E::Routine(_, _, t)
-            | E::Ternary(_, _, _, t) => Ok(*t),
+            | E::Ternary(_, _, _, t)
+            | E::Field(_, _, t)
+            | E::Elem(_, _, t, _)
+            | E::Struct(_, t)
+            | E::Array(_, t)
+            | E::Repeat(_, _, t) => Ok(*t),
             E::Bool(_) => Err(Ty::Bool),
-            E::Len(_) => Err(Ty::Usize),
+            E::Len(_) | E::ALen(_) => Err(Ty::Usize),
         }
     }
 }
@@ -102,6 +141,15 @@ pub(super) enum S {
     },
     While(E, Vec<S>),
     Loop(Vec<S>),
+    /// `for x in a` over an array or a slice's elements.
+    ForEach {
+        /// `for (k, x) in a.iter().enumerate()`: `k`.
+        index: Option<String>,
+        var: Option<String>,
+        tv: Tv,
+        over: Over,
+        body: Vec<S>,
+    },
     Break,
     Continue,
     Block(Vec<S>),
@@ -119,6 +167,8 @@ pub(super) struct Var {
 pub(super) struct Call {
     pub(super) path: syn::Path,
     pub(super) alias: String,
+    /// A method routine: `path` is the type's path and the method's name.
+    pub(super) method: bool,
     pub(super) args: Vec<CallArg>,
     /// `None`: the value is not used.
     pub(super) ret: Option<Tv>,
@@ -127,7 +177,7 @@ pub(super) struct Call {
 
 pub(super) enum CallArg {
     Value(Tv),
-    Slice(Ty, bool),
+    Slice(Elem, bool),
 }
 
 pub(super) struct Translator<'a> {
@@ -147,6 +197,15 @@ pub(super) struct Translator<'a> {
     pub(super) slices: Vec<String>,
     pub(super) names: HashMap<String, usize>,
     pub(super) loops: usize,
+    /// The user types named so far.
+    pub(super) named: Vec<Named>,
+    /// Member accesses: the result's type variable, the accessed value's, what is read. Their
+    /// types are Rust's, which only rustc knows: the C text names them by `decltype`.
+    pub(super) members: Vec<(Tv, Tv, Member)>,
+    /// Arrays built in the kernel: the elements' type variable, the length.
+    pub(super) arrays: Vec<(Tv, u64)>,
+    /// The type parameters named so far.
+    pub(super) generics: Vec<Named>,
 }
 
 impl<'a> Translator<'a> {
@@ -163,6 +222,52 @@ impl<'a> Translator<'a> {
             slices: Vec::new(),
             names: HashMap::new(),
             loops: 0,
+            named: Vec::new(),
+            members: Vec::new(),
+            arrays: Vec::new(),
+            generics: Vec::new(),
+        }
+    }
+
+    /// A type variable of the user type `n`.
+    pub(super) fn named_tv(&mut self, n: &Named) -> Tv {
+        let k = match self.named.iter().position(|m| m.alias == n.alias) {
+            Some(k) => k,
+            None => {
+                self.named.push(n.clone());
+                self.named.len() - 1
+            }
+        };
+        self.fresh(Slot::Named(k))
+    }
+
+    /// Whether `tv` is an array type (built in the kernel, or a user `[T; N]`).
+    pub(super) fn is_array(&self, tv: Tv) -> bool {
+        match self.slots[self.root(tv)] {
+            Slot::Arr(_) => true,
+            Slot::Named(k) => self.named[k].rust.starts_with('['),
+            _ => false,
+        }
+    }
+
+    /// A type variable of the type parameter `n`.
+    pub(super) fn generic_tv(&mut self, n: &Named) -> Tv {
+        let k = match self.generics.iter().position(|m| m.alias == n.alias) {
+            Some(k) => k,
+            None => {
+                self.generics.push(n.clone());
+                self.generics.len() - 1
+            }
+        };
+        self.fresh(Slot::Generic(k))
+    }
+
+    /// A type variable of `e`.
+    pub(super) fn elem_tv(&mut self, e: &Elem) -> Tv {
+        match e {
+            Elem::Ty(t) => self.known(*t),
+            Elem::Named(n) => self.named_tv(n),
+            Elem::Generic(n) => self.generic_tv(n),
         }
     }
 
@@ -187,6 +292,24 @@ impl<'a> Translator<'a> {
         if ra == rb {
             return Ok(());
         }
+        match (self.slots[ra], self.slots[rb]) {
+            (Slot::Arr(x), Slot::Arr(y)) => {
+                let ((ex, nx), (ey, ny)) = (self.arrays[x], self.arrays[y]);
+                if nx != ny {
+                    return Err(unsupported(at, "arrays of different lengths"));
+                }
+                self.unify(ex, ey, at)?;
+            }
+            // An array built in the kernel where a user type is wanted: its elements are the
+            // type's.
+            (Slot::Arr(x), Slot::Named(_)) => {
+                self.members.push((self.arrays[x].0, rb, Member::Elem));
+            }
+            (Slot::Named(_), Slot::Arr(y)) => {
+                self.members.push((self.arrays[y].0, ra, Member::Elem));
+            }
+            _ => {}
+        }
         let merged = match (self.slots[ra], self.slots[rb]) {
             (Slot::Free, s) | (s, Slot::Free) => s,
             (Slot::Int, Slot::Int) => Slot::Int,
@@ -198,6 +321,11 @@ impl<'a> Translator<'a> {
                 Slot::Known(t)
             }
             (Slot::Known(x), Slot::Known(y)) if x == y => Slot::Known(x),
+            // Two spellings of one type (rustc checked the program).
+            (Slot::Named(x), Slot::Named(_)) => Slot::Named(x),
+            (Slot::Arr(x), Slot::Arr(_)) => Slot::Arr(x),
+            (Slot::Generic(x), Slot::Generic(y)) if x == y => Slot::Generic(x),
+            (Slot::Arr(_), Slot::Named(x)) | (Slot::Named(x), Slot::Arr(_)) => Slot::Named(x),
             _ => {
                 return Err(unsupported(
                     at,
@@ -274,7 +402,7 @@ impl<'a> Translator<'a> {
                             ArgTy::Signature
                         }
                     },
-                    CallArg::Slice(t, m) => ArgTy::Slice(*t, *m),
+                    CallArg::Slice(t, m) => ArgTy::Slice(t.clone(), *m),
                 });
             }
             let ret = c.ret.and_then(|tv| {
@@ -288,13 +416,60 @@ impl<'a> Translator<'a> {
             out.push(CallSite {
                 path: c.path.clone(),
                 alias: c.alias.clone(),
+                method: c.method,
                 args,
                 ret,
                 span: c.span,
             });
         }
         self.sym = sym;
+        self.finish_members();
         out
+    }
+
+    /// Names the type of each member access nothing else decided: `decltype` of the member of
+    /// the accessed value's C type (inner accesses first, so a nested one finds its base's).
+    fn finish_members(&mut self) {
+        // An element of an array built in the kernel is of its element type.
+        // (and of a `[T; N]` written with a number type `T`, that type).
+        for (tv, base, m) in self.members.clone() {
+            let e = match (self.slots[self.root(base)], &m) {
+                (Slot::Arr(k), Member::Elem) => self.arrays[k].0,
+                (Slot::Named(k), Member::Elem) => {
+                    match syn::parse_str::<syn::Type>(&self.named[k].rust) {
+                        Ok(syn::Type::Array(a)) => match Ty::from_type(&a.elem) {
+                            Some(t) => self.known(t),
+                            None => continue,
+                        },
+                        _ => continue,
+                    }
+                }
+                _ => continue,
+            };
+            let _ = self.unify(tv, e, &proc_macro2::TokenStream::new());
+        }
+        for (tv, base, m) in self.members.clone() {
+            let r = self.root(tv);
+            if matches!(
+                self.slots[r],
+                Slot::Known(_) | Slot::Named(_) | Slot::Arr(_)
+            ) {
+                continue;
+            }
+            let rb = self.root(base);
+            let b = match self.slots[rb] {
+                Slot::Named(k) => self.named[k].alias.clone(),
+                _ => match self.sym.get(&rb) {
+                    Some(n) => n.clone(),
+                    None => continue,
+                },
+            };
+            let text = match m {
+                Member::Field(f) => format!("decltype((({b} *)0)->{f})"),
+                Member::Elem => format!("__acc_elem<{b}>::type"),
+            };
+            self.sym.entry(r).or_insert(text);
+        }
     }
 
     pub(super) fn type_of(&mut self, e: &E) -> Tv {

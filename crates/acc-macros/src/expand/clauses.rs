@@ -128,6 +128,16 @@ pub(super) fn params(
 ) -> (Vec<Param>, HashMap<String, cuda::Outer>) {
     let mut params = Vec::new();
     let mut outer = HashMap::new();
+    let generics = float_params(func);
+    let elem = |t: &Type| match t {
+        Type::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+            Some(i) if generics.contains(&i.to_string()) => {
+                Some(cuda::Elem::Generic(cuda::generic(&i.to_string())))
+            }
+            _ => cuda::Elem::from_type(t),
+        },
+        t => cuda::Elem::from_type(t),
+    };
     for arg in &func.sig.inputs {
         match arg {
             FnArg::Receiver(r) => errors.push(syn::Error::new_spanned(
@@ -143,7 +153,7 @@ pub(super) fn params(
                     continue;
                 };
                 let kind = match &*t.ty {
-                    Type::Reference(r) if matches!(&*r.elem, Type::Slice(_)) => {
+                    Type::Reference(r) if slice_elem(&r.elem).is_some() => {
                         if r.mutability.is_some() {
                             ParamKind::Mut
                         } else {
@@ -161,14 +171,16 @@ pub(super) fn params(
                     _ => ParamKind::Scalar,
                 };
                 let o = match &*t.ty {
-                    Type::Reference(r) => match &*r.elem {
-                        Type::Slice(sl) => match cuda::Ty::from_type(&sl.elem) {
-                            Some(e) => cuda::Outer::Slice(e, r.mutability.is_some()),
-                            None => cuda::Outer::Other,
-                        },
-                        _ => cuda::Outer::Other,
+                    Type::Reference(r) => match slice_elem(&r.elem).and_then(elem) {
+                        Some(e) => cuda::Outer::Slice(e, r.mutability.is_some()),
+                        None => cuda::Outer::Other,
                     },
-                    ty => cuda::Ty::from_type(ty).map_or(cuda::Outer::Other, cuda::Outer::Scalar),
+                    ty => match elem(ty) {
+                        Some(cuda::Elem::Ty(t)) => cuda::Outer::Scalar(t),
+                        Some(cuda::Elem::Generic(n)) => cuda::Outer::Generic(n),
+                        Some(cuda::Elem::Named(n)) => cuda::Outer::Value(n),
+                        None => cuda::Outer::Other,
+                    },
                 };
                 outer.insert(pi.ident.to_string(), o);
                 params.push(Param {
@@ -180,6 +192,53 @@ pub(super) fn params(
         }
     }
     (params, outer)
+}
+
+/// The type parameters of a generic compute function bounded by `Float` (`T: acc::Float`):
+/// its CUDA form has a kernel per float type.
+pub(super) fn float_params(func: &ItemFn) -> Vec<String> {
+    let is_float = |b: &syn::TypeParamBound| match b {
+        syn::TypeParamBound::Trait(t) => t.path.segments.last().is_some_and(|s| s.ident == "Float"),
+        _ => false,
+    };
+    let mut out = Vec::new();
+    for p in func.sig.generics.type_params() {
+        let mut bounds: Vec<&syn::TypeParamBound> = p.bounds.iter().collect();
+        if let Some(w) = &func.sig.generics.where_clause {
+            for pred in &w.predicates {
+                if let syn::WherePredicate::Type(t) = pred {
+                    if matches!(&t.bounded_ty, Type::Path(tp) if tp.path.is_ident(&p.ident)) {
+                        bounds.extend(t.bounds.iter());
+                    }
+                }
+            }
+        }
+        if bounds.into_iter().any(is_float) {
+            out.push(p.ident.to_string());
+        }
+    }
+    out
+}
+
+/// The element type of a slice parameter's referent: `[T]`, or `Vec<T>` (a `&Vec<T>` or
+/// `&mut Vec<T>` is mapped as its slice; inside the function the name is the slice).
+fn slice_elem(t: &Type) -> Option<&Type> {
+    match t {
+        Type::Slice(s) => Some(&s.elem),
+        Type::Paren(p) => slice_elem(&p.elem),
+        Type::Group(g) => slice_elem(&g.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                return None;
+            };
+            match (last.ident == "Vec", a.args.first(), a.args.len()) {
+                (true, Some(syn::GenericArgument::Type(t)), 1) => Some(t),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The construct's clauses: data clauses onto `ctx.params`, `private`/`firstprivate` and

@@ -60,7 +60,9 @@ pub(super) fn decide(
         .iter()
         .map(|p| {
             let scalar = match ctx.outer.get(&p.name.to_string()) {
-                Some(cuda::Outer::Slice(t, _) | cuda::Outer::Scalar(t)) => scalar_type(*t),
+                Some(cuda::Outer::Slice(cuda::Elem::Ty(t), _) | cuda::Outer::Scalar(t)) => {
+                    scalar_type(*t)
+                }
                 _ => None,
             };
             facts::ParamFact {

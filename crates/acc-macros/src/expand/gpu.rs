@@ -125,6 +125,10 @@ pub(super) fn launch_args(
                 let ty = ty.rust();
                 quote!(::acc::__private::KArg::value(&#v, #ty))
             }
+            cuda::ArgSpec::Bytes(v) => {
+                let v = format_ident!("{}", v);
+                quote!(::acc::__private::KArg::bytes(&#v))
+            }
             cuda::ArgSpec::Signature(v) => {
                 let v = format_ident!("{}", v);
                 quote!(::acc::__private::KArg::signature(&#v))
@@ -238,8 +242,10 @@ fn single_kernel(
     })?;
     rw.kernels.push(t.kernel);
     rw.calls.extend(t.calls);
+    rw.add_types(t.types);
     let args = launch_args(&t.args, &[], &[]);
     let module = format_ident!("__ACC_CUDA_{}", ctx.function.to_uppercase());
+    let entry = entry_of(ctx, entry);
     Ok(syn::parse_quote! {
         if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
             ::acc::__private::launch_cuda(
@@ -258,6 +264,50 @@ fn single_kernel(
     })
 }
 
+/// The entry a launch runs: `entry`, or for a generic function the instantiation for its type
+/// parameter (`<T as Float>::__acc_pick("..._f32", "..._f64")`).
+fn entry_of(ctx: &Ctx, entry: &str) -> TokenStream {
+    match &ctx.generic {
+        None => quote!(#entry),
+        Some(t) => {
+            let t = format_ident!("{}", t);
+            let (f, d) = (format!("{entry}_f32"), format!("{entry}_f64"));
+            quote!(<#t as ::acc::__private::Float>::__acc_pick(#f, #d))
+        }
+    }
+}
+
+/// A generic function's kernels, once per float type: each in its namespace, where the type
+/// parameter's C name is that type. Returns why there is no form when the function's generics
+/// are not one `T: acc::Float`.
+fn instantiate(ctx: &Ctx, func: &ItemFn, rw: &mut Rewriter<'_>) -> Option<(Span, String)> {
+    let g = &func.sig.generics;
+    let (types, consts) = (g.type_params().count(), g.const_params().count());
+    if types + consts == 0 {
+        return None;
+    }
+    let Some(t) = ctx.generic.as_ref().filter(|_| types == 1 && consts == 0) else {
+        return Some((
+            g.span(),
+            "a generic compute function has a CUDA form when its one type parameter is bounded \
+             by `acc::Float` (`fn f<T: acc::Float>(..)`)"
+                .into(),
+        ));
+    };
+    let alias = cuda::generic(t).alias;
+    let mut out = Vec::new();
+    for k in std::mem::take(&mut rw.kernels) {
+        for (suffix, c) in [("f32", "float"), ("f64", "double")] {
+            let mut k = k.clone();
+            k.entry = format!("{}_{suffix}", k.entry);
+            k.types = format!("typedef {c} {alias};\n{}", k.types);
+            out.push(k);
+        }
+    }
+    rw.kernels = out;
+    None
+}
+
 /// The expanded compute function and its CUDA module: the hidden static
 /// `__ACC_CUDA_<NAME>` with the kernels' source and entries, or why there is none (and a
 /// compile error where each reason stands).
@@ -266,8 +316,9 @@ pub(super) fn with_module(
     func: &ItemFn,
     prologue: TokenStream,
     rw: &mut Rewriter<'_>,
-    missing: Vec<(Span, String)>,
+    mut missing: Vec<(Span, String)>,
 ) -> TokenStream {
+    missing.extend(instantiate(ctx, func, rw));
     let body = &func.block.stmts;
     let attrs = &func.attrs;
     let vis = &func.vis;
@@ -292,6 +343,7 @@ pub(super) fn with_module(
         (source, head.len())
     } else {
         rw.calls.clear();
+        rw.types.clear();
         (String::new(), 0)
     };
     let entries: Vec<&str> = rw.kernels.iter().map(|k| k.entry.as_str()).collect();
@@ -299,6 +351,7 @@ pub(super) fn with_module(
         .iter()
         .map(|(span, why)| quote_spanned!(*span=> (::core::file!(), ::core::line!(), #why)));
     let calls = crate::routine::calls(&rw.calls);
+    let types = crate::routine::types(&rw.types);
     quote! {
         #(#attrs)*
         #vis #sig {
@@ -318,6 +371,7 @@ pub(super) fn with_module(
             entries: &[#(#entries),*],
             missing: &[#(#missing),*],
             calls: &[#(#calls),*],
+            types: &[#(#types),*],
             kernels_at: #kernels_at,
             assembled: ::acc::__private::Assembled::new(),
         };
@@ -325,6 +379,15 @@ pub(super) fn with_module(
 }
 
 impl Rewriter<'_> {
+    /// Adds the user types a kernel names to the module's, each once.
+    fn add_types(&mut self, types: Vec<cuda::Named>) {
+        for n in types {
+            if !self.types.contains(&n) {
+                self.types.push(n);
+            }
+        }
+    }
+
     /// The CUDA form of a partitioned loop: its nest of `levels` around `body`.
     pub(super) fn translate_launch(
         &self,
@@ -386,9 +449,11 @@ impl Rewriter<'_> {
         };
         self.kernels.push(t.kernel);
         self.calls.extend(t.calls);
+        self.add_types(t.types);
         let args = launch_args(&t.args, &b.los, &b.ns);
         let reds = reduction::kernel_reductions(&spec.reductions, &t.reductions);
         let module = format_ident!("__ACC_CUDA_{}", self.ctx.function.to_uppercase());
+        let entry = entry_of(self.ctx, entry);
         quote! {
             if let ::core::option::Option::Some(__acc_gpu) = ::acc::__private::gpu() {
                 ::acc::__private::launch_cuda(

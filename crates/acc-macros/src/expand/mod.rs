@@ -159,6 +159,8 @@ pub(super) struct Ctx {
     pub(super) laid_out: bool,
     /// Names bound inside the function ([`crate::routine::bound_names`]).
     pub(super) locals: HashSet<String>,
+    /// A generic function's one type parameter bounded by `acc::Float`.
+    pub(super) generic: Option<String>,
 }
 
 fn expand_fn(
@@ -173,6 +175,15 @@ fn expand_fn(
         return TokenStream::new();
     };
     let (params, outer) = clauses::params(&func, errors);
+    // Iterator loops over slice parameters (not shadowed in the body) become index loops.
+    let shadowed = pattern_names(&func.block);
+    let slices: BTreeSet<String> = params
+        .iter()
+        .filter(|p| p.kind != ParamKind::Scalar)
+        .map(|p| p.name.to_string())
+        .filter(|n| !shadowed.contains(n))
+        .collect();
+    crate::iters::rewrite(&mut func.block, &slices);
     let mut ctx = Ctx {
         construct: c,
         function: syn::ext::IdentExt::unraw(&func.sig.ident).to_string(),
@@ -186,6 +197,7 @@ fn expand_fn(
         plain: Vec::new(),
         laid_out: true,
         locals: crate::routine::bound_names(&func),
+        generic: clauses::float_params(&func).into_iter().next(),
     };
     let combined = d.kind.is_combined();
     let mut spec = clauses::construct_clauses(&mut ctx, &d, &table, &func.sig.ident, errors);
@@ -234,6 +246,7 @@ fn check_loops_only(c: Construct, func: &mut ItemFn, errors: &mut Vec<syn::Error
         plain: Vec::new(),
         laid_out: false,
         locals: HashSet::new(),
+        generic: None,
     };
     let mut rw = Rewriter::new(&ctx);
     rw.visit_block_mut(&mut func.block);

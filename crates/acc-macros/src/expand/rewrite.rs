@@ -37,6 +37,8 @@ pub(super) struct Rewriter<'a> {
     pub(super) missing: Vec<(Span, String)>,
     /// The routine calls of `kernels`.
     pub(super) calls: Vec<cuda::CallSite>,
+    /// The user types `kernels` name.
+    pub(super) types: Vec<cuda::Named>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -48,6 +50,7 @@ impl<'a> Rewriter<'a> {
             kernels: Vec::new(),
             missing: Vec::new(),
             calls: Vec::new(),
+            types: Vec::new(),
         }
     }
 }

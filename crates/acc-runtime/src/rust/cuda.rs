@@ -26,6 +26,8 @@ pub struct CudaModule {
     pub missing: &'static [(&'static str, u32, &'static str)],
     /// The kernels' calls of `#[acc::routine]` functions, one per call.
     pub calls: &'static [RoutineCall],
+    /// The user types the kernels name (`#[derive(DeviceCopy)]` structs, arrays).
+    pub types: &'static [super::CudaType],
     /// Where in `source` the kernels start: the routines go before them.
     pub kernels_at: usize,
     /// The source with the routines, or why there is none: computed on first use.
@@ -130,6 +132,12 @@ pub enum KArg<'a> {
     },
     /// A value's bytes.
     Value { bytes: [u8; 8], len: usize },
+    /// A larger value, in place.
+    Bytes {
+        ptr: usize,
+        len: usize,
+        _borrow: PhantomData<&'a [u8]>,
+    },
     /// The translation assumed another type than the value has.
     Mismatch {
         want: &'static str,
@@ -152,6 +160,16 @@ impl<'a> KArg<'a> {
             return KArg::Mismatch { want, got: T::NAME };
         }
         Self::signature(v)
+    }
+
+    /// `v`, a user type (`#[derive(DeviceCopy)]` struct, array), by value: its bytes, which
+    /// the kernel reads as the C struct of the same layout.
+    pub fn bytes<T: DeviceCopy>(v: &'a T) -> Self {
+        KArg::Bytes {
+            ptr: v as *const T as usize,
+            len: size_of::<T>(),
+            _borrow: PhantomData,
+        }
     }
 
     /// `v` by value, where the kernel takes the type from a routine's signature: rustc checked
@@ -250,6 +268,10 @@ pub fn launch_cuda(
             KArg::Slice { .. } => runtime::Arg::DevicePtr(0),
             KArg::Value { bytes, len } => runtime::Arg::Value {
                 ptr: bytes.as_ptr() as usize,
+                bytes: *len,
+            },
+            KArg::Bytes { ptr, len, .. } => runtime::Arg::Value {
+                ptr: *ptr,
                 bytes: *len,
             },
             KArg::Mismatch { .. } => unreachable!("reported above"),

@@ -51,22 +51,109 @@ pub use owned::{
 };
 
 /// Element types that may live in device memory: plain numbers, for which every bit pattern is
-/// a valid value (new device memory is poisoned) and a byte copy is a copy.
+/// a valid value (new device memory is poisoned) and a byte copy is a copy, arrays of them, and
+/// `#[repr(C)]` structs of them (`#[derive(acc::DeviceCopy)]`).
 ///
 /// # Safety
 /// Every bit pattern of `size_of::<Self>()` bytes is a valid `Self`, and `Self` has no padding
-/// and no pointers.
-pub unsafe trait DeviceCopy: Copy + Send + Sync + 'static {}
+/// and no pointers. [`DeviceCopy::__acc_c_type`], when it gives a name, declares a C type with
+/// the same layout.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be mapped to a device: it is not `DeviceCopy`",
+    label = "not a number, an array of them or a `#[derive(acc::DeviceCopy)]` struct",
+    note = "device data is numbers, arrays of them and `#[repr(C)] #[derive(Clone, Copy, \
+            acc::DeviceCopy)]` structs of them"
+)]
+pub unsafe trait DeviceCopy: Copy + Send + Sync + 'static {
+    /// The C type of `Self` in a CUDA module, declaring it (and what it needs) in `out`;
+    /// empty when it has none.
+    #[doc(hidden)]
+    fn __acc_c_type(out: &mut CTypes) -> String {
+        let _ = out;
+        String::new()
+    }
+}
 
 macro_rules! device_copy {
-    ($($t:ty)*) => { $(
-        // SAFETY: a primitive number: no padding, every bit pattern valid.
-        unsafe impl DeviceCopy for $t {}
+    ($($t:ty => $c:literal)*) => { $(
+        // SAFETY: a primitive number: no padding, every bit pattern valid; `$c` is its C type.
+        unsafe impl DeviceCopy for $t {
+            fn __acc_c_type(_: &mut CTypes) -> String {
+                $c.to_string()
+            }
+        }
     )* };
 }
-device_copy!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64);
-// SAFETY: an array of such values has no padding and every bit pattern is valid.
-unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}
+device_copy!(i8 => "signed char" i16 => "short" i32 => "int" i64 => "long long"
+    isize => "long long" u8 => "unsigned char" u16 => "unsigned short" u32 => "unsigned int"
+    u64 => "unsigned long long" usize => "unsigned long long" f32 => "float" f64 => "double");
+// SAFETY: no C type (the CUDA form has no 128-bit integers); otherwise as above.
+unsafe impl DeviceCopy for i128 {}
+// SAFETY: as for `i128`.
+unsafe impl DeviceCopy for u128 {}
+// SAFETY: an array of such values has no padding and every bit pattern is valid; the C type is
+// `struct { T v[N]; }`, whose layout is the array's.
+unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {
+    fn __acc_c_type(out: &mut CTypes) -> String {
+        let t = T::__acc_c_type(out);
+        if t.is_empty() {
+            return t;
+        }
+        format!("__acc_arr<{t}, {N}ULL>")
+    }
+}
+
+/// The float types a generic compute function is written over (`fn axpy<T: acc::Float>(..)`):
+/// `f32` and `f64`. Its CUDA form has a kernel per type, and a launch runs the one of `Self`.
+pub trait Float:
+    DeviceCopy
+    + KernelValue
+    + PartialOrd
+    + core::ops::Add<Output = Self>
+    + core::ops::Sub<Output = Self>
+    + core::ops::Mul<Output = Self>
+    + core::ops::Div<Output = Self>
+    + core::ops::Neg<Output = Self>
+    + core::ops::AddAssign
+    + core::ops::SubAssign
+    + core::ops::MulAssign
+    + core::ops::DivAssign
+{
+    /// The kernel of a generic function for `Self`, from its instantiations.
+    #[doc(hidden)]
+    fn __acc_pick(f32: &'static str, f64: &'static str) -> &'static str;
+    /// The square root.
+    fn sqrt(self) -> Self;
+    /// `|self|`.
+    fn abs(self) -> Self;
+    /// The smaller of two values (the other one when one is NaN).
+    fn min(self, other: Self) -> Self;
+    /// The larger of two values (the other one when one is NaN).
+    fn max(self, other: Self) -> Self;
+}
+
+macro_rules! float {
+    ($($t:ident $pick:literal)*) => { $(
+        impl Float for $t {
+            fn __acc_pick(f32: &'static str, f64: &'static str) -> &'static str {
+                [f32, f64][$pick]
+            }
+            fn sqrt(self) -> Self {
+                $t::sqrt(self)
+            }
+            fn abs(self) -> Self {
+                $t::abs(self)
+            }
+            fn min(self, other: Self) -> Self {
+                $t::min(self, other)
+            }
+            fn max(self, other: Self) -> Self {
+                $t::max(self, other)
+            }
+        }
+    )* };
+}
+float!(f32 0 f64 1);
 
 /// The device types a Rust program can select (`ACC_DEVICE_TYPE` chooses the initial one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,3 +263,5 @@ impl Loc {
 
 mod routines;
 pub use routines::{not_a_routine, Assembled, CudaRoutine, NotARoutine, RoutineCall};
+mod types;
+pub use types::{CTypes, CudaType};

@@ -21,7 +21,8 @@
 //! prototypes first (routines may call each other, and themselves), then the definitions, each
 //! with `#define`s that bind its aliases to the callees' names, then the kernels' aliases.
 
-use super::CudaModule;
+use super::types::{self, CTypes};
+use super::{CudaModule, CudaType};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -49,6 +50,8 @@ pub struct CudaRoutine {
     /// `{ ... }`, calling routines through the aliases of `calls`.
     pub body: &'static str,
     pub calls: &'static [RoutineCall],
+    /// The user types its text names.
+    pub types: &'static [CudaType],
     /// Why the routine has no CUDA form: where and why.
     pub missing: &'static [(&'static str, u32, &'static str)],
 }
@@ -112,6 +115,7 @@ impl NotARoutine {
             param_types: &[],
             body: "",
             calls: &[],
+            types: &[],
             missing: &[],
         };
         &NONE
@@ -147,7 +151,7 @@ pub(super) fn assemble(m: &'static CudaModule) -> &'static Result<Cow<'static, s
         if !problems.is_empty() {
             return Err(problems);
         }
-        if m.calls.is_empty() {
+        if m.calls.is_empty() && m.types.is_empty() {
             return Ok(Cow::Borrowed(m.source));
         }
         let mut order = Vec::new();
@@ -156,7 +160,19 @@ pub(super) fn assemble(m: &'static CudaModule) -> &'static Result<Cow<'static, s
         if !problems.is_empty() {
             return Err(problems);
         }
-        Ok(Cow::Owned(write_module(m, &order, &index)))
+        write_module(m, &order, &index)
+            .map(Cow::Owned)
+            .ok_or_else(|| {
+                vec![(
+                    "",
+                    0,
+                    format!(
+                        "a type the CUDA form of `{}` uses has no C declaration: implement \
+                     `DeviceCopy` with `#[derive(acc::DeviceCopy)]`",
+                        m.function
+                    ),
+                )]
+            })
     })
 }
 
@@ -260,6 +276,7 @@ fn aliases(
     calls: &[RoutineCall],
     index: &HashMap<*const CudaRoutine, usize>,
     order: &[&CudaRoutine],
+    decls: &mut CTypes,
     define: bool,
 ) {
     let mut seen = Vec::new();
@@ -271,11 +288,17 @@ fn aliases(
         let r = (c.routine)();
         let mut names = vec![(c.alias.to_string(), String::new())];
         if r.ret != "void" {
-            names.push((format!("{}_r", c.alias), r.ret.to_string()));
+            names.push((
+                format!("{}_r", c.alias),
+                types::resolve(r.ret, r.types, decls),
+            ));
         }
         for (k, t) in r.param_types.iter().enumerate() {
             if !t.is_empty() {
-                names.push((format!("{}_a{k}", c.alias), t.to_string()));
+                names.push((
+                    format!("{}_a{k}", c.alias),
+                    types::resolve(t, r.types, decls),
+                ));
             }
         }
         for (name, ty) in names {
@@ -291,40 +314,55 @@ fn aliases(
     }
 }
 
+/// The module with its user types and routines; `None` when a type has no C form.
 fn write_module(
     m: &CudaModule,
     order: &[&'static CudaRoutine],
     index: &HashMap<*const CudaRoutine, usize>,
-) -> String {
+) -> Option<String> {
     let (head, kernels) = m.source.split_at(m.kernels_at);
-    let mut out = String::from(head);
-    out.push_str("\n/* #[acc::routine] functions (acc-macros), declared before any use. */\n");
+    let mut decls = CTypes::default();
+    let mut body = String::new();
+    if !order.is_empty() {
+        body.push_str("\n/* #[acc::routine] functions (acc-macros), declared before any use. */\n");
+    }
     for (k, r) in order.iter().enumerate() {
+        types::aliases(&mut body, r.types, &mut decls, true)?;
         let _ = writeln!(
-            out,
+            body,
             "static __device__ {} {}({});",
             r.ret,
             c_name(k, r),
             r.params
         );
+        types::aliases(&mut body, r.types, &mut decls, false)?;
     }
     for (k, r) in order.iter().enumerate() {
-        let _ = writeln!(out, "\n/* {}:{}: {} */", r.file, r.line, r.function);
-        aliases(&mut out, r.calls, index, order, true);
+        let _ = writeln!(body, "\n/* {}:{}: {} */", r.file, r.line, r.function);
+        types::aliases(&mut body, r.types, &mut decls, true)?;
+        aliases(&mut body, r.calls, index, order, &mut decls, true);
         let _ = write!(
-            out,
+            body,
             "static __device__ {} {}({}) {}",
             r.ret,
             c_name(k, r),
             r.params,
             r.body
         );
-        aliases(&mut out, r.calls, index, order, false);
+        aliases(&mut body, r.calls, index, order, &mut decls, false);
+        types::aliases(&mut body, r.types, &mut decls, false)?;
     }
-    out.push('\n');
-    aliases(&mut out, m.calls, index, order, true);
+    body.push('\n');
+    types::aliases(&mut body, m.types, &mut decls, true)?;
+    aliases(&mut body, m.calls, index, order, &mut decls, true);
+    let mut out = String::from(head);
+    if !decls.text().is_empty() {
+        out.push_str("\n/* Rust types (#[derive(acc::DeviceCopy)]). */\n");
+        out.push_str(decls.text());
+    }
+    out.push_str(&body);
     out.push_str(kernels);
-    out
+    Some(out)
 }
 
 #[cfg(test)]
@@ -368,6 +406,7 @@ mod tests {
             param_types: &["float"],
             body,
             calls,
+            types: &[],
             missing,
         }
     }
@@ -379,6 +418,7 @@ mod tests {
             entries: &[],
             missing: &[],
             calls,
+            types: &[],
             kernels_at: 5,
             assembled: Assembled::new(),
         }
