@@ -474,6 +474,38 @@ int main(void) {
 }
 """, ("  close_data(p, N);\n", "  #pragma acc update self(p[0:N])\n  close_data(p, N);\n"))
 
+sub("helper_kernel_no_update", "a helper runs the kernel on data its caller entered; the caller reads without an update", """
+static void scale(double *p, int n) {
+  #pragma acc parallel loop present(p[0:n])
+  for (int i = 0; i < n; i++) p[i] *= 2;
+}
+int main(void) {
+  double *p = malloc(N * sizeof *p);
+  for (int i = 0; i < N; i++) p[i] = i;
+  #pragma acc enter data copyin(p[0:N])
+  scale(p, N);
+  printf("%f\\n", p[3]);
+  #pragma acc exit data delete(p[0:N])
+  free(p);
+  return 0;
+}
+""", ("  printf(", "  #pragma acc update self(p[0:N])\n  printf("))
+
+sub("helper_expects_present", "a helper's kernel expects its argument present; the caller never maps it", """
+static void scale(double *p, int n) {
+  #pragma acc parallel loop present(p[0:n])
+  for (int i = 0; i < n; i++) p[i] *= 2;
+}
+int main(void) {
+  double *p = malloc(N * sizeof *p);
+  for (int i = 0; i < N; i++) p[i] = i;
+  scale(p, N);
+  printf("%f\\n", p[3]);
+  free(p);
+  return 0;
+}
+""", ("  scale(p, N);\n", "  #pragma acc data copy(p[0:N])\n  scale(p, N);\n"))
+
 for name, (desc, bug, fix) in C.items():
     for d, src in (("bugs", bug), ("fixed", fix)):
         with open(os.path.join(d, name + ".c"), "w") as f:

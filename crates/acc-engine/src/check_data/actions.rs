@@ -118,42 +118,11 @@ impl Fx<'_> {
         }
     }
 
-    /// A call of a function that only maps its parameters' data: its actions on the
-    /// arguments, in order, reported at the call.
-    pub(super) fn apply_summary(
-        &mut self,
-        s: &super::Summary,
-        args: &[Option<VarId>],
-        at: Span,
-        m: &mut Map,
-    ) {
-        self.via_call = Some(at);
-        for &(pos, id, j) in &s.actions {
-            let Some(var) = args[pos] else { continue };
-            let ConstructPlan::Dynamic { kind, data, .. } = &self.plans[id.0 as usize] else {
-                continue;
-            };
-            let mut item = data[j].clone();
-            item.var = var;
-            let mode = Mode {
-                dynamic: true,
-                finalize: self.unit.construct(id).directive.has(ClauseKind::Finalize),
-                asynchronous: false,
-            };
-            match kind {
-                EffKind::EnterData => {
-                    self.enter(m, &item, mode);
-                }
-                EffKind::ExitData => self.exit(m, &item, mode, false),
-                EffKind::Update => self.update(m, &item, mode),
-                _ => {}
-            }
-        }
-        self.via_call = None;
-    }
-
     fn key(&self, i: &DataItem) -> Key {
-        (i.var, i.item.as_ref().map(member_path).unwrap_or_default())
+        (
+            self.bound(i.var),
+            i.item.as_ref().map(member_path).unwrap_or_default(),
+        )
     }
 
     fn item_span(&self, i: &DataItem, id_hint: Option<ConstructId>) -> Span {
@@ -236,6 +205,7 @@ impl Fx<'_> {
                         at: span,
                         what: "present",
                         var: key.clone(),
+                        inner: self.via_call.and(i.item.as_ref().map(|x| x.span)),
                     });
                     // The program stops there: nothing after it is checked for this item.
                     ks.forget();
@@ -385,6 +355,7 @@ impl Fx<'_> {
                         "update self"
                     },
                     var: key,
+                    inner: self.via_call.and(i.item.as_ref().map(|x| x.span)),
                 });
             }
             return;
@@ -526,7 +497,7 @@ impl Fx<'_> {
         }
         let name = self.unit.construct(id).directive.name_span;
         for v in reduced {
-            let Some(ks) = m.get_mut(&(v, String::new())) else {
+            let Some(ks) = m.get_mut(&(self.bound(v), String::new())) else {
                 continue;
             };
             match ks.count.present() {

@@ -15,8 +15,10 @@ use crate::span::Span;
 
 use super::report::Finding;
 use super::state::{join, join_into, Count, KState, Key, State};
+use super::summary::Summary;
 
-static NO_SUMMARIES: LazyLock<HashMap<&'static str, super::Summary>> = LazyLock::new(HashMap::new);
+static NO_SUMMARIES: LazyLock<HashMap<&'static str, Summary<'static>>> =
+    LazyLock::new(HashMap::new);
 
 /// Where `break` and `continue` go.
 struct Frame {
@@ -41,9 +43,12 @@ pub(super) struct Fx<'a> {
     pub unknown: Vec<(Span, String)>,
     frames: Vec<Frame>,
     /// The file's functions that only map their parameters' data.
-    pub summaries: &'a HashMap<&'a str, super::Summary>,
-    /// Applying a callee's summary at this call: findings point at the call.
+    pub summaries: &'a HashMap<&'a str, Summary<'a>>,
+    /// Inside a callee the check follows into, at this call: findings about its
+    /// directives point at the call.
     pub via_call: Option<Span>,
+    /// There, the callee's parameters bound to the caller's arguments.
+    pub subst: HashMap<VarId, VarId>,
     /// Inside a directive with an `if` clause (its errors may be on a path never taken).
     pub conditional: bool,
     /// The state entering each `switch` around the current step, innermost last.
@@ -73,18 +78,35 @@ impl<'a> Fx<'a> {
             conditional: false,
             summaries: &NO_SUMMARIES,
             via_call: None,
+            subst: HashMap::new(),
         }
     }
 
     /// Tracks the items a construct's data clauses (explicit or implicit) name.
     pub(super) fn track_construct(&mut self, id: crate::facts::ConstructId) {
+        self.track_bound(id, &HashMap::new());
+    }
+
+    /// As `track_construct`, for a callee's construct: its parameters' items are the bound
+    /// arguments'; its other variables are not the caller's to track.
+    pub(super) fn track_bound(
+        &mut self,
+        id: crate::facts::ConstructId,
+        bind: &HashMap<VarId, VarId>,
+    ) {
+        let outside = !bind.is_empty();
         let data = match &self.plans[id.0 as usize] {
             ConstructPlan::Kernel(k) => &k.data,
             ConstructPlan::Region { data, .. } | ConstructPlan::Dynamic { data, .. } => data,
             ConstructPlan::None => return,
         };
         for d in data {
-            let key = (d.var, d.item.as_ref().map(member_path).unwrap_or_default());
+            let var = match bind.get(&d.var) {
+                Some(v) => *v,
+                None if outside => continue,
+                None => d.var,
+            };
+            let key = (var, d.item.as_ref().map(member_path).unwrap_or_default());
             self.tracked.insert(key, ());
         }
     }
@@ -138,18 +160,36 @@ impl<'a> Fx<'a> {
     /// The tracked item a use touches: the item itself, or for a member of a
     /// mapped struct, the struct.
     pub(super) fn key_of(&self, u: &Use) -> Option<Key> {
-        let k = (u.var, u.path.clone());
+        let var = self.bound(u.var);
+        let k = (var, u.path.clone());
         if self.tracked.contains_key(&k) {
             return Some(k);
         }
-        let whole = (u.var, String::new());
+        let whole = (var, String::new());
         if !u.path.is_empty()
-            && self.unit.var(u.var).shape == Shape::Aggregate
+            && self.unit.var(var).shape == Shape::Aggregate
             && self.tracked.contains_key(&whole)
         {
             return Some(whole);
         }
         None
+    }
+
+    /// A callee's variable as the caller sees it (its bound argument), else itself.
+    pub(super) fn bound(&self, v: VarId) -> VarId {
+        self.subst.get(&v).copied().unwrap_or(v)
+    }
+
+    /// A call of a function the check follows into: its steps, its parameters bound.
+    fn inline(&mut self, s: &Summary, args: &[Option<VarId>], at: Span, st: State) -> State {
+        let bind = s.bind(self.unit, args);
+        let saved = (
+            std::mem::replace(&mut self.subst, bind),
+            self.via_call.replace(at),
+        );
+        let out = self.run(s.body, st);
+        (self.subst, self.via_call) = saved;
+        out
     }
 
     pub(super) fn run(&mut self, steps: &[Step], mut st: State) -> State {
@@ -233,16 +273,17 @@ impl<'a> Fx<'a> {
                 args,
                 touched,
             } => {
-                let mut st = st;
-                if let Some(m) = st.as_mut() {
-                    match self.summaries.get(name.as_str()) {
-                        Some(s) if s.params.len() == args.len() => {
-                            self.apply_summary(s, args, *span, m)
+                let summaries = self.summaries;
+                match summaries.get(name.as_str()) {
+                    Some(s) if s.params.len() == args.len() => self.inline(s, args, *span, st),
+                    _ => {
+                        let mut st = st;
+                        if let Some(m) = st.as_mut() {
+                            self.call(name, *span, touched, m);
                         }
-                        _ => self.call(name, *span, touched, m),
+                        st
                     }
                 }
-                st
             }
             Step::Escape(v) => {
                 let mut st = st;

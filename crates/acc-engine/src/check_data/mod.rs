@@ -17,6 +17,7 @@ mod actions;
 mod interp;
 mod report;
 mod state;
+mod summary;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -24,9 +25,10 @@ use crate::attrs::Analysis;
 use crate::diag::Diagnostic;
 use crate::directive::DirectiveKind;
 use crate::facts::flow::{FlowFn, Step};
-use crate::facts::{ConstructId, Unit, VarId};
-use crate::plan::{self, ConstructPlan};
+use crate::facts::{Unit, VarId};
+use crate::plan;
 use crate::span::Span;
+use summary::Summary;
 
 /// How to check.
 #[derive(Clone, Copy, Debug, Default)]
@@ -56,7 +58,7 @@ pub fn check(unit: &Unit, an: &Analysis, opts: &Options) -> Report {
     let summaries: HashMap<&str, Summary> = unit
         .flow
         .iter()
-        .filter_map(|f| summarize(unit, &plans, f).map(|s| (f.name.as_str(), s)))
+        .filter_map(|f| summary::summarize(unit, f).map(|s| (f.name.as_str(), s)))
         .collect();
     let mut report = Report::default();
     for f in &unit.flow {
@@ -179,45 +181,4 @@ pub(super) fn has_call(steps: &[Step]) -> bool {
     let mut any = false;
     scan(steps, &mut |s| any |= matches!(s, Step::Call { .. }));
     any
-}
-
-/// What a function does to the present table, when all it does is `enter data`, `exit data`
-/// or `update` of its parameters' data (a helper that maps data for its caller): those
-/// actions in order, by parameter position, construct and item.
-pub(super) struct Summary {
-    pub params: Vec<VarId>,
-    pub actions: Vec<(usize, ConstructId, usize)>,
-}
-
-fn summarize(unit: &Unit, plans: &[ConstructPlan], f: &FlowFn) -> Option<Summary> {
-    let mut actions = Vec::new();
-    for s in &f.body {
-        match s {
-            Step::Construct { id, body } if body.is_empty() => {
-                let ConstructPlan::Dynamic { data, .. } = &plans[id.0 as usize] else {
-                    return None;
-                };
-                let d = &unit.construct(*id).directive;
-                if d.has(crate::directive::ClauseKind::If)
-                    || d.has(crate::directive::ClauseKind::Async)
-                {
-                    return None;
-                }
-                for (j, item) in data.iter().enumerate() {
-                    let pos = f.params.iter().position(|p| *p == item.var)?;
-                    actions.push((pos, *id, j));
-                }
-            }
-            Step::Use(u)
-                if !f.params.contains(&u.var)
-                    || unit.var(u.var).shape.is_scalar()
-                        && unit.var(u.var).shape != crate::facts::Shape::Pointer => {}
-            Step::Return => {}
-            _ => return None,
-        }
-    }
-    (!actions.is_empty()).then(|| Summary {
-        params: f.params.clone(),
-        actions,
-    })
 }

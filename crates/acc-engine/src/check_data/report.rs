@@ -52,6 +52,8 @@ pub(super) enum Finding {
         at: Span,
         what: &'static str,
         var: Key,
+        /// Inside a called function: the clause there.
+        inner: Option<Span>,
     },
     /// A kernel uses a pointer's target no path maps.
     NotPresentUse { at: Span, construct: Span, var: Key },
@@ -155,15 +157,28 @@ impl Finding {
                     _ => d,
                 }
             }
-            Finding::NotPresent { at, what, var } => Diagnostic::error(
-                *at,
-                format!(
-                    "`{what}` of `{}`, which no path maps before this",
-                    name(var)
-                ),
-            )
-            .with_label("not present here on any path")
-            .with_note("map it first (a data region or `enter data` with `copyin` or `create`)"),
+            Finding::NotPresent {
+                at,
+                what,
+                var,
+                inner,
+            } => {
+                let d = Diagnostic::error(
+                    *at,
+                    format!(
+                        "`{what}` of `{}`, which no path maps before this",
+                        name(var)
+                    ),
+                )
+                .with_label("not present here on any path");
+                let d = match inner {
+                    Some(c) => d.with_secondary(*c, "the called function expects it present here"),
+                    None => d,
+                };
+                d.with_note(
+                    "map it first (a data region or `enter data` with `copyin` or `create`)",
+                )
+            }
             Finding::NotPresentUse { at, construct, var } => Diagnostic::error(
                 *at,
                 format!(
