@@ -88,30 +88,7 @@ impl Finding {
     pub(super) fn diagnostic(&self, unit: &Unit) -> Diagnostic {
         let name = |k: &Key| format!("{}{}", unit.var(k.0).name, k.1);
         match self {
-            Finding::StaleDevice {
-                read,
-                write,
-                construct,
-                item,
-                var,
-            } => {
-                let item = item.clone().unwrap_or_else(|| name(var));
-                Diagnostic::error(
-                    *read,
-                    format!(
-                        "the device reads `{}`, which the host changed while it was present, with no transfer to the device in between",
-                        name(var)
-                    ),
-                )
-                .with_label("reads the device's stale copy")
-                .with_secondary(*write, "the host writes it here; the device copy keeps the old value")
-                .with_note("a program must give the same result with its directives disabled; here it would not")
-                .with_fix(
-                    format!("add `update device({item})` after the host's writes"),
-                    Span::new(construct.start, construct.start),
-                    format!("#pragma acc update device({item})\n"),
-                )
-            }
+            Finding::StaleDevice { .. } => self.stale_device(unit),
             Finding::StaleHost { .. } => self.stale_host(unit),
             Finding::AsyncHost {
                 read,
@@ -285,5 +262,35 @@ impl Finding {
                 format!("#pragma acc update self({item})\n"),
             ),
         }
+    }
+
+    fn stale_device(&self, unit: &Unit) -> Diagnostic {
+        let Finding::StaleDevice {
+            read,
+            write,
+            construct,
+            item,
+            var,
+        } = self
+        else {
+            unreachable!("called for StaleDevice only")
+        };
+        let name = |k: &Key| format!("{}{}", unit.var(k.0).name, k.1);
+        let item = item.clone().unwrap_or_else(|| name(var));
+        Diagnostic::error(
+                *read,
+                format!(
+                    "the device reads `{}`, which the host changed while it was present, with no transfer to the device in between",
+                    name(var)
+                ),
+            )
+            .with_label("reads the device's stale copy")
+            .with_secondary(*write, "the host writes it here; the device copy keeps the old value")
+            .with_note("a program must give the same result with its directives disabled; here it would not")
+            .with_fix(
+                format!("add `update device({item})` after the host's writes"),
+                Span::new(construct.start, construct.start),
+                format!("#pragma acc update device({item})\n"),
+            )
     }
 }
