@@ -219,9 +219,13 @@ impl<'a> Fw<'_, 'a> {
         // Conditional compilation inside a function: its branches' statements in line (a
         // directive in one branch applies to the statement after `#endif`).
         let mut flat = Vec::new();
-        flatten(kids, &mut flat);
-        let kids = &flat[..];
         let mut out = Vec::new();
+        if flatten(kids, &mut flat) {
+            // Which branch the compiler sees is sema's to know; statements there might be
+            // dead code, so the function is not followed.
+            out.push(Step::Opaque);
+        }
+        let kids = &flat[..];
         let mut i = 0;
         while i < kids.len() {
             let k = kids[i];
@@ -570,6 +574,22 @@ impl<'a> Fw<'_, 'a> {
                 }
             }
             "call_expression" => self.call(n, out),
+            // Comparing a pointer (`p == NULL`, `!p`) reads its value; nothing escapes.
+            "binary_expression" | "unary_expression"
+                if matches!(
+                    self.op(n),
+                    "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" | "!"
+                ) =>
+            {
+                for c in named(n) {
+                    match (c.node_kind(), self.lookup(self.text(c))) {
+                        ("identifier", Some(v)) => {
+                            self.push_use(out, v, String::new(), c, true, false, false)
+                        }
+                        _ => self.expr(c, out),
+                    }
+                }
+            }
             "sizeof_expression" | "alignof_expression" | "string_literal" | "number_literal"
             | "char_literal" | "type_descriptor" | "true" | "false" | "null" => {}
             "compound_statement" => {
@@ -695,8 +715,10 @@ const PREPROC_BRANCHES: &[&str] = &[
     "preproc_elifdef",
 ];
 
-/// The statements of a sequence with conditional compilation's branches spliced in.
-fn flatten<'t>(kids: &[Node<'t>], out: &mut Vec<Node<'t>>) {
+/// The statements of a sequence with conditional compilation's branches spliced in; true
+/// when a branch holds a statement (not only directives).
+fn flatten<'t>(kids: &[Node<'t>], out: &mut Vec<Node<'t>>) -> bool {
+    let mut statements = false;
     for k in kids {
         if PREPROC_BRANCHES.contains(&k.node_kind()) {
             let cond = k
@@ -707,11 +729,16 @@ fn flatten<'t>(kids: &[Node<'t>], out: &mut Vec<Node<'t>>) {
                 .into_iter()
                 .filter(|c| Some(c.id()) != cond)
                 .collect();
-            flatten(&inner, out);
+            statements |= inner.iter().any(|c| {
+                !PREPROC_BRANCHES.contains(&c.node_kind())
+                    && !matches!(c.node_kind(), "preproc_call" | "comment")
+            });
+            statements |= flatten(&inner, out);
         } else {
             out.push(*k);
         }
     }
+    statements
 }
 
 /// The identifier a declarator declares.

@@ -162,3 +162,53 @@ fn the_skeleton_is_only_built_for_the_check() {
     let a = acc_c::analyze_for(BUG, acc_c::TypeEnv::default(), None);
     assert!(a.unit.flow.is_empty());
 }
+
+#[test]
+fn no_create_of_absent_data_uses_the_host_memory() {
+    let src = "
+void f(int n) {
+  double a[100];
+  #pragma acc data no_create(a[0:n])
+  {
+    #pragma acc parallel
+    {
+      a[0] = 1;
+    }
+  }
+  double x = a[0];
+  (void)x;
+}
+";
+    assert!(findings(src).is_empty(), "{:?}", findings(src));
+}
+
+#[test]
+fn comparing_a_pointer_keeps_it_followed() {
+    let src = "
+#include <stdlib.h>
+void f(void) {
+  double *a = malloc(8 * sizeof *a);
+  if (a == NULL || !a) return;
+  #pragma acc data create(a[0:8])
+  {
+    #pragma acc parallel loop
+    for (int i = 0; i < 8; i++) a[i] = i;
+  }
+  double x = a[3];
+  (void)x;
+}
+";
+    assert_eq!(
+        findings(src),
+        ["11:14: the host reads `a`, which the device changed, with no transfer back"]
+    );
+}
+
+#[test]
+fn statements_under_conditional_compilation_silence_the_function() {
+    let src = BUG.replace(
+        "  double x",
+        "#ifdef NEVER_DEFINED\n  a[0] = 1;\n#endif\n  double x",
+    );
+    assert!(findings(&src).is_empty(), "{:?}", findings(&src));
+}

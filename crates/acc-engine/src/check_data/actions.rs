@@ -58,12 +58,10 @@ impl Fx<'_> {
                 let mut st = st;
                 let m = st.as_mut()?;
                 let moved: Vec<bool> = k.data.iter().map(|i| self.enter(m, i, mode)).collect();
-                let on_host: HashSet<Key> = k
-                    .data
+                let on_host: HashSet<Key> = m
                     .iter()
-                    .filter(|i| i.action == Action::NoCreate)
-                    .map(|i| self.key(i))
-                    .filter(|key| m.get(key).is_some_and(|ks| ks.count == Count::ABSENT))
+                    .filter(|(_, ks)| ks.on_host > 0 && ks.count == Count::ABSENT)
+                    .map(|(k, _)| k.clone())
                     .collect();
                 self.device(id, body, m, &on_host);
                 for (i, t) in k.data.iter().zip(moved).rev() {
@@ -194,7 +192,9 @@ impl Fx<'_> {
         );
         if !counted {
             if i.action == Action::Deviceptr {
+                // Device memory the program manages itself: not followed.
                 ks.forget();
+                ks.poisoned = true;
             }
             return false;
         }
@@ -213,7 +213,10 @@ impl Fx<'_> {
                     false
                 }
                 // Not present: the construct uses the host's data.
-                Action::NoCreate => false,
+                Action::NoCreate => {
+                    ks.on_host += 1;
+                    false
+                }
                 action => {
                     let copies = matches!(action, Action::Copy | Action::Copyin);
                     let pending = ks.pending;
@@ -279,6 +282,10 @@ impl Fx<'_> {
                 | Action::NoCreate
                 | Action::Delete
         ) {
+            return;
+        }
+        if i.action == Action::NoCreate && ks.count == Count::ABSENT {
+            ks.on_host = ks.on_host.saturating_sub(1);
             return;
         }
         let Count::Known { s, d } = ks.count else {

@@ -119,7 +119,10 @@ fn function(
         if opts.verbose && !fx.tracked.is_empty() {
             report.unknown.push((
                 f.span,
-                format!("`{}` has a `goto` or a label: not checked", f.name),
+                format!(
+                    "unknown: `{}` has a `goto`, a label or statements under conditional compilation: not checked",
+                    f.name
+                ),
             ));
         }
         return;

@@ -57,6 +57,9 @@ pub(super) struct KState {
     pub untouched: bool,
     /// A finding already stopped the program here (data not present): say nothing more.
     pub poisoned: bool,
+    /// `no_create` items around this point that found the item absent: device code uses
+    /// the host's memory for it.
+    pub on_host: u32,
     /// The last list item that named the item (`a[0:n]`), for the directives a fix adds.
     pub text: Option<String>,
     /// The section the present mapping covers, as written (`[0:n]`).
@@ -77,6 +80,7 @@ impl KState {
             host_clean: false,
             untouched: false,
             poisoned: false,
+            on_host: 0,
             text: None,
             section: None,
         }
@@ -98,6 +102,7 @@ impl KState {
         self.host_clean &= o.host_clean;
         self.untouched &= o.untouched;
         self.poisoned |= o.poisoned;
+        self.on_host = self.on_host.max(o.on_host);
         if self.text.is_none() {
             self.text.clone_from(&o.text);
         }
