@@ -212,3 +212,28 @@ fn statements_under_conditional_compilation_silence_the_function() {
     );
     assert!(findings(&src).is_empty(), "{:?}", findings(&src));
 }
+
+#[test]
+fn a_section_within_the_present_one_is_the_same_data() {
+    // `a` whole, then `a[0:4]`; `b[0:8]`, then `b[2:4]`: present, so the inner copies
+    // move nothing and the host's reads are stale.
+    let src = "
+void f(void) {
+  double a[8], b[8];
+  #pragma acc data copyin(a, b[0:8])
+  {
+    #pragma acc parallel loop copy(a[:4], b[2:4])
+    for (int i = 0; i < 4; i++) { a[i] = i; b[i + 2] = i; }
+    double x = a[1] + b[3];
+    (void)x;
+  }
+}
+";
+    assert_eq!(
+        findings(src),
+        [
+            "8:16: the host reads `a`, which the device changed, with no transfer back",
+            "8:23: the host reads `b`, which the device changed, with no transfer back"
+        ]
+    );
+}

@@ -236,7 +236,11 @@ impl Fx<'_> {
                 }
             },
             Count::Known { s, d } => {
-                if section.is_some() && ks.section.is_some() && section != ks.section {
+                let fits = match (&ks.section, &section) {
+                    (Some(old), Some(new)) => within(old, new),
+                    _ => true,
+                };
+                if !fits {
                     self.give_up(
                         span,
                         format!(
@@ -534,7 +538,26 @@ fn bump(s: u32, d: u32, dynamic: bool) -> Count {
     }
 }
 
-/// The subscripts of an item after its members, without blanks (`[0:n]`).
+/// Whether a section `new` lies within the present section `old` (both as
+/// [`section_text`] writes them): the same text, the whole variable present, or
+/// constant bounds that show it. Anything else is not provable.
+fn within(old: &str, new: &str) -> bool {
+    if old == new || old.is_empty() {
+        return true;
+    }
+    let bounds = |s: &str| -> Option<(i64, i64)> {
+        let inner = s.strip_prefix('[')?.strip_suffix(']')?;
+        let (lo, len) = inner.split_once(':')?;
+        Some((lo.parse().ok()?, len.parse().ok()?))
+    };
+    match (bounds(old), bounds(new)) {
+        (Some((a, n)), Some((b, m))) => a <= b && b + m <= a + n,
+        _ => false,
+    }
+}
+
+/// The subscripts of an item after its members, without blanks (`[0:n]`; `[:n]` is
+/// written `[0:n]`).
 fn section_text(item: &crate::directive::VarItem) -> String {
     let start = item
         .accessors
@@ -545,10 +568,12 @@ fn section_text(item: &crate::directive::VarItem) -> String {
         })
         .unwrap_or(item.span.end);
     let off = start.saturating_sub(item.span.start);
-    item.text
+    let text: String = item
+        .text
         .get(off..)
         .unwrap_or("")
         .chars()
         .filter(|c| !c.is_whitespace())
-        .collect()
+        .collect();
+    text.replace("[:", "[0:")
 }
