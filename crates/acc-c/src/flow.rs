@@ -292,10 +292,14 @@ impl<'a> Fw<'_, 'a> {
                     .child_by_field_name("body")
                     .map(|b| self.block(b))
                     .unwrap_or_default();
+                let endless = n
+                    .child_by_field_name("condition")
+                    .is_some_and(|c| self.always_true(c));
                 out.push(Step::Loop {
                     cond,
                     body,
-                    at_least_once: false,
+                    at_least_once: endless,
+                    endless,
                 });
             }
             "do_statement" => {
@@ -304,10 +308,14 @@ impl<'a> Fw<'_, 'a> {
                     .map(|b| self.block(b))
                     .unwrap_or_default();
                 self.field_expr(n, "condition", &mut body);
+                let endless = n
+                    .child_by_field_name("condition")
+                    .is_some_and(|c| self.always_true(c));
                 out.push(Step::Loop {
                     cond: Vec::new(),
                     body,
                     at_least_once: true,
+                    endless,
                 });
             }
             "switch_statement" => {
@@ -368,13 +376,26 @@ impl<'a> Fw<'_, 'a> {
             body.extend(self.block(b));
         }
         self.field_expr(n, "update", &mut body);
-        let at_least_once = self.enters(init, n.child_by_field_name("condition"));
+        let endless = n.child_by_field_name("condition").is_none();
+        let at_least_once = endless || self.enters(init, n.child_by_field_name("condition"));
         self.scopes.pop();
         out.push(Step::Loop {
             cond,
             body,
             at_least_once,
+            endless,
         });
+    }
+
+    /// `(1)`, `(true)`: a condition that never fails.
+    fn always_true(&self, c: Node) -> bool {
+        let t = self.text(c).trim();
+        let t = t
+            .strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or(t)
+            .trim();
+        t == "true" || t.parse::<i64>().is_ok_and(|v| v != 0)
     }
 
     /// `for (i = 0; i < 10; …)`: integer constants on both sides that enter the loop.

@@ -237,3 +237,24 @@ void f(void) {
         ]
     );
 }
+
+#[test]
+fn an_endless_loop_leaves_only_by_break() {
+    let src = "
+void f(void) {
+  double a[8];
+  #pragma acc data copyin(a)
+  {
+    #pragma acc parallel loop
+    for (int i = 0; i < 8; i++) a[i] = i;
+    while (1) {
+      #pragma acc update self(a)
+      if (a[0] >= 0) break;
+    }
+    double x = a[3];
+    (void)x;
+  }
+}
+";
+    assert!(findings(src).is_empty(), "{:?}", findings(src));
+}

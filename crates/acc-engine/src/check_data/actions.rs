@@ -219,9 +219,12 @@ impl Fx<'_> {
                 }
                 action => {
                     let copies = matches!(action, Action::Copy | Action::Copyin);
-                    let pending = ks.pending;
+                    // A device write the host never received stays unreceived: the new
+                    // device copy starts from the host's stale data.
+                    let (pending, host_stale) = (ks.pending, ks.host_stale);
                     *ks = KState::new(bump(s, d, mode.dynamic));
                     ks.pending = pending;
+                    ks.host_stale = host_stale;
                     ks.text = text;
                     ks.section = section;
                     ks.mapped = mapped;

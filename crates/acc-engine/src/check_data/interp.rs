@@ -227,7 +227,15 @@ impl<'a> Fx<'a> {
                 cond,
                 body,
                 at_least_once,
-            } => self.run_loop(cond, body, *at_least_once, st),
+                endless,
+            } => {
+                let (out, brk) = self.run_loop(cond, body, *at_least_once, st);
+                if *endless {
+                    brk
+                } else {
+                    join(&out, &brk)
+                }
+            }
             Step::Switch { body, has_default } => {
                 self.frames.push(Frame {
                     brk: None,
@@ -323,14 +331,14 @@ impl<'a> Fx<'a> {
     }
 
     /// A loop: `head` (before the condition) iterated to a fixpoint without reporting, then
-    /// once more reporting. It leaves after its condition, or by `break`.
+    /// once more reporting. The states it leaves with: after its condition, and by `break`.
     fn run_loop(
         &mut self,
         cond: &[Step],
         body: &[Step],
         at_least_once: bool,
         entry: State,
-    ) -> State {
+    ) -> (State, State) {
         let saved = self.report;
         self.report = false;
         let mut head = entry.clone();
@@ -355,7 +363,7 @@ impl<'a> Fx<'a> {
         } else {
             checked
         };
-        join(&out, &brk)
+        (out, brk)
     }
 
     fn loop_body(&mut self, body: &[Step], head: State) -> (State, State, State) {

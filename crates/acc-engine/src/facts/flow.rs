@@ -50,11 +50,13 @@ pub enum Step {
     /// A loop: the steps of its condition (evaluated before each iteration
     /// and once more on the way out) and of its body (for a `for`, the update
     /// last; for a `do`, the condition last); `at_least_once` when the body
-    /// surely runs (a `do` loop, constant bounds that enter).
+    /// surely runs (a `do` loop, constant bounds that enter); `endless` when
+    /// only `break` (or `return`) leaves it (`while (1)`, `for (;;)`).
     Loop {
         cond: Vec<Step>,
         body: Vec<Step>,
         at_least_once: bool,
+        endless: bool,
     },
     /// A `switch` body; `Case` steps inside are where control may enter.
     Switch {
