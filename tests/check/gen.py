@@ -506,6 +506,23 @@ int main(void) {
 }
 """, ("  scale(p, N);\n", "  #pragma acc data copy(p[0:N])\n  scale(p, N);\n"))
 
+sub("api_copyin_then_delete", "the API's acc_copyin and acc_delete around a kernel that writes the data: nothing copies it back", """
+void *acc_copyin(void *, unsigned long);
+void acc_delete(void *, unsigned long);
+void acc_copyout(void *, unsigned long);
+int main(void) {
+  double *a = malloc(N * sizeof *a);
+  for (int i = 0; i < N; i++) a[i] = i;
+  acc_copyin(a, N * sizeof *a);
+  #pragma acc parallel loop present(a[0:N])
+  for (int i = 0; i < N; i++) a[i] *= 2;
+  acc_delete(a, N * sizeof *a);
+  printf("%f\\n", a[1]);
+  free(a);
+  return 0;
+}
+""", ("  acc_delete(a, N * sizeof *a);", "  acc_copyout(a, N * sizeof *a);"))
+
 for name, (desc, bug, fix) in C.items():
     for d, src in (("bugs", bug), ("fixed", fix)):
         with open(os.path.join(d, name + ".c"), "w") as f:

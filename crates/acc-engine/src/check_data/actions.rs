@@ -116,6 +116,25 @@ impl Fx<'_> {
         }
     }
 
+    /// A data routine of the API on `var`'s data, reported at the call.
+    pub(super) fn api(&mut self, a: &super::api::ApiAction, var: VarId, at: Span, m: &mut Map) {
+        let saved = self.via_call.replace(at);
+        let item = a.item(var);
+        let mode = Mode {
+            dynamic: true,
+            finalize: a.finalize,
+            asynchronous: a.asynchronous,
+        };
+        match a.kind {
+            EffKind::EnterData => {
+                self.enter(m, &item, mode);
+            }
+            EffKind::ExitData => self.exit(m, &item, mode, false),
+            _ => self.update(m, &item, mode),
+        }
+        self.via_call = saved;
+    }
+
     fn key(&self, i: &DataItem) -> Key {
         (
             self.bound(i.var),

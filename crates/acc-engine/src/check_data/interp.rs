@@ -282,7 +282,16 @@ impl<'a> Fx<'a> {
                 touched,
             } => {
                 let summaries = self.summaries;
+                let api = super::api::api_action(name);
                 match summaries.get(name.as_str()) {
+                    _ if api.is_some() && matches!(args.first(), Some(Some(_))) => {
+                        let mut st = st;
+                        if let (Some(m), Some(a), Some(Some(v))) = (st.as_mut(), api, args.first())
+                        {
+                            self.api(&a, *v, *span, m);
+                        }
+                        st
+                    }
                     Some(s) if s.params.len() == args.len() => self.inline(s, args, *span, st),
                     _ => {
                         let mut st = st;

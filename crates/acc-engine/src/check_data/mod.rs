@@ -14,6 +14,7 @@
 //! cannot compare) it says nothing, and names the reason under `verbose`.
 
 mod actions;
+mod api;
 mod interp;
 mod report;
 mod state;
@@ -102,15 +103,35 @@ fn function(
             touched,
             ..
         } => {
-            // A call of a summarized function touches only its parameters' data, as the
-            // summary says; any other call may keep what it is given.
-            let summarized = summaries
-                .get(name.as_str())
-                .is_some_and(|s| s.params.len() == args.len());
-            for v in touched {
-                if !(summarized && args.contains(&Some(*v))) {
-                    fx.escaped.insert(*v);
+            // A data routine of the API acts on the data its first argument names; a function
+            // the check follows into touches only what its steps say (the items its
+            // directives name on its parameters are the arguments'); any other call may keep
+            // what it is given.
+            match (
+                api::api_action(name),
+                args.first(),
+                summaries.get(name.as_str()),
+            ) {
+                (Some(_), Some(Some(v)), _) => {
+                    fx.tracked.insert((*v, String::new()), ());
+                    fx.escaped
+                        .extend(touched.iter().copied().filter(|t| t != v));
                 }
+                (_, _, Some(s)) if s.params.len() == args.len() => {
+                    let bind = s.bind(unit, args);
+                    scan(s.body, &mut |c| {
+                        if let Step::Construct { id, .. } = c {
+                            fx.track_bound(*id, &bind);
+                        }
+                    });
+                    fx.escaped.extend(
+                        touched
+                            .iter()
+                            .copied()
+                            .filter(|v| !args.contains(&Some(*v))),
+                    );
+                }
+                _ => fx.escaped.extend(touched.iter().copied()),
             }
         }
         _ => {}
