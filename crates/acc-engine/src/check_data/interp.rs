@@ -292,7 +292,16 @@ impl<'a> Fx<'a> {
                         }
                         st
                     }
-                    Some(s) if s.params.len() == args.len() => self.inline(s, args, *span, st),
+                    // Followed only where it binds data the caller tracks (else it is an
+                    // ordinary call: following it would cost its whole body for nothing).
+                    Some(s)
+                        if s.params.len() == args.len()
+                            && s.bind(self.unit, args)
+                                .values()
+                                .any(|v| self.tracked.keys().any(|k| k.0 == *v)) =>
+                    {
+                        self.inline(s, args, *span, st)
+                    }
                     _ => {
                         let mut st = st;
                         if let Some(m) = st.as_mut() {
