@@ -169,9 +169,15 @@ impl Finding {
                 "add a data clause for it, e.g. `copy({}[0:n])` with its length",
                 name(var)
             )),
-            Finding::NeverEntered { at, var } => Diagnostic::error(
+            // A no-op at run time (the runtime leaves absent data alone, as the V&V test
+            // reference_count_zero expects), but the transfer it was written for does not
+            // happen.
+            Finding::NeverEntered { at, var } => Diagnostic::warning(
                 *at,
-                format!("`exit data` of `{}`, which was never entered", name(var)),
+                format!(
+                    "`exit data` of `{}`, which was never entered: it does nothing",
+                    name(var)
+                ),
             )
             .with_label("not present here on any path")
             .with_note("an `enter data` (or a data region around this) must map it first"),
