@@ -429,6 +429,7 @@ impl<'a> Fw<'_, 'a> {
                     let value = d.child_by_field_name("value");
                     if let Some(v) = value {
                         self.expr(v, out);
+                        self.kept_result(v, out);
                     }
                     let Some(var) = d
                         .child_by_field_name("declarator")
@@ -626,7 +627,44 @@ impl<'a> Fw<'_, 'a> {
     }
 
     /// A store through an lvalue (`compound`: it reads the old value too).
+    /// A call's result the program keeps (`d = acc_create(h, …)`, `q = f(p)`) may point into
+    /// what its pointer arguments point to: they escape.
+    fn kept_result(&self, value: Node, out: &mut Vec<Step>) {
+        let mut v = value;
+        while matches!(
+            v.node_kind(),
+            "cast_expression" | "parenthesized_expression"
+        ) {
+            let Some(inner) = v
+                .child_by_field_name("value")
+                .or_else(|| named(v).into_iter().last())
+            else {
+                return;
+            };
+            v = inner;
+        }
+        if v.node_kind() != "call_expression" || self.is_alloc(v) {
+            return;
+        }
+        for a in v
+            .child_by_field_name("arguments")
+            .map(named)
+            .unwrap_or_default()
+        {
+            if let Some(x) = (a.node_kind() == "identifier")
+                .then(|| self.lookup(self.text(a)))
+                .flatten()
+                .filter(|x| !self.shape(*x).is_scalar() || self.shape(*x) == Shape::Pointer)
+            {
+                out.push(Step::Escape(x));
+            }
+        }
+    }
+
     fn store(&mut self, l: Node, compound: bool, value: Option<Node>, out: &mut Vec<Step>) {
+        if let Some(v) = value {
+            self.kept_result(v, out);
+        }
         let mut idx = Vec::new();
         let Some((var, path, closed)) = self.root(l, &mut idx) else {
             self.expr(l, out);

@@ -258,3 +258,19 @@ void f(void) {
 ";
     assert!(findings(src).is_empty(), "{:?}", findings(src));
 }
+
+#[test]
+fn a_kept_result_may_alias_the_arguments() {
+    // `d` is the device address of `h`'s data: writes through it define that data.
+    let src = "
+void *acc_create(void *, unsigned long);
+void f(void) {
+  double h[8];
+  double *d = (double *)acc_create(h, sizeof h);
+  #pragma acc parallel loop deviceptr(d)
+  for (int i = 0; i < 8; i++) d[i] = i;
+  #pragma acc update self(h)
+}
+";
+    assert!(findings(src).is_empty(), "{:?}", findings(src));
+}
