@@ -7,10 +7,12 @@
 //! It must not decide OpenACC semantics (that is acc-engine's) and does no
 //! I/O beyond running the user's preprocessor when asked.
 
+pub mod check;
 pub mod consts;
 pub mod cuda;
 pub mod deps;
 mod f80;
+mod flow;
 mod lex;
 pub mod loops;
 pub mod lower;

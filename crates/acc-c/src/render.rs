@@ -32,10 +32,19 @@ pub fn render(d: &Diagnostic, file: &str, src: &str) -> String {
     }
     if let Some(fix) = &d.fix {
         let (line, col) = line_col(src, fix.span.start);
-        out.push_str(&format!(
-            "{file}:{line}:{col}: note: {}: replace with `{}`\n",
-            fix.message, fix.replacement
-        ));
+        if fix.span.is_empty() {
+            // An insertion (`acc check`'s directives to add): the text goes before that place.
+            out.push_str(&format!(
+                "{file}:{line}:{col}: note: {}: insert `{}`\n",
+                fix.message,
+                fix.replacement.trim_end()
+            ));
+        } else {
+            out.push_str(&format!(
+                "{file}:{line}:{col}: note: {}: replace with `{}`\n",
+                fix.message, fix.replacement
+            ));
+        }
     }
     out
 }

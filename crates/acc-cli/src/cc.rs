@@ -29,6 +29,8 @@ runtime, compiles it with $CC (default cc) and links the runtime.
   --keep              keep the generated C beside the output (NAME.acc.c, and
                       NAME.acc.kernels.c when the kernels are a unit of their own)
   --info              print how each construct was mapped (also -Minfo)
+  -Wdata              first check the data mapping as `acc check` does, its
+                      findings printed as warnings
   -acc -fopenacc      accepted and ignored: OpenACC is always on
 
 Flags it does not know go to $CC as they are. ACC_CC overrides $CC;
@@ -309,6 +311,9 @@ impl Ctx<'_> {
     fn compile_c(&self, n: usize, path: &str) -> Result<PathBuf> {
         let args = self.args;
         let object = self.object_path(n, path);
+        if args.check_data {
+            crate::check::check_path(self.cc, args, path, false, true).map_err(Fail::Msg)?;
+        }
         let src = std::fs::read(path).map_err(|e| Fail::Msg(format!("cannot read {path}: {e}")))?;
         // Any bytes a C compiler takes (Latin-1 comments, say) survive: see `acc_c::text`.
         let (src, layout) = acc_c::text::prepare(acc_c::text::decode(src));

@@ -68,6 +68,9 @@ pub struct CcArgs {
     /// `--via=openmp`: translate to OpenMP and compile with `$CC`'s OpenMP
     /// (see `via_openmp`), instead of lowering to calls of acc's runtime.
     pub via_openmp: bool,
+    /// `-Wdata`: run `acc check`'s data-mapping check on each C file and print its
+    /// findings as warnings before compiling.
+    pub check_data: bool,
 }
 
 impl CcArgs {
@@ -197,6 +200,7 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
             "-E" => a.stage = Some(Stage::Preprocess),
             "--keep" => a.keep = true,
             "--info" => a.info = true,
+            "-Wdata" => a.check_data = true,
             "--help" => a.help = true,
             "--via" => {
                 let value = args.get(i).ok_or("missing argument to `--via`")?;

@@ -7,6 +7,7 @@
 //! decided in acc-engine, everything C in acc-c.
 
 mod cc;
+mod check;
 mod flags;
 mod run;
 mod toolchain;
@@ -35,6 +36,8 @@ enum Command {
     Cc(RawArgs),
     /// Compile to a temporary executable and run it: `acc run prog.c [-- args]`.
     Run(RawArgs),
+    /// Find data-mapping bugs without running: `acc check [--verbose] [cc flags] FILE.c…`.
+    Check(RawArgs),
 }
 
 /// The arguments of `acc cc` and `acc run`, which read them themselves
@@ -131,6 +134,7 @@ fn main() -> ExitCode {
     match argv.get(1).map(String::as_str) {
         Some("cc") => return ExitCode::from(cc::main(&argv[2..])),
         Some("run") => return ExitCode::from(run::main(&argv[2..])),
+        Some("check") => return ExitCode::from(check::main(&argv[2..])),
         _ => {}
     }
     let cli = Cli::parse();
@@ -138,6 +142,7 @@ fn main() -> ExitCode {
         Command::Translate(args) => translate(args),
         Command::Cc(raw) => Ok(ExitCode::from(cc::main(&raw.args))),
         Command::Run(raw) => Ok(ExitCode::from(run::main(&raw.args))),
+        Command::Check(raw) => Ok(ExitCode::from(check::main(&raw.args))),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,8 @@
 //! engine only sees these facts, so the C and the Rust front ends get the
 //! same OpenACC semantics from the same code.
 
+pub mod flow;
+
 use crate::directive::Directive;
 use crate::span::Span;
 
@@ -265,6 +267,9 @@ pub struct Unit {
     /// in source order: the declaration as C text, where it stands, and the block it is
     /// visible in. Kernels outlined from that block after it repeat them.
     pub local_types: Vec<LocalType>,
+    /// Each function's control-flow skeleton, for the data-mapping check; empty unless the
+    /// front end was asked for it.
+    pub flow: Vec<flow::FlowFn>,
 }
 
 /// One of [`Unit::local_types`].

@@ -14,6 +14,7 @@
 pub mod attrs;
 pub mod check;
 pub mod check_clauses;
+pub mod check_data;
 pub mod cuda;
 pub mod dependence;
 pub mod diag;

@@ -1,0 +1,55 @@
+//! The C side of `acc check`: the file's analysis (with the headers' facts when it needs
+//! them, as lowering reads them), the control-flow skeleton (`flow`) added to its unit, and
+//! the engine's data-mapping check over it.
+//!
+//! It owns only that sequence; the analysis is acc-engine's `check_data`, and it must not
+//! change what any other entry point computes.
+
+use acc_engine::check_data::{Options, Report};
+use acc_engine::Diagnostic;
+
+use crate::types::TypeEnv;
+
+/// The file's own diagnostics (errors stop the check) and the check's report.
+pub struct Checked {
+    pub diags: Vec<Diagnostic>,
+    pub report: Report,
+}
+
+/// Checks the data mapping of `src`; `headers` gives the preprocessor's facts when the file
+/// uses a type it does not define, or includes a header of the program's own.
+pub fn check_file(
+    src: &str,
+    headers: &mut dyn FnMut() -> Result<TypeEnv, String>,
+    opts: &Options,
+) -> Result<Checked, String> {
+    let mut analysis = crate::analyze_for(src, TypeEnv::default(), None);
+    let unknown_type = analysis
+        .diags
+        .iter()
+        .any(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE));
+    if unknown_type || src.contains("#include \"") {
+        let env = headers()?;
+        let trees = std::mem::take(&mut analysis.trees);
+        analysis = crate::analyze_parsed(src, trees, env, None);
+    }
+    if acc_engine::diag::has_errors(&analysis.diags) {
+        return Ok(Checked {
+            diags: analysis.diags,
+            report: Report::default(),
+        });
+    }
+    let roots: Vec<_> = analysis.trees.iter().map(|t| t.root_node()).collect();
+    let flow = crate::flow::build(&roots, src, &analysis.unit);
+    analysis.unit.flow = flow;
+    let report = acc_engine::check_data::check(&analysis.unit, &analysis.attrs, opts);
+    Ok(Checked {
+        diags: analysis.diags,
+        report,
+    })
+}
+
+/// As [`check_file`] for self-contained code (no preprocessor).
+pub fn check_source(src: &str, opts: &Options) -> Checked {
+    check_file(src, &mut || Ok(TypeEnv::default()), opts).expect("no header facts to fail")
+}

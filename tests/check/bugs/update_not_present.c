@@ -1,0 +1,13 @@
+/* acc check corpus (seeded bug): update self of data that is not present. */
+#include <stdio.h>
+#include <stdlib.h>
+#define N 100
+int main(void) {
+  double a[N];
+  for (int i = 0; i < N; i++) a[i] = i;
+  #pragma acc parallel loop copy(a)
+  for (int i = 0; i < N; i++) a[i] += 1;
+  #pragma acc update self(a)
+  printf("%f\n", a[5]);
+  return 0;
+}

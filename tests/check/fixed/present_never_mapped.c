@@ -1,0 +1,12 @@
+/* acc check corpus (fixed): present of an array nothing mapped. */
+#include <stdio.h>
+#include <stdlib.h>
+#define N 100
+int main(void) {
+  double a[N];
+  for (int i = 0; i < N; i++) a[i] = i;
+  #pragma acc parallel loop copy(a)
+  for (int i = 0; i < N; i++) a[i] += 1;
+  printf("%f\n", a[5]);
+  return 0;
+}
