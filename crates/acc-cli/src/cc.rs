@@ -414,6 +414,13 @@ impl Ctx<'_> {
         omp: &via_openmp::OpenMp,
     ) -> Result<PathBuf> {
         let args = self.args;
+        if args.info {
+            // The mapping lines describe acc's own lowering, which this path does not use.
+            eprintln!(
+                "acc: warning: {path}: --info describes acc's runtime path; with --via=openmp, \
+                 --keep shows the OpenMP form instead"
+            );
+        }
         let text = self.translate(path, src, omp)?;
         let text = acc_c::text::restore(&text, layout);
         let acc_c = self.generated_path(n, path, &object);
