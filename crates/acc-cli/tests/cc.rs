@@ -292,6 +292,30 @@ fn a_jagged_array_section_acc_cannot_map_is_an_error_at_the_item() {
     assert_eq!(err.matches("error:").count(), 1, "{err}");
 }
 
+/// A typedef of a variably modified type (`typedef double row_t[n];`) names the host's `n`:
+/// variables declared through it reach kernels as the type it stands for (conformance
+/// `vla-typedefs.c`), but a construct's own text naming it is an error saying what to write.
+#[test]
+fn a_kernel_naming_a_variably_modified_typedef_is_an_error_saying_what_to_write() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double *p) {\n  typedef double row_t[n];\n  row_t *a = (row_t *)p;\n#pragma acc parallel loop copy(a[0:4])\n  for (int i = 0; i < 4; i++) {\n    row_t *r = a + i;\n    r[0][0] = 1;\n  }\n}\n";
+    let dir = project("vm-typedef", &[("vm.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "vm.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("vm.c:6:5: error: a compute construct cannot name `row_t`, a typedef of a variably modified type"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`row_t` is `double [n]`: write the type out inside the construct (a pointer to it is `double (*)[n]`)"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+}
+
 /// A host compiler that searches its own include directory first (a GCC whose specs or
 /// wrapper add it before acc's, as one GPU machine's did) and has an `openacc.h` there, as
 /// GCC's: the program still gets acc's API (OpenACC 3.3's `acc_async_default`,

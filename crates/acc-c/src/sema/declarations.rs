@@ -157,6 +157,7 @@ impl<'s> Walker<'s> {
         let Some(ty) = node.child_by_field_id(fields().ty.get()) else {
             return;
         };
+        self.variable_typedef_in_kernel(ty);
         let base = self.env.base_facts(node, ty, self.src);
         let is_static = {
             let mut c = node.walk();
@@ -198,8 +199,22 @@ impl<'s> Walker<'s> {
             x = n.child_by_field_id(fields().declarator.get());
         }
         if let Some((expanded, name_node)) = self.macro_declarator(d) {
-            self.declare_expanded(decl, ty, &expanded, name_node, base, param, global);
+            let type_text = self.text(ty).to_string();
+            self.declare_expanded(decl, &type_text, &expanded, name_node, base, param, global);
             return;
+        }
+        let written = if d.node_kind() == "init_declarator" {
+            d.child_by_field_id(fields().declarator.get()).unwrap_or(d)
+        } else {
+            d
+        };
+        if let Some((type_text, expanded, base)) =
+            self.through_variable_typedef(ty, self.text(written))
+        {
+            if let Some(ident) = find_identifier(d) {
+                self.declare_expanded(decl, &type_text, &expanded, ident, base, param, global);
+                return;
+            }
         }
         let Some((name, facts)) = self.env.declarator_facts(base, d, self.src, param) else {
             return;
@@ -332,7 +347,7 @@ impl<'s> Walker<'s> {
     pub(super) fn declare_expanded(
         &mut self,
         decl: Node<'s>,
-        ty: Node<'s>,
+        ty_text: &str,
         expanded: &str,
         name_node: Node<'s>,
         base: TypeFacts,
@@ -366,11 +381,15 @@ impl<'s> Walker<'s> {
             r
         };
         let type_text = if qualifiers.is_empty() {
-            self.text(ty).to_string()
+            ty_text.to_string()
         } else {
-            format!("{} {}", qualifiers.join(" "), self.text(ty))
+            format!("{} {ty_text}", qualifiers.join(" "))
         };
+        let extent_vars = self.extent_vars_of(&snippet, d);
         let id = VarId(self.unit.vars.len() as u32);
+        if !extent_vars.is_empty() {
+            self.extent_vars.insert(id, extent_vars);
+        }
         let array_param = if param {
             self.array_parameter(&snippet, d, ident)
         } else {
@@ -407,6 +426,149 @@ impl<'s> Walker<'s> {
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(key, id);
         }
+    }
+
+    /// Records a typedef a function defines whose type is variably modified
+    /// (`typedef double row_t[n];`): a variable declared through it is declared, for the
+    /// kernels, as the type it stands for (`row_t *a` is `double (*a)[n]`), because a kernel
+    /// receives the extents' variables as its own locals, after any typedef it repeats, and
+    /// CUDA C++ has no such types at all (the `vla` module writes them).
+    /// Returns whether it was one.
+    pub(super) fn variable_typedef(&mut self, node: Node<'s>) -> bool {
+        let (Some(ty), Some(d)) = (
+            node.child_by_field_id(fields().ty.get()),
+            node.child_by_field_id(fields().declarator.get()),
+        ) else {
+            return false;
+        };
+        let mut name = d;
+        while name.node_kind() != "type_identifier" {
+            match name
+                .child_by_field_id(fields().declarator.get())
+                .or_else(|| {
+                    (name.node_kind() == "parenthesized_declarator")
+                        .then(|| name.named_child(0))
+                        .flatten()
+                }) {
+                Some(inner) => name = inner,
+                None => return false,
+            }
+        }
+        let mut template = self.text(d).to_string();
+        let at = name.start_byte() - d.start_byte();
+        template.replace_range(at..at + name.byte_range().len(), "\0");
+        // A typedef of one (`typedef row_t plane_t[m];`) stands for the first one's type with
+        // this declarator in its name's place.
+        let (type_text, template, base) = match self.through_variable_typedef(ty, &template) {
+            Some(through) => through,
+            None if self.any_dimension_is_variable(d) => (
+                self.referring_type(ty),
+                template,
+                self.env.base_facts(node, ty, self.src),
+            ),
+            None => return false,
+        };
+        self.variable_typedefs.push(VariableTypedef {
+            name: self.text(name).to_string(),
+            depth: self.scopes.len(),
+            type_text,
+            template,
+            base,
+        });
+        true
+    }
+
+    /// Whether an array dimension of `declarator` is not a constant.
+    fn any_dimension_is_variable(&self, declarator: Node) -> bool {
+        let mut x = Some(declarator);
+        while let Some(n) = x {
+            if n.node_kind() == "array_declarator" {
+                if let Some(size) = n.child_by_field_id(fields().size.get()) {
+                    if crate::consts::eval(self.text(size), &self.env).is_none() {
+                        return true;
+                    }
+                }
+            }
+            x = n.child_by_field_id(fields().declarator.get()).or_else(|| {
+                (n.node_kind() == "parenthesized_declarator")
+                    .then(|| n.named_child(0))
+                    .flatten()
+            });
+        }
+        false
+    }
+
+    /// A declaration whose type is a variably modified typedef in scope (see
+    /// `variable_typedef`): the typedef's own type, the declarator it stands for, and the
+    /// base type's facts.
+    /// `declarator` is the declarator as written (without its initializer).
+    fn through_variable_typedef(
+        &self,
+        ty: Node<'s>,
+        declarator: &str,
+    ) -> Option<(String, String, TypeFacts)> {
+        if ty.node_kind() != "type_identifier" {
+            return None;
+        }
+        let name = self.text(ty);
+        let t = self
+            .variable_typedefs
+            .iter()
+            .rev()
+            .find(|t| t.name == name)?;
+        // Only a pointer declarator binds looser than the typedef's `[]`: parentheses for it
+        // alone keep the text in the plain forms the `vla` module reads (`(*c)[m][n]`).
+        let inner = if declarator.trim_start().starts_with('*') {
+            format!("({declarator})")
+        } else {
+            declarator.to_string()
+        };
+        let expanded = t.template.replacen('\0', &inner, 1);
+        Some((t.type_text.clone(), expanded, t.base))
+    }
+
+    /// A compute construct's text naming a variably modified typedef of its function (in a
+    /// declaration, a cast or `sizeof`): an error, since its kernel cannot repeat the typedef
+    /// (the extents are the host's values, and CUDA C++ has no such types).
+    pub(super) fn variable_typedef_in_kernel(&mut self, ty: Node<'s>) {
+        // The OpenMP forms keep the region in its function, where the typedef is in scope.
+        if self.computes.is_empty() || !self.for_runtime {
+            return;
+        }
+        let mut stack = vec![ty];
+        while let Some(n) = stack.pop() {
+            if n.node_kind() == "type_identifier" {
+                let name = self.text(n);
+                if let Some(t) = self.variable_typedefs.iter().rev().find(|t| t.name == name) {
+                    let spelled = t.template.replacen('\0', "", 1);
+                    let pointer = t.template.replacen('\0', "(*)", 1);
+                    self.diags.push(
+                        Diagnostic::error(
+                            Self::span(n),
+                            format!(
+                                "a compute construct cannot name `{name}`, a typedef of a \
+                                 variably modified type"
+                            ),
+                        )
+                        .with_note(format!(
+                            "`{name}` is `{0} {1}`: write the type out inside the construct (a \
+                             pointer to it is `{0} {pointer}`)",
+                            t.type_text,
+                            spelled.trim()
+                        )),
+                    );
+                }
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+    }
+
+    /// Leaves the innermost scope, with the typedefs declared in it.
+    pub(super) fn pop_scope(&mut self) {
+        self.scopes.pop();
+        let depth = self.scopes.len();
+        self.variable_typedefs.retain(|t| t.depth <= depth);
     }
 
     /// The members of the struct type `ty` names (a tag, a typedef of one,

@@ -46,6 +46,9 @@ impl<'s> Walker<'s> {
                 }
             }
             "sizeof_expression" | "cast_expression" | "compound_literal_expression" => {
+                if let Some(t) = node.child_by_field_id(fields().ty.get()) {
+                    self.variable_typedef_in_kernel(t);
+                }
                 for f in ["value", "argument"] {
                     if let Some(v) = node.child_by_field_name(f) {
                         self.expr(v);

@@ -68,6 +68,7 @@ pub fn analyze(
         header_vars: HashMap::new(),
         array_params: HashMap::new(),
         extent_vars: HashMap::new(),
+        variable_typedefs: Vec::new(),
     };
     for root in roots {
         let mut c = root.walk();
@@ -144,7 +145,21 @@ struct Walker<'s> {
     /// The variables a variable-length array's extents name (`n` and `m` for
     /// `double a[n][m]`): a use of the array uses them, as its type needs them.
     extent_vars: HashMap<VarId, Vec<VarId>>,
+    /// Variably modified typedefs of the function, innermost last.
+    variable_typedefs: Vec<VariableTypedef>,
     for_runtime: bool,
+}
+
+/// A typedef of a variably modified type that a function defines (`typedef double
+/// row_t[n];`).
+struct VariableTypedef {
+    name: String,
+    /// How many scopes were open where it was defined.
+    depth: usize,
+    /// The base type (`double`) and the declarator with `\0` in the name's place (`\0[n]`).
+    type_text: String,
+    template: String,
+    base: crate::types::TypeFacts,
 }
 
 /// Which loop of a construct dependence facts belong to.

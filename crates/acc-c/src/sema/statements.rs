@@ -66,7 +66,7 @@ impl<'s> Walker<'s> {
                 let children: Vec<Node> = node.children(&mut c).collect();
                 self.visit_seq(&children, false);
                 self.blocks.pop();
-                self.scopes.pop();
+                self.pop_scope();
                 1
             }
             "function_definition" => {
@@ -148,7 +148,12 @@ impl<'s> Walker<'s> {
                 1
             }
             "type_definition" | "struct_specifier" | "union_specifier" | "enum_specifier" => {
-                if !file_scope {
+                // A variably modified typedef is not repeated in kernels (see
+                // `variable_typedef`): the variables declared through it are.
+                let variable = !file_scope
+                    && node.node_kind() == "type_definition"
+                    && self.variable_typedef(node);
+                if !file_scope && !variable {
                     let text = self.text(node).trim_end_matches(';');
                     self.local_type(format!("{text};"), node);
                 }
@@ -186,7 +191,7 @@ impl<'s> Walker<'s> {
                     }
                 }
                 let used = self.loop_body(node, "body", rest);
-                self.scopes.pop();
+                self.pop_scope();
                 used
             }
             "while_statement" => {
@@ -360,7 +365,7 @@ impl<'s> Walker<'s> {
             self.visit_stmt(body, &[], false);
         }
         self.check_gotos();
-        self.scopes.pop();
+        self.pop_scope();
     }
 
     /// No `goto` may jump into or out of a compute construct.
