@@ -22,6 +22,7 @@ use crate::error::{fatal, Error, ErrorKind, Site};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -46,12 +47,19 @@ type Job = Box<dyn FnOnce() + Send>;
 pub struct Queues {
     eager: bool,
     queues: Mutex<HashMap<i32, Arc<Queue>>>,
+    /// Operations enqueued on any of the queues and not completed yet: a synchronous operation
+    /// waits for the queues on every data action and launch, and with nothing pending (the
+    /// common case) one load answers where locking the map and each queue cost more than the
+    /// present table's lookup.
+    pending: Arc<AtomicU64>,
 }
 
 struct Queue {
     state: Mutex<Counts>,
     done: Condvar,
     tx: Mutex<Sender<Job>>,
+    /// The device's [`Queues::pending`].
+    pending: Arc<AtomicU64>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -99,12 +107,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Queue {
-    fn start(key: i32) -> Arc<Queue> {
+    fn start(key: i32, pending: Arc<AtomicU64>) -> Arc<Queue> {
         let (tx, rx) = channel::<Job>();
         let q = Arc::new(Queue {
             state: Mutex::new(Counts::default()),
             done: Condvar::new(),
             tx: Mutex::new(tx),
+            pending,
         });
         let worker = Arc::clone(&q);
         let name = format!("acc-queue-{key}");
@@ -120,6 +129,8 @@ impl Queue {
                 let mut c = lock(&worker.state);
                 c.completed += 1;
                 drop(c);
+                // Release: whoever reads the count at zero sees the job's effects.
+                worker.pending.fetch_sub(1, Ordering::Release);
                 worker.done.notify_all();
                 *lock(&ANY_DONE.0) += 1;
                 ANY_DONE.1.notify_all();
@@ -137,6 +148,7 @@ impl Queue {
     }
 
     fn push(&self, job: Job) {
+        self.pending.fetch_add(1, Ordering::Relaxed);
         lock(&self.state).submitted += 1;
         // The worker only stops when the sender is dropped, which never happens while `self`
         // is reachable, so a send cannot fail.
@@ -166,6 +178,7 @@ impl Queues {
         Queues {
             eager,
             queues: Mutex::new(HashMap::new()),
+            pending: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -175,7 +188,10 @@ impl Queues {
 
     fn queue(&self, key: i32) -> Arc<Queue> {
         let mut m = lock(&self.queues);
-        Arc::clone(m.entry(key).or_insert_with(|| Queue::start(key)))
+        Arc::clone(
+            m.entry(key)
+                .or_insert_with(|| Queue::start(key, Arc::clone(&self.pending))),
+        )
     }
 
     fn existing(&self, key: i32) -> Option<Arc<Queue>> {
@@ -239,6 +255,9 @@ impl Queues {
     }
 
     pub fn wait_all(&self) {
+        if self.pending.load(Ordering::Acquire) == 0 {
+            return;
+        }
         for q in self.all() {
             q.wait_for(q.submitted());
         }
@@ -337,6 +356,40 @@ mod tests {
             "queue 2 ran after queue 1's operation"
         );
         assert!(qs.test(1) && qs.test(2));
+    }
+
+    #[test]
+    fn a_synchronous_operation_runs_after_pending_queued_work_and_none_is_left_pending() {
+        let qs = Queues::new(false);
+        assert_eq!(qs.pending.load(Ordering::Acquire), 0);
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let done = Arc::new(AtomicUsize::new(0));
+        let d1 = Arc::clone(&done);
+        qs.submit(QueueSel::Async(3), move || {
+            gate_rx.recv().unwrap();
+            d1.fetch_add(1, Ordering::SeqCst);
+        });
+        let d2 = Arc::clone(&done);
+        qs.submit(QueueSel::Async(4), move || {
+            d2.fetch_add(10, Ordering::SeqCst);
+        });
+        assert!(
+            qs.pending.load(Ordering::Acquire) >= 1,
+            "the gated job is pending"
+        );
+        let releaser = std::thread::spawn(move || gate_tx.send(()).unwrap());
+        let seen = Arc::new(AtomicUsize::new(99));
+        let (d3, s3) = (Arc::clone(&done), Arc::clone(&seen));
+        qs.submit(QueueSel::Sync, move || {
+            s3.store(d3.load(Ordering::SeqCst), Ordering::SeqCst)
+        });
+        releaser.join().unwrap();
+        assert_eq!(
+            seen.load(Ordering::SeqCst),
+            11,
+            "the sync job saw both queued jobs done"
+        );
+        assert_eq!(qs.pending.load(Ordering::Acquire), 0);
     }
 
     #[test]
