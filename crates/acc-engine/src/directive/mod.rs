@@ -7,6 +7,7 @@
 //! conflicts between clauses) is checked separately, by
 //! [`crate::check_clauses`].
 
+mod clause;
 mod lex;
 mod model;
 mod parse;
@@ -17,6 +18,7 @@ use std::fmt;
 
 use crate::diag::Diagnostic;
 
+pub use clause::*;
 pub use model::*;
 
 /// Parses one directive.

@@ -13,6 +13,7 @@
 
 mod args;
 
+use super::clause::*;
 use super::lex::{self, Unit};
 use super::model::*;
 use crate::diag::Diagnostic;

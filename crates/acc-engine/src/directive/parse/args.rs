@@ -9,6 +9,7 @@
 //! Every function reports its own errors and returns `None` after one, so
 //! the caller drops that clause and goes on.
 
+use super::super::clause::*;
 use super::super::lex::{self, Unit};
 use super::super::model::*;
 use super::{shorten, suggest, Group, Parser};
