@@ -385,21 +385,36 @@ impl Ctx<'_> {
             }
         }
         write(&generated, &host_c)?;
-        let mut cmd = self.compile_command(Some(quote_dir), true);
-        let dep = args.dep_file_wanted.then(|| self.dep_file(path, &object));
-        if let Some(d) = &dep {
-            cmd.arg("-MF").arg(d);
-        }
-        cmd.arg(stage_flag(args.stage()))
-            .arg(&generated)
-            .arg("-o")
-            .arg(&object);
-        let out = output(cmd, args.verbose)?;
+        let (out, dep) = self.compile_generated(path, &generated, &object, quote_dir, &[])?;
         self.show_host_messages(path, quote_dir, &out)?;
         if let Some(d) = dep {
             name_the_source_in_dep_file(&d, &generated, path)?;
         }
         Ok(object)
+    }
+
+    /// Compiles the generated C of `path` (`extra` before it) into `object`, with the user's
+    /// flags and dependency file: the compiler's output, and the dependency file it wrote.
+    fn compile_generated(
+        &self,
+        path: &str,
+        generated: &Path,
+        object: &Path,
+        quote_dir: &Path,
+        extra: &[&str],
+    ) -> Result<(std::process::Output, Option<PathBuf>)> {
+        let args = self.args;
+        let mut cmd = self.compile_command(Some(quote_dir), true);
+        cmd.args(extra);
+        let dep = args.dep_file_wanted.then(|| self.dep_file(path, object));
+        if let Some(d) = &dep {
+            cmd.arg("-MF").arg(d);
+        }
+        cmd.arg(stage_flag(args.stage()))
+            .arg(generated)
+            .arg("-o")
+            .arg(object);
+        Ok((output(cmd, args.verbose)?, dep))
     }
 
     /// `--via=openmp`: the file's OpenMP form (`NAME.omp.c` with `--keep`), compiled with the
@@ -437,19 +452,15 @@ impl Ctx<'_> {
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        let mut cmd = self.compile_command(Some(quote_dir), true);
         // The OpenMP form calls the OpenACC routines for `init`, `shutdown` and `set`, in files
         // that need not include openacc.h themselves (acc's own lowering includes it too).
-        cmd.arg("-include").arg("openacc.h");
-        let dep = args.dep_file_wanted.then(|| self.dep_file(path, &object));
-        if let Some(d) = &dep {
-            cmd.arg("-MF").arg(d);
-        }
-        cmd.arg(stage_flag(args.stage()))
-            .arg(&generated)
-            .arg("-o")
-            .arg(&object);
-        let out = output(cmd, args.verbose)?;
+        let (out, dep) = self.compile_generated(
+            path,
+            &generated,
+            &object,
+            quote_dir,
+            &["-include", "openacc.h"],
+        )?;
         if !out.status.success() {
             if let Some(own) = self.own_code_fails(path, quote_dir) {
                 return Err(own);
