@@ -196,20 +196,16 @@ __attribute__((constructor)) static void acc2omp_start(void) {
                       "(%d offload devices)\n", type, offload_devices());
       exit(1);
     }
-    if (n < 0 || n >= offload_devices()) {
-      fprintf(stderr, "acc: error: ACC_DEVICE_NUM=%d, but there are %d devices\n", n,
-              offload_devices());
-      exit(1);
-    }
-    omp_set_default_device(n);
-  } else if (num && *num && offload_devices() > 0 && !on_host(current())) {
-    if (n < 0 || n >= offload_devices()) {
-      fprintf(stderr, "acc: error: ACC_DEVICE_NUM=%d, but there are %d devices\n", n,
-              offload_devices());
-      exit(1);
-    }
-    omp_set_default_device(n);
+  } else if (!(num && *num && offload_devices() > 0 && !on_host(current()))) {
+    return;
   }
+  /* A device type with devices, or only a number: the number must name one of them. */
+  if (n < 0 || n >= offload_devices()) {
+    fprintf(stderr, "acc: error: ACC_DEVICE_NUM=%d, but there are %d devices\n", n,
+            offload_devices());
+    exit(1);
+  }
+  omp_set_default_device(n);
 }
 
 /* ---- 3.2.13-3.2.19: asynchronous queues (all work is synchronous: see the top) ---- */
