@@ -496,6 +496,34 @@ fn openacc_program_runs() {
     assert_eq!(stdout(&out), "4950\n");
 }
 
+/// A program that also links GCC's libgomp (`-fopenmp`, or for `omp_get_wtime`, as many
+/// OpenACC programs do) runs: libgomp exports an `acc_register_library` of its own, which a
+/// weak reference finds and which stops the program ("libgomp: TODO") if called as a
+/// profiling tool's.
+#[test]
+fn a_program_linked_with_libgomp_runs() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include <omp.h>\nint main(void) {\n  int a[4] = {0};\n  double t = omp_get_wtime();\n#pragma acc parallel loop copy(a)\n  for (int i = 0; i < 4; i++) a[i] = i;\n  printf(\"%d %d\\n\", a[3], t > 0);\n  return 0;\n}\n";
+    let dir = project("libgomp", &[("wtime.c", src)]);
+    let built = acc(&dir)
+        .args(["cc", "-fopenmp", "wtime.c", "-o", "wtime"])
+        .output()
+        .unwrap();
+    if !built.status.success() && stderr(&built).contains("omp.h") {
+        return; // A compiler without OpenMP.
+    }
+    ok(built);
+    for device in ["host", "host_discrete"] {
+        let out = Command::new(dir.join("wtime"))
+            .env("ACC_DEVICE_TYPE", device)
+            .output()
+            .unwrap();
+        assert_eq!(stdout(&ok(out)), "3 1\n", "{device}");
+    }
+}
+
 #[test]
 fn preprocess_and_assembly_pass_through() {
     if !have_cc() {

@@ -12,6 +12,7 @@ use std::ffi::{c_char, c_int, c_long, c_void, CStr, CString};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, RwLock};
 
+mod linked;
 mod tools;
 
 use crate::device::DeviceKind;
@@ -413,6 +414,9 @@ unsafe fn register_library(register: RegisterLibraryFn) {
 pub unsafe extern "C" fn acc_rt_prof_linked(register: Option<RegisterLibraryFn>) {
     static CALLED: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
     let Some(register) = register else { return };
+    if linked::belongs_to_another_runtime(register) {
+        return;
+    }
     {
         let mut called = CALLED.lock().unwrap_or_else(|e| e.into_inner());
         if called.contains(&(register as usize)) {
