@@ -270,6 +270,11 @@ pub struct Unit {
     /// Each function's control-flow skeleton, for the data-mapping check; empty unless the
     /// front end was asked for it.
     pub flow: Vec<flow::FlowFn>,
+    /// The `for` loops inside compute constructs whose initialization assigns a variable
+    /// declared before the loop (`for (k = 0; …)`), in source order: the loop's span and the
+    /// variable. A loop whose iterations run in parallel gives each iteration its own copy of
+    /// such a counter of a loop nested in it (the assignment starts it afresh every time).
+    pub loop_counters: Vec<(Span, VarId)>,
 }
 
 /// One of [`Unit::local_types`].

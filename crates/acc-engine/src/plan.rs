@@ -315,19 +315,14 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
                 eff: EffId(i as u32),
                 partition: l.partition,
                 depth,
-                private: l
-                    .attrs
-                    .iter()
-                    .filter(|x| matches!(x.dsa, Some((Dsa::Private, Origin::Exp { .. }))))
-                    .map(|x| x.var)
-                    .collect(),
+                private: loop_privates(unit, an, p, l, l.partition.is_parallelized()),
                 auto: None,
             }
         })
         .collect();
     let mut loops = loops;
     if eff.kind == EffKind::Kernels {
-        descriptive_auto(unit, an, eff.construct, &mut loops);
+        descriptive_auto(unit, an, p, &mut loops);
     }
     let plain_loops = unit
         .construct(eff.construct)
@@ -336,7 +331,9 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         .enumerate()
         .map(|(i, (_, l))| {
             let verdict = match &l.deps {
-                Some(d) if l.header.is_some() => crate::dependence::independent(unit, d, &[]),
+                Some(d) if l.header.is_some() => {
+                    crate::dependence::independent(unit, d, &nested_counters(unit, l.span))
+                }
                 _ => Err("the loop is not in canonical form".to_string()),
             };
             (i, verdict)
@@ -356,12 +353,77 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
     }
 }
 
+/// A loop's own private copies: its explicit `private` variables, and the control variables
+/// of a loop whose iterations run in parallel (predetermined private, OpenACC 3.3 2.6.1) when
+/// the kernel would otherwise reach them through the construct's one copy — a variable
+/// declared before the construct (in `kernels`, a scalar's implicit `copy`) or inside the
+/// region but outside this kernel (a `kernels` region's later loop). Every iteration then
+/// writes its own `i`, never a shared one. A sequential loop keeps the construct's copy (no
+/// race, and the last value stays where OpenACC's `kernels` copy puts it).
+fn loop_privates(
+    unit: &Unit,
+    an: &Analysis,
+    compute: EffId,
+    l: &crate::attrs::Eff,
+    parallel: bool,
+) -> Vec<VarId> {
+    let mut private: Vec<VarId> = l
+        .attrs
+        .iter()
+        .filter(|x| matches!(x.dsa, Some((Dsa::Private, Origin::Exp { .. }))))
+        .map(|x| x.var)
+        .collect();
+    if !parallel {
+        return private;
+    }
+    let by_value = |v: VarId| {
+        an.eff(compute)
+            .attrs
+            .iter()
+            .any(|a| a.var == v && matches!(a.dsa, Some((Dsa::Private | Dsa::Firstprivate, _))))
+    };
+    let c = unit.construct(l.construct);
+    for lf in &c.loops {
+        let Some(v) = lf.control else { continue };
+        let predetermined = l
+            .attrs
+            .iter()
+            .any(|x| x.var == v && matches!(x.dsa, Some((Dsa::Private, Origin::Pre))));
+        if predetermined && !lf.declared_in_init && !by_value(v) && !private.contains(&v) {
+            private.push(v);
+        }
+    }
+    // The counters of loops nested in it: each iteration's own, as every compiler that
+    // parallelizes the loop makes them (one shared `k` would be written by every chunk).
+    if let Some(body) = c.body {
+        for &(at, v) in &unit.loop_counters {
+            let declared_inside = body.contains(unit.var(v).decl_span);
+            if body.contains(at) && !declared_inside && !by_value(v) && !private.contains(&v) {
+                private.push(v);
+            }
+        }
+    }
+    private
+}
+
+/// The counters of the loops inside `span` that start them by assignment (see
+/// [`Unit::loop_counters`]): variables a parallel loop around them makes its iterations' own,
+/// so assigning them is no dependence.
+fn nested_counters(unit: &Unit, span: crate::Span) -> Vec<VarId> {
+    unit.loop_counters
+        .iter()
+        .filter(|&&(at, v)| span.contains(at) && !span.contains(unit.var(v).decl_span))
+        .map(|&(_, v)| v)
+        .collect()
+}
+
 /// The descriptive reading of `auto` (Clacc's is `seq`): a sequential
 /// `kernels` loop that the dependence test proves independent runs
 /// gang-partitioned, when it is a statement of the region of its own (see
 /// [`stands_alone`]). Never wrong: a loop that is not proven stays
 /// sequential.
-fn descriptive_auto(unit: &Unit, an: &Analysis, kernels: ConstructId, loops: &mut [LoopPlan]) {
+fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [LoopPlan]) {
+    let kernels = an.eff(compute).construct;
     for l in loops.iter_mut() {
         if !l.partition.seq || l.partition.exp_seq {
             continue;
@@ -370,13 +432,16 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, kernels: ConstructId, loops: &mu
         let Some(facts) = c.loops.first() else {
             continue;
         };
-        let allowed: Vec<VarId> = an
+        let mut allowed: Vec<VarId> = an
             .eff(l.eff)
             .attrs
             .iter()
             .filter(|a| matches!(a.dsa, Some((Dsa::Private | Dsa::Reduction(_), _))))
             .map(|a| a.var)
             .collect();
+        if let Some(body) = c.body {
+            allowed.extend(nested_counters(unit, body));
+        }
         let verdict = match (&facts.deps, &facts.header) {
             (Some(d), Some(_)) => crate::dependence::independent(unit, d, &allowed),
             _ => Err("the loop is not in canonical form".to_string()),
@@ -384,6 +449,8 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, kernels: ConstructId, loops: &mu
         if verdict.is_ok() && stands_alone(unit, kernels, l.construct) {
             l.partition.seq = false;
             l.partition.gang = Some(crate::attrs::GangOrigin::Imp);
+            // Its iterations now run in parallel: their own loop variables.
+            l.private = loop_privates(unit, an, compute, an.eff(l.eff), true);
         }
         l.auto = Some(verdict);
     }

@@ -255,6 +255,29 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let mut open = String::new();
+            // Its control variable, declared before the loop, is each iteration's own (as a
+            // loop directive's is, OpenACC 3.3 2.6.1), not the construct's one copy, which
+            // every chunk would write at once; so are the counters of the loops nested in it.
+            let mut own: Vec<VarId> = facts
+                .control
+                .filter(|_| !facts.declared_in_init)
+                .into_iter()
+                .collect();
+            for &(at, v) in &self.unit.loop_counters {
+                if stmt.contains(at) && !stmt.contains(self.unit.var(v).decl_span) {
+                    own.push(v);
+                }
+            }
+            own.sort();
+            own.dedup();
+            for v in own {
+                let name = &self.unit.var(v).name;
+                let _ = write!(open, "{}; (void){name}; ", declare_as(self.unit, v, name));
+                ref_edits.retain(|e| {
+                    let at = Span::new(e.start, e.end);
+                    !(stmt.contains(at) && self.unit.refs_in(at).iter().any(|r| r.var == v))
+                });
+            }
             if let Some((header_span, header_text, closers)) = self.gang_loop_of(
                 std::slice::from_ref(facts),
                 c.directive.name_span,

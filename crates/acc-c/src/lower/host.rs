@@ -293,7 +293,10 @@ impl<'a> Lowerer<'a> {
                 .iter()
                 .any(|(i, verdict)| verdict.is_ok() && c.plain_loops[*i].0.start == s.start)
         };
-        if k.kind == EffKind::Kernels && !c.directive.kind.is_combined() && !c.statements.is_empty()
+        if k.kind == EffKind::Kernels
+            && !c.directive.kind.is_combined()
+            && !c.statements.is_empty()
+            && !self.region_variable_crosses_parts(id, k)
         {
             c.statements
                 .iter()
@@ -334,6 +337,42 @@ impl<'a> Lowerer<'a> {
         let nw = num(ClauseKind::NumWorkers);
         let vl = num(ClauseKind::VectorLength);
         (num_gangs, nw, vl)
+    }
+
+    /// Whether a variable declared in one statement of a `kernels` region's block is used by
+    /// another (`int n = 50;`, then a loop to `n`): each part is a kernel function of its own,
+    /// which would not have it, so such a region runs as one kernel (its loops still
+    /// partitioned within it, on one gang). A loop's own copy of its variable is no use of the
+    /// region's.
+    fn region_variable_crosses_parts(&self, id: ConstructId, k: &KernelPlan) -> bool {
+        let c = self.unit.construct(id);
+        let part_of = |at: Span| c.statements.iter().position(|s| s.contains(at));
+        let own_copy = |v: VarId, at: Span| {
+            k.loops.iter().any(|l| {
+                l.private.contains(&v)
+                    && self
+                        .unit
+                        .construct(l.construct)
+                        .body
+                        .is_some_and(|b| b.contains(at))
+            }) || c.plain_loops.iter().any(|(stmt, facts)| {
+                stmt.contains(at)
+                    && (facts.control == Some(v)
+                        || self
+                            .unit
+                            .loop_counters
+                            .iter()
+                            .any(|&(l, cv)| cv == v && stmt.contains(l)))
+            })
+        };
+        let Some(body) = c.body else { return false };
+        self.unit.refs_in(body).iter().any(|r| {
+            let home = part_of(self.unit.var(r.var).decl_span);
+            !r.implied
+                && home.is_some()
+                && part_of(r.span).is_some_and(|p| Some(p) != home)
+                && !own_copy(r.var, r.span)
+        })
     }
 
     /// The compact forms of acc_rt.h: constant tables and one value a
@@ -382,7 +421,27 @@ impl<'a> Lowerer<'a> {
         let fname = format!("{}_{pi}", l.fname);
         let (num_gangs, nw, vl) = self.part_dims(k, span, l);
         let (thread_gangs, lanes, rows) = self.cuda_shape(id, k, span, iterations, f, l.line);
-        let kernel_body = self.kernel_body(id, k, span);
+        let mut kernel_body = self.kernel_body(id, k, span);
+        // A `kernels` region's declaration is a part of its own, whose variables the later
+        // parts use (loop variables: each loop's own copy): used, as far as C can tell. (A
+        // part that is a loop, a branch or a block declares nothing at its own level.)
+        let first_word: String = self.src[span.start..span.end]
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let declaration = !first_word.is_empty()
+            && !matches!(
+                first_word.as_str(),
+                "for" | "while" | "do" | "if" | "switch" | "return" | "goto" | "case" | "default"
+            );
+        if declaration && !self.unit.construct(id).statements.is_empty() {
+            for v in &self.unit.vars {
+                if span.contains(v.decl_span) && !v.is_global {
+                    let _ = write!(kernel_body, " (void){};", v.name);
+                }
+            }
+        }
         self.lanes = None;
         let Frame {
             cuda_params,

@@ -183,6 +183,7 @@ impl<'s> Walker<'s> {
                         self.declaration(init, false);
                     } else {
                         self.expr(init);
+                        self.loop_counter(node, init);
                     }
                 }
                 for f in ["condition", "update"] {
@@ -208,6 +209,26 @@ impl<'s> Walker<'s> {
                 used
             }
             _ => unreachable!("visit_loop is called on loops"),
+        }
+    }
+
+    /// Records a loop inside a compute construct whose initialization assigns a variable
+    /// (`for (k = 0; …)`), for [`acc_engine::facts::Unit::loop_counters`].
+    fn loop_counter(&mut self, node: Node<'s>, init: Node<'s>) {
+        if self.computes.is_empty() || init.node_kind() != "assignment_expression" {
+            return;
+        }
+        let (Some(left), Some(op)) = (
+            init.child_by_field_id(fields().left.get()),
+            init.child_by_field_name("operator"),
+        ) else {
+            return;
+        };
+        if left.node_kind() != "identifier" || self.text(op) != "=" {
+            return;
+        }
+        if let Some(v) = self.lookup(self.text(left)) {
+            self.unit.loop_counters.push((Self::span(node), v));
         }
     }
 
