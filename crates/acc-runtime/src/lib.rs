@@ -18,6 +18,7 @@
 
 pub mod abi;
 pub mod api;
+pub mod check;
 pub mod device;
 pub mod error;
 mod ffi;

@@ -133,6 +133,14 @@ impl DeviceState {
         }
     }
 
+    /// Host range, device address and variable text of every entry (the checking mode's scan).
+    pub(crate) fn entry_ranges(&self) -> Vec<(usize, usize, DevAddr, Box<str>)> {
+        self.table()
+            .entries()
+            .map(|e| (e.host, e.bytes, e.dev, e.var.clone()))
+            .collect()
+    }
+
     pub fn mapped_count(&self) -> usize {
         self.table().len()
     }

@@ -1,0 +1,365 @@
+//! The checking mode of `acc check --run`: with `ACC_CHECK=<file>` in the environment, on a
+//! `host_discrete` device (separate memory, both copies readable), every runtime event the
+//! program's directives cause (a construct's data actions, `enter`/`exit data`, `update`,
+//! `wait`, a launch, a data routine of the API) is bracketed by two scans of every
+//! present-table entry: checksums of the host and the device copy and whether they are
+//! equal. [`track`] turns the scans into *candidates* for a stale use, which this module
+//! appends to the file, one a line (`kind`, `file`, `line`, `var`, then `key=value` fields,
+//! tab-separated; see [`Candidate`](track::Candidate)):
+//!
+//! - `stale-device`: a launch uses data whose device copy is unchanged since it was made or
+//!   last transferred to, while the host copy holds other bytes (the host changed it, or it
+//!   was never copied in);
+//! - `lost-write`: a launch changed the device copy and its construct ended with the host
+//!   copy still different (nothing copied the device's writes back, or a `copy` moved nothing
+//!   because an enclosing region held the data).
+//!
+//! A candidate is not a finding: the run cannot see what the host reads. `acc check --run`
+//! proves one by running the program again with `ACC_CHECK_REPAIR=<file>` (lines `kind`,
+//! `file`, `line`, `var`): this module then makes the transfer the candidate says is missing
+//! (`update device` of the data just before the launch, `update self` right after the
+//! construct) and the CLI compares the output with the shared-memory run's.
+//!
+//! Costs nothing when off: [`on`] is one relaxed atomic load once the environment was read.
+//! While on, every event waits for all of the device's queues (asynchronous work runs as if
+//! synchronous, so a missing `wait` is not found) and hashes every mapped byte twice; the
+//! check assumes one host thread issues the directives.
+//!
+//! Owns only its own state (one mutex, never held while the present table's lock is taken
+//! elsewhere: it takes that lock itself, briefly, to list the entries, and never across a
+//! queue wait). It must not change the present table or reference counts; it moves bytes
+//! only for a repair run's transfers.
+
+pub mod track;
+
+use crate::device::DeviceKind;
+use crate::error::{Site, Text};
+use crate::runtime::{self, Arg, DeviceState};
+use std::collections::HashSet;
+use std::io::Write;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+use track::{ArgUse, At, CandKind, Candidate, Event, Item, Key, Kind, Snap, Tracker};
+
+const UNKNOWN: u8 = 0;
+const OFF: u8 = 1;
+const ON: u8 = 2;
+
+static MODE: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// Whether the checking mode is on (`ACC_CHECK` names a report file).
+#[inline]
+pub fn on() -> bool {
+    match MODE.load(Ordering::Relaxed) {
+        OFF => false,
+        ON => true,
+        _ => init(),
+    }
+}
+
+#[cold]
+fn init() -> bool {
+    let on = std::env::var_os("ACC_CHECK").is_some_and(|v| !v.is_empty());
+    MODE.store(if on { ON } else { OFF }, Ordering::Relaxed);
+    on
+}
+
+struct Checker {
+    tracker: Tracker,
+    report: Option<std::path::PathBuf>,
+    repairs: HashSet<Key>,
+    reported: HashSet<Key>,
+}
+
+static STATE: Mutex<Option<Checker>> = Mutex::new(None);
+
+fn with_checker<R>(f: impl FnOnce(&mut Checker) -> R) -> R {
+    let mut g = STATE.lock().unwrap_or_else(|e| e.into_inner());
+    let c = g.get_or_insert_with(|| Checker {
+        tracker: Tracker::new(),
+        report: std::env::var_os("ACC_CHECK").map(Into::into),
+        repairs: std::env::var_os("ACC_CHECK_REPAIR")
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|s| parse_repairs(&s))
+            .unwrap_or_default(),
+        reported: HashSet::new(),
+    });
+    f(c)
+}
+
+/// The keys of a repair file: `kind`, `file`, `line`, `var`, tab-separated, one a line.
+pub fn parse_repairs(text: &str) -> HashSet<Key> {
+    text.lines()
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            Some(Key {
+                kind: CandKind::parse(f.next()?)?,
+                file: f.next()?.to_string(),
+                line: f.next()?.parse().ok()?,
+                var: f.next()?.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// One candidate as a line of the report file.
+pub fn format_candidate(c: &Candidate) -> String {
+    let clean = |s: &str| s.replace(['\t', '\n'], " ");
+    format!(
+        "{}\t{}\t{}\t{}\tshown={}\thost={}-{}\tto_device={}\tmade={}\tended={}\tkept={}\treleased={}\n",
+        c.key.kind.name(),
+        clean(&c.key.file),
+        c.key.line,
+        clean(&c.key.var),
+        clean(&c.shown),
+        c.host_changed.0,
+        c.host_changed.1,
+        c.to_device,
+        c.made,
+        c.ended,
+        u8::from(c.kept),
+        u8::from(c.released)
+    )
+}
+
+/// An event in progress: what [`end`] needs.
+pub struct Pending {
+    d: &'static DeviceState,
+    ev: Event,
+}
+
+/// Checksum of a byte range: FNV-1a over 8-byte words, then the tail bytes.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(PRIME);
+        h ^= h >> 29;
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    h ^ bytes.len() as u64
+}
+
+/// # Safety
+/// `[at, at + bytes)` is readable memory.
+unsafe fn bytes_at<'a>(at: usize, bytes: usize) -> &'a [u8] {
+    if bytes == 0 || at == 0 {
+        return &[];
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { std::slice::from_raw_parts(at as *const u8, bytes) }
+}
+
+/// Hashes both copies of every entry of the device.
+fn scan(d: &DeviceState) -> Vec<Snap> {
+    d.entry_ranges()
+        .into_iter()
+        .map(|(host, bytes, dev, var)| {
+            // SAFETY: a present entry's host range is the program's live data (the data
+            // clauses' contract) and its device range the entry's live allocation; the check
+            // waited for every queue, so no copy or kernel writes them now.
+            let (hb, db) = unsafe { (bytes_at(host, bytes), bytes_at(dev, bytes)) };
+            Snap {
+                host,
+                bytes,
+                dev,
+                var,
+                h: checksum(hb),
+                d: checksum(db),
+                equal: hb == db,
+            }
+        })
+        .collect()
+}
+
+/// The device an event is on, when the check applies to it.
+fn device(site: &Site<'_>) -> Option<&'static DeviceState> {
+    let d = runtime::current(site).ok()?;
+    (d.kind() == DeviceKind::HostDiscrete).then_some(d)
+}
+
+fn file_of(site: &Site<'_>) -> Arc<str> {
+    Arc::from(
+        site.file
+            .to_string_lossy()
+            .unwrap_or_else(|| site.routine.to_string()),
+    )
+}
+
+/// A data event begins (`items`: each clause item's action code of `acc_rt.h`, host range).
+pub fn begin_data(
+    site: &Site<'_>,
+    kind: Kind,
+    items: impl Iterator<Item = (u32, usize, usize)>,
+) -> Option<Pending> {
+    if !on() {
+        return None;
+    }
+    let d = device(site)?;
+    let items = items
+        .map(|(action, host, bytes)| Item {
+            // `ACC_RT_COPY`, `ACC_RT_COPYOUT`.
+            copies_out: matches!(action, 1 | 3),
+            host,
+            bytes,
+        })
+        .collect();
+    let ev = Event {
+        kind,
+        at: At {
+            file: file_of(site),
+            line: site.line,
+        },
+        items,
+        args: Vec::new(),
+    };
+    Some(start(d, ev))
+}
+
+/// A launch begins, with its arguments.
+pub fn begin_launch(d: &'static DeviceState, args: &[Arg<'_>], site: &Site<'_>) -> Option<Pending> {
+    if !on() || d.kind() != DeviceKind::HostDiscrete {
+        return None;
+    }
+    let args = args
+        .iter()
+        .filter_map(|a| match *a {
+            Arg::Mapped { host, ref site, .. } | Arg::Pointer { host, ref site } => Some(ArgUse {
+                host,
+                text: text(site.var),
+            }),
+            Arg::MappedOrHost { host, .. } => Some(ArgUse {
+                host,
+                text: String::new(),
+            }),
+            _ => None,
+        })
+        .collect();
+    let ev = Event {
+        kind: Kind::Launch,
+        at: At {
+            file: file_of(site),
+            line: site.line,
+        },
+        items: Vec::new(),
+        args,
+    };
+    Some(start(d, ev))
+}
+
+fn text(t: Text<'_>) -> String {
+    t.to_string_lossy().unwrap_or_default()
+}
+
+fn start(d: &'static DeviceState, ev: Event) -> Pending {
+    d.queues.wait_all();
+    let snaps = scan(d);
+    let (cands, repairs) = with_checker(|c| {
+        let repairs = &c.repairs;
+        c.tracker.begin(&ev, &snaps, &|k| repairs.contains(k))
+    });
+    for r in &repairs {
+        // SAFETY: the range is a present entry's (host data and its live device copy, as
+        // `scan` found them an instant ago, with every queue idle).
+        unsafe {
+            if r.to_device {
+                d.device.copy_to_device(r.dev, r.host as *const u8, r.bytes);
+            } else {
+                d.device.copy_to_host(r.host as *mut u8, r.dev, r.bytes);
+            }
+        }
+        // SAFETY: as above.
+        let (hb, db) = unsafe { (bytes_at(r.host, r.bytes), bytes_at(r.dev, r.bytes)) };
+        let (h, dh) = (checksum(hb), checksum(db));
+        with_checker(|c| c.tracker.repaired(r.host, h, dh));
+    }
+    report(&cands);
+    Pending { d, ev }
+}
+
+/// The event ended.
+pub fn end(p: Option<Pending>) {
+    let Some(Pending { d, ev }) = p else {
+        return;
+    };
+    d.queues.wait_all();
+    let snaps = scan(d);
+    // SAFETY: the host ranges of entries the event released are the program's data, which
+    // the program keeps alive across the directive that released them.
+    let hash = |host: usize, bytes: usize| checksum(unsafe { bytes_at(host, bytes) });
+    let cands = with_checker(|c| c.tracker.end(&ev, &snaps, &hash));
+    report(&cands);
+}
+
+/// Appends the candidates not reported yet to the report file.
+fn report(cands: &[Candidate]) {
+    if cands.is_empty() {
+        return;
+    }
+    let (path, lines) = with_checker(|c| {
+        let lines: String = cands
+            .iter()
+            .filter(|k| c.reported.insert(k.key.clone()))
+            .map(format_candidate)
+            .collect();
+        (c.report.clone(), lines)
+    });
+    let Some(path) = path else { return };
+    if lines.is_empty() {
+        return;
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = f.write_all(lines.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksum_sees_every_byte_and_the_length() {
+        let a = vec![0u8; 21];
+        let mut b = a.clone();
+        assert_eq!(checksum(&a), checksum(&b));
+        for i in 0..b.len() {
+            b[i] = 1;
+            assert_ne!(checksum(&a), checksum(&b), "byte {i}");
+            b[i] = 0;
+        }
+        assert_ne!(checksum(&a[..20]), checksum(&a));
+    }
+
+    #[test]
+    fn repair_files_and_report_lines_round_trip() {
+        let key = Key {
+            kind: CandKind::LostWrite,
+            file: "a b.c".into(),
+            line: 12,
+            var: "p[0:n]".into(),
+        };
+        let c = Candidate {
+            key: key.clone(),
+            shown: "p".into(),
+            host_changed: (0, 0),
+            to_device: 8,
+            made: 8,
+            ended: 12,
+            kept: true,
+            released: false,
+        };
+        let line = format_candidate(&c);
+        let keys = parse_repairs(&line);
+        assert!(keys.contains(&key), "{line}");
+        assert!(parse_repairs("nonsense\nlost-write\tf\tx\tv\n").is_empty());
+    }
+}
