@@ -28,6 +28,11 @@ warnings before compiling.
 
 /// `acc check`.
 pub fn main(raw: &[String]) -> u8 {
+    let before_args = raw.iter().take_while(|a| *a != "--");
+    if let Some(i) = before_args.into_iter().position(|a| a == "--run") {
+        let rest: Vec<String> = [&raw[..i], &raw[i + 1..]].concat();
+        return crate::check_run::main(&rest);
+    }
     let verbose = raw.iter().any(|a| a == "--verbose");
     let rest: Vec<String> = raw.iter().filter(|a| *a != "--verbose").cloned().collect();
     let rest = crate::cc::expand_response_files(&rest, 0);
@@ -73,14 +78,8 @@ pub fn check_path(
     verbose: bool,
     as_warnings: bool,
 ) -> Result<usize, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    let (src, _) = acc_c::text::prepare(acc_c::text::decode(bytes));
+    let (src, checked) = check_only(cc, args, path, verbose)?;
     let src = src.as_str();
-    let (program, mut pp) = cc.for_preprocessor();
-    pp.extend(args.preprocess.iter().cloned());
-    pp.extend(args.common.iter().cloned());
-    let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
-    let checked = acc_c::check::check_file(src, &mut headers, &Options { verbose })?;
     let mut stderr = std::io::stderr().lock();
     let mut errors = 0;
     for d in checked.diags.iter().filter(|d| d.is_error()) {
@@ -101,4 +100,26 @@ pub fn check_path(
         let _ = writeln!(stderr, "{path}:{line}:{col}: note: {why}");
     }
     Ok(errors)
+}
+
+/// The check of one file, printing nothing: its text (as analysed) and what the check found.
+pub fn check_only(
+    cc: &HostCc,
+    args: &CcArgs,
+    path: &str,
+    verbose: bool,
+) -> Result<(String, acc_c::check::Checked), String> {
+    let src = read_source(path)?;
+    let (program, mut pp) = cc.for_preprocessor();
+    pp.extend(args.preprocess.iter().cloned());
+    pp.extend(args.common.iter().cloned());
+    let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
+    let checked = acc_c::check::check_file(&src, &mut headers, &Options { verbose })?;
+    Ok((src, checked))
+}
+
+/// A C file's text as the analysis reads it.
+pub fn read_source(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    Ok(acc_c::text::prepare(acc_c::text::decode(bytes)).0)
 }

@@ -106,7 +106,7 @@ pub fn parse_repairs(text: &str) -> HashSet<Key> {
 pub fn format_candidate(c: &Candidate) -> String {
     let clean = |s: &str| s.replace(['\t', '\n'], " ");
     format!(
-        "{}\t{}\t{}\t{}\tshown={}\thost={}-{}\tto_device={}\tmade={}\tended={}\tkept={}\treleased={}\n",
+        "{}\t{}\t{}\t{}\tshown={}\thost={}-{}\tto_device={}\tmade={}\twritten={}\tended={}\tkept={}\treleased={}\n",
         c.key.kind.name(),
         clean(&c.key.file),
         c.key.line,
@@ -116,6 +116,7 @@ pub fn format_candidate(c: &Candidate) -> String {
         c.host_changed.1,
         c.to_device,
         c.made,
+        c.written,
         c.ended,
         u8::from(c.kept),
         u8::from(c.released)
@@ -353,6 +354,7 @@ mod tests {
             host_changed: (0, 0),
             to_device: 8,
             made: 8,
+            written: 12,
             ended: 12,
             kept: true,
             released: false,

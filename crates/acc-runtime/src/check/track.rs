@@ -131,6 +131,8 @@ pub struct Candidate {
     pub to_device: u32,
     /// Where the device copy was made.
     pub made: u32,
+    /// The launch that last wrote the device copy (0: none since its last transfer).
+    pub written: u32,
     /// The event that ended the construct without a copy back (lost writes).
     pub ended: u32,
     /// The construct's `copy`/`copyout` moved nothing: the data stayed present.
@@ -270,6 +272,7 @@ impl Tracker {
                     host_changed: t.host_changed,
                     to_device: t.to_device,
                     made: t.made,
+                    written: t.written_by.as_ref().map_or(0, |(at, _)| at.line),
                     ended: 0,
                     kept: false,
                     released: false,
@@ -407,6 +410,7 @@ fn lost(at: &At, t: &Tracked, ev: &Event, kept: bool, released: bool) -> Candida
         host_changed: t.host_changed,
         to_device: t.to_device,
         made: t.made,
+        written: at.line,
         ended: ev.at.line,
         kept,
         released,
