@@ -34,12 +34,13 @@ pub mod track;
 
 use crate::device::DeviceKind;
 use crate::error::{Site, Text};
+use crate::present::Entry;
 use crate::runtime::{self, Arg, DeviceState};
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
-use track::{ArgUse, At, CandKind, Candidate, Event, Item, Key, Kind, Snap, Tracker};
+use track::{ArgUse, At, CandKind, Candidate, Event, Item, Key, Kind, Repair, Snap, Tracker};
 
 const UNKNOWN: u8 = 0;
 const OFF: u8 = 1;
@@ -156,26 +157,79 @@ unsafe fn bytes_at<'a>(at: usize, bytes: usize) -> &'a [u8] {
     unsafe { std::slice::from_raw_parts(at as *const u8, bytes) }
 }
 
-/// Hashes both copies of every entry of the device.
-fn scan(d: &DeviceState) -> Vec<Snap> {
-    d.entry_ranges()
-        .into_iter()
-        .map(|(host, bytes, dev, var)| {
+/// The offsets of the attached pointers (whose device copy points at device memory, as it
+/// must) among the words where `host` and `dev` differ.
+fn attached(e: &Entry, host: &[u8], dev: &[u8]) -> Vec<usize> {
+    const W: usize = size_of::<usize>();
+    let first = (W - e.host % W) % W;
+    (first..host.len().saturating_sub(W - 1))
+        .step_by(W)
+        .filter(|&o| host[o..o + W] != dev[o..o + W] && e.attach_count(e.host + o) > 0)
+        .collect()
+}
+
+/// Hashes both copies of every entry of the device; an attached pointer counts as equal on
+/// both sides. Gives the entries too.
+fn scan(d: &DeviceState) -> (Vec<Snap>, Vec<Entry>) {
+    const W: usize = size_of::<usize>();
+    let entries = d.entries();
+    let snaps = entries
+        .iter()
+        .map(|e| {
             // SAFETY: a present entry's host range is the program's live data (the data
             // clauses' contract) and its device range the entry's live allocation; the check
             // waited for every queue, so no copy or kernel writes them now.
-            let (hb, db) = unsafe { (bytes_at(host, bytes), bytes_at(dev, bytes)) };
+            let (hb, db) = unsafe { (bytes_at(e.host, e.bytes), bytes_at(e.dev, e.bytes)) };
+            let (d, equal) = if hb == db {
+                (checksum(db), true)
+            } else {
+                let mut norm = db.to_vec();
+                for o in attached(e, hb, db) {
+                    norm[o..o + W].copy_from_slice(&hb[o..o + W]);
+                }
+                (checksum(&norm), norm == hb)
+            };
             Snap {
-                host,
-                bytes,
-                dev,
-                var,
+                host: e.host,
+                bytes: e.bytes,
+                dev: e.dev,
+                var: e.var.clone(),
                 h: checksum(hb),
-                d: checksum(db),
-                equal: hb == db,
+                d,
+                equal,
             }
         })
-        .collect()
+        .collect();
+    (snaps, entries)
+}
+
+/// Makes a repair's transfer, leaving the attached pointers on both sides as they are.
+///
+/// # Safety
+/// `r` is the range of `e`, a present entry, and no queue runs.
+unsafe fn repair(d: &DeviceState, e: Option<&Entry>, r: &Repair) {
+    const W: usize = size_of::<usize>();
+    // SAFETY: forwarded from the caller.
+    let (hb, db) = unsafe { (bytes_at(r.host, r.bytes), bytes_at(r.dev, r.bytes)) };
+    let side = if r.to_device { db } else { hb };
+    let keep: Vec<(usize, Vec<u8>)> = e
+        .map(|e| attached(e, hb, db))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|o| (o, side[o..o + W].to_vec()))
+        .collect();
+    // SAFETY: forwarded from the caller; each kept word lies inside the range.
+    unsafe {
+        if r.to_device {
+            d.device.copy_to_device(r.dev, r.host as *const u8, r.bytes);
+        } else {
+            d.device.copy_to_host(r.host as *mut u8, r.dev, r.bytes);
+        }
+        for (o, word) in keep {
+            let at = if r.to_device { r.dev } else { r.host } + o;
+            std::ptr::copy_nonoverlapping(word.as_ptr(), at as *mut u8, W);
+        }
+    }
 }
 
 /// The device an event is on, when the check applies to it.
@@ -259,25 +313,27 @@ fn text(t: Text<'_>) -> String {
 
 fn start(d: &'static DeviceState, ev: Event) -> Pending {
     d.queues.wait_all();
-    let snaps = scan(d);
+    let (snaps, entries) = scan(d);
     let (cands, repairs) = with_checker(|c| {
         let repairs = &c.repairs;
         c.tracker.begin(&ev, &snaps, &|k| repairs.contains(k))
     });
-    for r in &repairs {
-        // SAFETY: the range is a present entry's (host data and its live device copy, as
-        // `scan` found them an instant ago, with every queue idle).
-        unsafe {
-            if r.to_device {
-                d.device.copy_to_device(r.dev, r.host as *const u8, r.bytes);
-            } else {
-                d.device.copy_to_host(r.host as *mut u8, r.dev, r.bytes);
-            }
+    if !repairs.is_empty() {
+        for r in &repairs {
+            let e = entries.iter().find(|e| e.host == r.host);
+            // SAFETY: the range is a present entry's (host data and its live device copy, as
+            // `scan` found them an instant ago, with every queue idle).
+            unsafe { repair(d, e, r) };
         }
-        // SAFETY: as above.
-        let (hb, db) = unsafe { (bytes_at(r.host, r.bytes), bytes_at(r.dev, r.bytes)) };
-        let (h, dh) = (checksum(hb), checksum(db));
-        with_checker(|c| c.tracker.repaired(r.host, h, dh));
+        let (snaps, _) = scan(d);
+        with_checker(|c| {
+            for s in snaps
+                .iter()
+                .filter(|s| repairs.iter().any(|r| r.host == s.host))
+            {
+                c.tracker.repaired(s.host, s.h, s.d);
+            }
+        });
     }
     report(&cands);
     Pending { d, ev }
@@ -289,7 +345,7 @@ pub fn end(p: Option<Pending>) {
         return;
     };
     d.queues.wait_all();
-    let snaps = scan(d);
+    let (snaps, _) = scan(d);
     // SAFETY: the host ranges of entries the event released are the program's data, which
     // the program keeps alive across the directive that released them.
     let hash = |host: usize, bytes: usize| checksum(unsafe { bytes_at(host, bytes) });

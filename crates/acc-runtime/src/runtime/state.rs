@@ -133,12 +133,9 @@ impl DeviceState {
         }
     }
 
-    /// Host range, device address and variable text of every entry (the checking mode's scan).
-    pub(crate) fn entry_ranges(&self) -> Vec<(usize, usize, DevAddr, Box<str>)> {
-        self.table()
-            .entries()
-            .map(|e| (e.host, e.bytes, e.dev, e.var.clone()))
-            .collect()
+    /// A snapshot of every entry (the checking mode's scan).
+    pub(crate) fn entries(&self) -> Vec<Entry> {
+        self.table().entries().cloned().collect()
     }
 
     pub fn mapped_count(&self) -> usize {
