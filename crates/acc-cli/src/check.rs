@@ -15,6 +15,7 @@ use crate::toolchain::HostCc;
 
 pub const USAGE: &str = "\
 usage: acc check [--verbose] [cc flags] FILE.c...
+       acc check --run prog.c [more.c ...] [cc flags] [-- args...]
 
 Finds data-mapping bugs without running the program: a device read of data the host changed
 with no transfer in between, a host read of data the device changed with no transfer back
@@ -24,6 +25,11 @@ nothing needs. It reports only what it can prove; `--verbose` lists where it sto
 following a variable (calls that may touch it, aliases, sections it cannot compare).
 Exit status: 1 when there is an error, else 0. `acc cc -Wdata` prints the same findings as
 warnings before compiling.
+
+With --run, it compiles and runs the program instead, on separate memory (host_discrete)
+with the runtime's checking mode and on shared memory (host), and proves the stale uses that
+make the results differ by running the program again with the missing transfer made:
+`acc check --run --help` says more.
 ";
 
 /// `acc check`.

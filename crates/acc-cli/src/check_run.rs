@@ -412,14 +412,33 @@ fn after_construct(src: &str, line: u32) -> Option<usize> {
     Some(src[end..].find('\n').map_or(src.len(), |i| end + i + 1))
 }
 
-/// The fix's text for the candidate's variable: the clause's section when it names the
-/// same variable, else the name the construct used.
-fn fix_var(c: &Candidate) -> String {
+/// The fix's text for the candidate's variable: the mapping clause's section when it names
+/// the same variable, else a section of it on the construct's line (`present(p[0:n])`), else
+/// the name the construct used.
+fn fix_var(c: &Candidate, src: &str) -> String {
     if base(&c.var) == c.shown {
-        c.var.clone()
-    } else {
-        c.shown.clone()
+        return c.var.clone();
     }
+    let start = line_start(src, c.line);
+    let end = src[start..].find('\n').map_or(src.len(), |i| start + i);
+    section_in(&src[start..end], &c.shown).unwrap_or_else(|| c.shown.clone())
+}
+
+/// The first `var[…]…` section in `text`.
+fn section_in(text: &str, var: &str) -> Option<String> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+    for (i, _) in text.match_indices(&format!("{var}[")) {
+        if text[..i].chars().next_back().is_some_and(word) {
+            continue;
+        }
+        let rest = &text[i + var.len()..];
+        let mut end = 0;
+        while rest[end..].starts_with('[') {
+            end += rest[end..].find(']')? + 1;
+        }
+        return Some(format!("{var}{}", &rest[..end]));
+    }
+    None
 }
 
 fn render(
@@ -433,7 +452,7 @@ fn render(
     let Ok(src) = crate::check::read_source(&path) else {
         return format!("{path}:{}: error: {}\n", c.line, message(c));
     };
-    let (l, var, fix) = (c.line, &c.shown, fix_var(c));
+    let (l, var, fix) = (c.line, &c.shown, fix_var(c, &src));
     let mut d = Diagnostic::error(line_span(&src, l), message(c));
     match c.kind {
         CandKind::StaleDevice => {
@@ -621,7 +640,15 @@ mod tests {
         );
         assert_eq!((c.host_changed, c.to_device, c.kept), ((3, 4), 8, true));
         assert_eq!(parse_candidate("stale-device\ta.c"), None);
-        assert_eq!(fix_var(&c), "p[0:n]");
+        assert_eq!(fix_var(&c, ""), "p[0:n]");
+        assert_eq!(
+            section_in(
+                "  #pragma acc parallel loop present(q[0:n], p[1:n][0:2])",
+                "p"
+            ),
+            Some("p[1:n][0:2]".to_string())
+        );
+        assert_eq!(section_in("present(pp[0:n])", "p"), None);
     }
 
     #[test]

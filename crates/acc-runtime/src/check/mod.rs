@@ -273,7 +273,7 @@ pub fn begin_data(
         items,
         args: Vec::new(),
     };
-    Some(start(d, ev))
+    quiet(|| start(d, ev))
 }
 
 /// A launch begins, with its arguments.
@@ -304,7 +304,7 @@ pub fn begin_launch(d: &'static DeviceState, args: &[Arg<'_>], site: &Site<'_>) 
         items: Vec::new(),
         args,
     };
-    Some(start(d, ev))
+    quiet(|| start(d, ev))
 }
 
 fn text(t: Text<'_>) -> String {
@@ -341,9 +341,22 @@ fn start(d: &'static DeviceState, ev: Event) -> Pending {
 
 /// The event ended.
 pub fn end(p: Option<Pending>) {
-    let Some(Pending { d, ev }) = p else {
-        return;
-    };
+    if let Some(p) = p {
+        quiet(|| finish(p));
+    }
+}
+
+/// Runs a hook so that no panic of the check crosses the runtime's `extern "C"` entry
+/// points: the check then stops, and the program goes on as without it.
+fn quiet<R>(f: impl FnOnce() -> R) -> Option<R> {
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
+    if r.is_none() {
+        MODE.store(OFF, Ordering::Relaxed);
+    }
+    r
+}
+
+fn finish(Pending { d, ev }: Pending) {
     d.queues.wait_all();
     let (snaps, _) = scan(d);
     // SAFETY: the host ranges of entries the event released are the program's data, which
