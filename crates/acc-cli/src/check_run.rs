@@ -72,6 +72,8 @@ struct Candidate {
     ended: u32,
     kept: bool,
     released: bool,
+    /// An `update self` reads the stale device copy (not a launch).
+    to_host: bool,
     /// The line as the runtime wrote it (what a repair file repeats).
     raw: String,
 }
@@ -102,6 +104,7 @@ fn parse_candidate(line: &str) -> Option<Candidate> {
         ended: 0,
         kept: false,
         released: false,
+        to_host: false,
         raw: line.to_string(),
     };
     for field in f {
@@ -121,6 +124,7 @@ fn parse_candidate(line: &str) -> Option<Candidate> {
             "ended" => c.ended = num(),
             "kept" => c.kept = value == "1",
             "released" => c.released = value == "1",
+            "to_host" => c.to_host = value == "1",
             _ => {}
         }
     }
@@ -466,8 +470,13 @@ fn render(
                 let what = format!("`{var}` was allocated on the device here, with no copy in");
                 d = d.with_secondary(line_span(&src, c.made), what);
             }
+            let what = if c.to_host {
+                format!("the host's `{var}` copied to the device")
+            } else {
+                format!("`update device({fix})` made")
+            };
             d = d.with_note(format!(
-                "proven by running it again with `update device({fix})` made just before line {l}: \
+                "proven by running it again with {what} just before line {l}: \
                  the program then gives the result it gives with shared memory"
             ));
         }
@@ -504,6 +513,14 @@ fn render(
     }
     let indent = indent_of(&src, l);
     d = match c.kind {
+        CandKind::StaleDevice if c.to_host => match clause_fix(&src, c.made, &c.shown, true) {
+            Some((span, from, to)) => d.with_fix(
+                format!("copy `{var}` in when it is mapped (`{to}`, not `{from}`)"),
+                span,
+                to,
+            ),
+            None => d,
+        },
         CandKind::StaleDevice => {
             let at = line_start(&src, l);
             d.with_fix(
@@ -512,7 +529,7 @@ fn render(
                 format!("{indent}#pragma acc update device({fix})\n"),
             )
         }
-        CandKind::LostWrite if c.released => match clause_fix(&src, c.ended, &c.shown) {
+        CandKind::LostWrite if c.released => match clause_fix(&src, c.ended, &c.shown, false) {
             Some((span, from, to)) => d.with_fix(
                 format!("copy `{var}` back when it is released (`{to}`, not `{from}`)"),
                 span,
@@ -543,17 +560,29 @@ fn render(
 }
 
 /// The clause on line `line` that releases `var` without a copy back (`copyin`, `create`,
-/// `delete`), and the clause that would copy it back: its name's span, old and new name.
-fn clause_fix(src: &str, line: u32, var: &str) -> Option<(Span, &'static str, &'static str)> {
+/// `delete`), and the clause that would copy it back; with `copy_in`, the clause that maps it
+/// without a copy in (`create`) and the one that copies it in: its name's span, old and new
+/// name.
+fn clause_fix(
+    src: &str,
+    line: u32,
+    var: &str,
+    copy_in: bool,
+) -> Option<(Span, &'static str, &'static str)> {
     let start = line_start(src, line);
     let end = src[start..].find('\n').map_or(src.len(), |i| start + i);
     let text = &src[start..end];
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    for (from, to) in [
-        ("copyin", "copy"),
-        ("create", "copyout"),
-        ("delete", "copyout"),
-    ] {
+    let pairs: &[(&'static str, &'static str)] = if copy_in {
+        &[("create", "copyin")]
+    } else {
+        &[
+            ("copyin", "copy"),
+            ("create", "copyout"),
+            ("delete", "copyout"),
+        ]
+    };
+    for &(from, to) in pairs {
         for (i, _) in text.match_indices(&format!("{from}(")) {
             if text[..i].chars().next_back().is_some_and(word) {
                 continue;
@@ -572,6 +601,10 @@ fn clause_fix(src: &str, line: u32, var: &str) -> Option<(Span, &'static str, &'
 fn message(c: &Candidate) -> String {
     let (l, var) = (c.line, &c.shown);
     match c.kind {
+        CandKind::StaleDevice if c.to_host => format!(
+            "the `update self` at line {l} copies over the host's `{var}` a device copy that \
+             nothing wrote"
+        ),
         CandKind::StaleDevice if c.written == 0 && c.to_device == 0 => format!(
             "the construct at line {l} reads `{var}` on the device, where nothing copied the \
              host's data in"
@@ -659,12 +692,13 @@ mod tests {
         assert_eq!(indent_of(src, 2), "  ");
         assert_eq!(line_start(src, 9), src.len());
         let src = "  #pragma acc parallel loop copyin(b, a[0:n]) create(x)\n";
-        let (span, from, to) = clause_fix(src, 1, "a").unwrap();
+        let (span, from, to) = clause_fix(src, 1, "a", false).unwrap();
         assert_eq!(
             (&src[span.start..span.end], from, to),
             ("copyin", "copyin", "copy")
         );
-        assert_eq!(clause_fix(src, 1, "x").map(|f| f.2), Some("copyout"));
-        assert_eq!(clause_fix(src, 1, "y"), None);
+        assert_eq!(clause_fix(src, 1, "x", false).map(|f| f.2), Some("copyout"));
+        assert_eq!(clause_fix(src, 1, "x", true).map(|f| f.2), Some("copyin"));
+        assert_eq!(clause_fix(src, 1, "y", false), None);
     }
 }

@@ -81,6 +81,12 @@ const BUGS: &[Case] = &[
         confirms: true,
     },
     Case {
+        files: &["tests/check/bugs/update_self_of_created.c"],
+        at: "tests/check/bugs/update_self_of_created.c:10:5: error: ",
+        words: &["`update self` at line 10", "`a`", "nothing wrote"],
+        confirms: true,
+    },
+    Case {
         files: &["tests/check/dynamic/bugs/fnptr_no_update_self.c"],
         at: "tests/check/dynamic/bugs/fnptr_no_update_self.c:6:3: error: ",
         words: &["writes to `p`", "never reach the host"],

@@ -107,7 +107,7 @@ pub fn parse_repairs(text: &str) -> HashSet<Key> {
 pub fn format_candidate(c: &Candidate) -> String {
     let clean = |s: &str| s.replace(['\t', '\n'], " ");
     format!(
-        "{}\t{}\t{}\t{}\tshown={}\thost={}-{}\tto_device={}\tmade={}\twritten={}\tended={}\tkept={}\treleased={}\n",
+        "{}\t{}\t{}\t{}\tshown={}\thost={}-{}\tto_device={}\tmade={}\twritten={}\tended={}\tkept={}\treleased={}\tto_host={}\n",
         c.key.kind.name(),
         clean(&c.key.file),
         c.key.line,
@@ -120,7 +120,8 @@ pub fn format_candidate(c: &Candidate) -> String {
         c.written,
         c.ended,
         u8::from(c.kept),
-        u8::from(c.released)
+        u8::from(c.released),
+        u8::from(c.to_host)
     )
 }
 
@@ -260,6 +261,8 @@ pub fn begin_data(
         .map(|(action, host, bytes)| Item {
             // `ACC_RT_COPY`, `ACC_RT_COPYOUT`.
             copies_out: matches!(action, 1 | 3),
+            // `ACC_RT_UPDATE_SELF`.
+            to_host: action == 11,
             host,
             bytes,
         })
@@ -427,6 +430,7 @@ mod tests {
             ended: 12,
             kept: true,
             released: false,
+            to_host: false,
         };
         let line = format_candidate(&c);
         let keys = parse_repairs(&line);

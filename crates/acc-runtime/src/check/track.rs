@@ -47,6 +47,8 @@ pub struct Item {
     /// Whether the action copies device data back when the data is released
     /// (`copy`, `copyout`).
     pub copies_out: bool,
+    /// The item is an `update self`.
+    pub to_host: bool,
     pub host: usize,
     pub bytes: usize,
 }
@@ -139,6 +141,9 @@ pub struct Candidate {
     pub kept: bool,
     /// The device copy was released at `ended`.
     pub released: bool,
+    /// The stale device copy is read by an `update self` (not a launch), which copies it
+    /// over the host's data.
+    pub to_host: bool,
 }
 
 /// A transfer the tracker asks the caller to make (a repair run's fix), before the event.
@@ -276,9 +281,11 @@ impl Tracker {
                     ended: 0,
                     kept: false,
                     released: false,
+                    to_host: false,
                 });
             }
         } else {
+            self.updates_of_unwritten(ev, snaps, wants, &mut cands, &mut repairs);
             for (&host, t) in &self.entries {
                 let Some((at, false)) = &t.written_by else {
                     continue;
@@ -295,6 +302,59 @@ impl Tracker {
             }
         }
         (cands, repairs)
+    }
+
+    /// `update self` of a device copy nothing wrote (made without a copy in, never written by
+    /// a launch) overwrites the host's data: a candidate whose repair copies the data in first.
+    fn updates_of_unwritten(
+        &self,
+        ev: &Event,
+        snaps: &[Snap],
+        wants: &dyn Fn(&Key) -> bool,
+        cands: &mut Vec<Candidate>,
+        repairs: &mut Vec<Repair>,
+    ) {
+        for i in ev.items.iter().filter(|i| i.to_host) {
+            let Some(s) = snaps
+                .iter()
+                .find(|s| s.host <= i.host && i.host < s.host + s.bytes.max(1))
+            else {
+                continue;
+            };
+            let Some(t) = self.entries.get(&s.host) else {
+                continue;
+            };
+            let unwritten = t.written_by.is_none() && t.to_device == 0 && s.d == t.dev_ref;
+            if s.equal || !unwritten {
+                continue;
+            }
+            let key = Key {
+                kind: CandKind::StaleDevice,
+                file: ev.at.file.to_string(),
+                line: ev.at.line,
+                var: t.var.to_string(),
+            };
+            if wants(&key) {
+                repairs.push(Repair {
+                    to_device: true,
+                    host: s.host,
+                    dev: s.dev,
+                    bytes: s.bytes,
+                });
+            }
+            cands.push(Candidate {
+                key,
+                shown: base(&t.var).to_string(),
+                host_changed: t.host_changed,
+                to_device: 0,
+                made: t.made,
+                written: 0,
+                ended: 0,
+                kept: false,
+                released: false,
+                to_host: true,
+            });
+        }
     }
 
     /// A repair changed the copies of the entry at `host`: the state the event then starts
@@ -414,6 +474,7 @@ fn lost(at: &At, t: &Tracked, ev: &Event, kept: bool, released: bool) -> Candida
         ended: ev.at.line,
         kept,
         released,
+        to_host: false,
     }
 }
 

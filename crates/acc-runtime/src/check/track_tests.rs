@@ -143,6 +143,7 @@ fn device_writes_never_copied_back_are_lost_writes() {
     let mut end = ev(Kind::Data, 3);
     end.items.push(Item {
         copies_out: true,
+        to_host: false,
         host: HOST,
         bytes: 16,
     });
@@ -181,4 +182,20 @@ fn a_repair_run_asks_for_the_missing_transfer() {
             bytes: 16
         }]
     );
+}
+
+#[test]
+fn update_self_of_unwritten_device_memory_is_a_stale_read() {
+    let (mut t, mut m) = (Tracker::new(), Mem::new());
+    step(&mut t, &mut m, ev(Kind::Data, 2), |m| m.mapped = true);
+    let mut update = ev(Kind::Data, 4);
+    update.items.push(Item {
+        copies_out: false,
+        to_host: true,
+        host: HOST,
+        bytes: 16,
+    });
+    let c = step(&mut t, &mut m, update, |m| m.host = m.dev.clone());
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert!(c[0].to_host && c[0].key.kind == CandKind::StaleDevice && c[0].made == 2);
 }
