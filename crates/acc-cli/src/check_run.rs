@@ -299,7 +299,8 @@ fn fail(f: toolchain::Fail) -> String {
 
 fn describe(o: &Outcome) -> String {
     let lines = o.stdout.split(|&b| b == b'\n').count().saturating_sub(1);
-    format!("exit status {}, {lines} lines of output", o.status)
+    let s = if lines == 1 { "" } else { "s" };
+    format!("exit status {}, {lines} line{s} of output", o.status)
 }
 
 /// The candidates whose repairs are proven to matter; `true` with each when only the set

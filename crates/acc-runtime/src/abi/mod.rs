@@ -180,7 +180,7 @@ fn each(
         let site = unsafe { Site::c(file, line, std::ptr::null()) };
         let items = clauses(c, n)
             .iter()
-            .map(|i| (i.action, i.host as usize, i.bytes));
+            .map(|i| (i.action, i.flags, i.host as usize, i.bytes));
         crate::check::begin_data(&site, crate::check::track::Kind::Data, items)
     });
     each_item(routine, file, line, c, n, how, step);

@@ -405,6 +405,9 @@ fn attach(
     detach: Option<bool>,
     async_arg: c_int,
 ) {
+    if crate::check::on() {
+        crate::check::note_attach(ptr_addr as usize, size_of::<usize>());
+    }
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;

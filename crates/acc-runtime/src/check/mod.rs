@@ -2,8 +2,10 @@
 //! `host_discrete` device (separate memory, both copies readable), every runtime event the
 //! program's directives cause (a construct's data actions, `enter`/`exit data`, `update`,
 //! `wait`, a launch, a data routine of the API) is bracketed by two scans of every
-//! present-table entry: checksums of the host and the device copy and whether they are
-//! equal. [`track`] turns the scans into *candidates* for a stale use, which this module
+//! present-table entry: whether the host and the device copy changed since the last scan
+//! (each compared with a copy the check keeps of both sides: twice the mapped memory, but
+//! `memcmp`'s speed and no collisions; an attached pointer counts as equal on both sides) and
+//! whether they are equal. [`track`] turns the scans into *candidates* for a stale use, which this module
 //! appends to the file, one a line (`kind`, `file`, `line`, `var`, then `key=value` fields,
 //! tab-separated; see [`Candidate`](track::Candidate)):
 //!
@@ -22,8 +24,10 @@
 //!
 //! Costs nothing when off: [`on`] is one relaxed atomic load once the environment was read.
 //! While on, every event waits for all of the device's queues (asynchronous work runs as if
-//! synchronous, so a missing `wait` is not found) and hashes every mapped byte twice; the
-//! check assumes one host thread issues the directives.
+//! synchronous, so a missing `wait` is not found) and compares every mapped byte twice; the
+//! check assumes one host thread issues the directives, and that the program keeps the host
+//! memory of present data allocated (as the data clauses require). Only generated C code's
+//! entry points (`abi`) and the API's data routines raise events; the Rust API's guards do not.
 //!
 //! Owns only its own state (one mutex, never held while the present table's lock is taken
 //! elsewhere: it takes that lock itself, briefly, to list the entries, and never across a
@@ -36,7 +40,7 @@ use crate::device::DeviceKind;
 use crate::error::{Site, Text};
 use crate::present::Entry;
 use crate::runtime::{self, Arg, DeviceState};
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
@@ -67,6 +71,9 @@ fn init() -> bool {
 
 struct Checker {
     tracker: Tracker,
+    shadows: Shadows,
+    /// Host addresses of every pointer a directive or `acc_attach` attached.
+    attach_ptrs: BTreeSet<usize>,
     report: Option<std::path::PathBuf>,
     repairs: HashSet<Key>,
     reported: HashSet<Key>,
@@ -78,6 +85,8 @@ fn with_checker<R>(f: impl FnOnce(&mut Checker) -> R) -> R {
     let mut g = STATE.lock().unwrap_or_else(|e| e.into_inner());
     let c = g.get_or_insert_with(|| Checker {
         tracker: Tracker::new(),
+        shadows: Shadows::default(),
+        attach_ptrs: BTreeSet::new(),
         report: std::env::var_os("ACC_CHECK").map(Into::into),
         repairs: std::env::var_os("ACC_CHECK_REPAIR")
             .and_then(|p| std::fs::read_to_string(p).ok())
@@ -131,7 +140,9 @@ pub struct Pending {
     ev: Event,
 }
 
-/// Checksum of a byte range: FNV-1a over 8-byte words, then the tail bytes.
+/// Checksum of a byte range: FNV-1a over 8-byte words, then the tail bytes. The scans compare
+/// copies instead (faster, and exact); the tests stand versions in with it.
+#[cfg(test)]
 pub fn checksum(bytes: &[u8]) -> u64 {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -159,62 +170,140 @@ unsafe fn bytes_at<'a>(at: usize, bytes: usize) -> &'a [u8] {
 }
 
 /// The offsets of the attached pointers (whose device copy points at device memory, as it
-/// must) among the words where `host` and `dev` differ.
-fn attached(e: &Entry, host: &[u8], dev: &[u8]) -> Vec<usize> {
+/// must) among the words where `host` and `dev` differ: of the pointers some directive or
+/// `acc_attach` ever attached (`ptrs`), those the entry counts as attached now.
+fn attached(e: &Entry, host: &[u8], dev: &[u8], ptrs: &BTreeSet<usize>) -> Vec<usize> {
     const W: usize = size_of::<usize>();
-    let first = (W - e.host % W) % W;
-    (first..host.len().saturating_sub(W - 1))
-        .step_by(W)
+    ptrs.range(e.host..e.host + host.len())
+        .map(|p| p - e.host)
+        .filter(|&o| o + W <= host.len())
         .filter(|&o| host[o..o + W] != dev[o..o + W] && e.attach_count(e.host + o) > 0)
         .collect()
 }
 
-/// Hashes both copies of every entry of the device; an attached pointer counts as equal on
-/// both sides. Gives the entries too.
-fn scan(d: &DeviceState) -> (Vec<Snap>, Vec<Entry>) {
+/// Notes the pointers in `[host, host + bytes)` as attached (a pointer an `attach` item or
+/// `acc_attach` names, or a jagged array's row pointers).
+pub fn note_attach(host: usize, bytes: usize) {
+    const W: usize = size_of::<usize>();
+    let words = (0..bytes / W).map(|k| host + k * W);
+    quiet(|| with_checker(|c| c.attach_ptrs.extend(words)));
+}
+
+/// The last bytes the check saw of one entry's host and device copies, and their versions
+/// (a version changes whenever the bytes do; the check compares versions, not bytes).
+struct Shadow {
+    dev: usize,
+    host_bytes: Vec<u8>,
+    dev_bytes: Vec<u8>,
+    hv: u64,
+    dv: u64,
+}
+
+/// The shadows of the entries, by host address, and the last version given.
+#[derive(Default)]
+struct Shadows {
+    by_host: std::collections::HashMap<usize, Shadow>,
+    last: u64,
+}
+
+impl Shadows {
+    fn version(&mut self) -> u64 {
+        self.last += 1;
+        self.last
+    }
+
+    /// The version of `bytes` as the host copy of the entry at `host`: a new one when they
+    /// differ from the bytes last seen; `None` for an entry it never saw.
+    fn host_version(&mut self, host: usize, bytes: &[u8]) -> Option<u64> {
+        let same = self.by_host.get(&host).map(|s| s.host_bytes == bytes)?;
+        if same {
+            return self.by_host.get(&host).map(|s| s.hv);
+        }
+        Some(self.version())
+    }
+}
+
+/// Compares both copies of every entry of the device with what the check saw last (a copy
+/// of each: memory for speed); an attached pointer counts as equal on both sides. Gives the
+/// entries too.
+fn scan(d: &DeviceState, shadows: &mut Shadows, ptrs: &BTreeSet<usize>) -> (Vec<Snap>, Vec<Entry>) {
     const W: usize = size_of::<usize>();
     let entries = d.entries();
-    let snaps = entries
-        .iter()
-        .map(|e| {
-            // SAFETY: a present entry's host range is the program's live data (the data
-            // clauses' contract) and its device range the entry's live allocation; the check
-            // waited for every queue, so no copy or kernel writes them now.
-            let (hb, db) = unsafe { (bytes_at(e.host, e.bytes), bytes_at(e.dev, e.bytes)) };
-            let (d, equal) = if hb == db {
-                (checksum(db), true)
-            } else {
-                let mut norm = db.to_vec();
-                for o in attached(e, hb, db) {
-                    norm[o..o + W].copy_from_slice(&hb[o..o + W]);
-                }
-                (checksum(&norm), norm == hb)
-            };
-            Snap {
-                host: e.host,
-                bytes: e.bytes,
-                dev: e.dev,
-                var: e.var.clone(),
-                h: checksum(hb),
-                d,
-                equal,
+    let mut snaps = Vec::with_capacity(entries.len());
+    for e in &entries {
+        // SAFETY: a present entry's host range is the program's live data (the data clauses'
+        // contract) and its device range the entry's live allocation; the check waited for
+        // every queue, so no copy or kernel writes them now.
+        let (hb, db) = unsafe { (bytes_at(e.host, e.bytes), bytes_at(e.dev, e.bytes)) };
+        let mut norm: std::borrow::Cow<'_, [u8]> = db.into();
+        if hb != db {
+            for o in attached(e, hb, db, ptrs) {
+                norm.to_mut()[o..o + W].copy_from_slice(&hb[o..o + W]);
             }
-        })
-        .collect();
+        }
+        let fresh = match shadows.by_host.get(&e.host) {
+            Some(s) => s.dev != e.dev || s.host_bytes.len() != hb.len(),
+            None => true,
+        };
+        if fresh {
+            let (hv, dv) = (shadows.version(), shadows.version());
+            let shadow = Shadow {
+                dev: e.dev,
+                host_bytes: hb.to_vec(),
+                dev_bytes: norm.to_vec(),
+                hv,
+                dv,
+            };
+            shadows.by_host.insert(e.host, shadow);
+        }
+        let (host_changed, dev_changed) = match shadows.by_host.get(&e.host) {
+            Some(s) => (s.host_bytes != hb, s.dev_bytes[..] != norm[..]),
+            None => (false, false),
+        };
+        let hv = if host_changed { shadows.version() } else { 0 };
+        let dv = if dev_changed { shadows.version() } else { 0 };
+        let Some(s) = shadows.by_host.get_mut(&e.host) else {
+            continue;
+        };
+        if host_changed {
+            s.host_bytes.copy_from_slice(hb);
+            s.hv = hv;
+        }
+        if dev_changed {
+            s.dev_bytes.copy_from_slice(&norm);
+            s.dv = dv;
+        }
+        snaps.push(Snap {
+            host: e.host,
+            bytes: e.bytes,
+            dev: e.dev,
+            var: e.var.clone(),
+            h: s.hv,
+            d: s.dv,
+            equal: norm[..] == *hb,
+        });
+    }
     (snaps, entries)
+}
+
+/// Forgets the shadows of entries that are gone.
+fn prune(shadows: &mut Shadows, snaps: &[Snap]) {
+    shadows
+        .by_host
+        .retain(|h, s| snaps.iter().any(|x| x.host == *h && x.dev == s.dev));
 }
 
 /// Makes a repair's transfer, leaving the attached pointers on both sides as they are.
 ///
 /// # Safety
 /// `r` is the range of `e`, a present entry, and no queue runs.
-unsafe fn repair(d: &DeviceState, e: Option<&Entry>, r: &Repair) {
+unsafe fn repair(d: &DeviceState, e: Option<&Entry>, r: &Repair, ptrs: &BTreeSet<usize>) {
     const W: usize = size_of::<usize>();
     // SAFETY: forwarded from the caller.
     let (hb, db) = unsafe { (bytes_at(r.host, r.bytes), bytes_at(r.dev, r.bytes)) };
     let side = if r.to_device { db } else { hb };
     let keep: Vec<(usize, Vec<u8>)> = e
-        .map(|e| attached(e, hb, db))
+        .map(|e| attached(e, hb, db, ptrs))
         .unwrap_or_default()
         .into_iter()
         .map(|o| (o, side[o..o + W].to_vec()))
@@ -247,22 +336,32 @@ fn file_of(site: &Site<'_>) -> Arc<str> {
     )
 }
 
-/// A data event begins (`items`: each clause item's action code of `acc_rt.h`, host range).
+/// A data event begins (`items`: each clause item's action code and flags of `acc_rt.h`, host
+/// range).
 pub fn begin_data(
     site: &Site<'_>,
     kind: Kind,
-    items: impl Iterator<Item = (u32, usize, usize)>,
+    items: impl Iterator<Item = (u32, u32, usize, usize)>,
 ) -> Option<Pending> {
     if !on() {
         return None;
     }
     let d = device(site)?;
+    let items: Vec<(u32, u32, usize, usize)> = items.collect();
+    for &(action, flags, host, bytes) in &items {
+        // `ACC_RT_ATTACH`, and `ACC_RT_ROWS`' row pointers.
+        if action == 8 || flags & 32 != 0 {
+            note_attach(host, bytes.max(size_of::<usize>()));
+        }
+    }
     let items = items
-        .map(|(action, host, bytes)| Item {
+        .into_iter()
+        .map(|(action, flags, host, bytes)| Item {
             // `ACC_RT_COPY`, `ACC_RT_COPYOUT`.
             copies_out: matches!(action, 1 | 3),
             // `ACC_RT_UPDATE_SELF`.
             to_host: action == 11,
+            zero: runtime::Flags(flags).has(runtime::Flags::ZERO),
             host,
             bytes,
         })
@@ -316,20 +415,26 @@ fn text(t: Text<'_>) -> String {
 
 fn start(d: &'static DeviceState, ev: Event) -> Pending {
     d.queues.wait_all();
-    let (snaps, entries) = scan(d);
-    let (cands, repairs) = with_checker(|c| {
+    let (cands, repairs, entries, ptrs) = with_checker(|c| {
+        let (snaps, entries) = scan(d, &mut c.shadows, &c.attach_ptrs);
         let repairs = &c.repairs;
-        c.tracker.begin(&ev, &snaps, &|k| repairs.contains(k))
+        let (cands, fixes) = c.tracker.begin(&ev, &snaps, &|k| repairs.contains(k));
+        let ptrs = if fixes.is_empty() {
+            BTreeSet::new()
+        } else {
+            c.attach_ptrs.clone()
+        };
+        (cands, fixes, entries, ptrs)
     });
     if !repairs.is_empty() {
         for r in &repairs {
             let e = entries.iter().find(|e| e.host == r.host);
             // SAFETY: the range is a present entry's (host data and its live device copy, as
             // `scan` found them an instant ago, with every queue idle).
-            unsafe { repair(d, e, r) };
+            unsafe { repair(d, e, r, &ptrs) };
         }
-        let (snaps, _) = scan(d);
         with_checker(|c| {
+            let (snaps, _) = scan(d, &mut c.shadows, &c.attach_ptrs);
             for s in snaps
                 .iter()
                 .filter(|s| repairs.iter().any(|r| r.host == s.host))
@@ -361,11 +466,19 @@ fn quiet<R>(f: impl FnOnce() -> R) -> Option<R> {
 
 fn finish(Pending { d, ev }: Pending) {
     d.queues.wait_all();
-    let (snaps, _) = scan(d);
-    // SAFETY: the host ranges of entries the event released are the program's data, which
-    // the program keeps alive across the directive that released them.
-    let hash = |host: usize, bytes: usize| checksum(unsafe { bytes_at(host, bytes) });
-    let cands = with_checker(|c| c.tracker.end(&ev, &snaps, &hash));
+    let cands = with_checker(|c| {
+        let (snaps, _) = scan(d, &mut c.shadows, &c.attach_ptrs);
+        let shadows = std::cell::RefCell::new(&mut c.shadows);
+        let version = |host: usize, bytes: usize| {
+            // SAFETY: the host ranges of entries the event released are the program's data,
+            // which the program keeps alive across the directive that released them.
+            let now = unsafe { bytes_at(host, bytes) };
+            shadows.borrow_mut().host_version(host, now).unwrap_or(0)
+        };
+        let cands = c.tracker.end(&ev, &snaps, &version);
+        prune(&mut c.shadows, &snaps);
+        cands
+    });
     report(&cands);
 }
 

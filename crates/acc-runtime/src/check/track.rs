@@ -49,6 +49,8 @@ pub struct Item {
     pub copies_out: bool,
     /// The item is an `update self`.
     pub to_host: bool,
+    /// The item's device memory is zeroed when it is made (`create(zero: …)`).
+    pub zero: bool,
     pub host: usize,
     pub bytes: usize,
 }
@@ -166,6 +168,10 @@ struct Tracked {
     to_device: u32,
     /// The device copy's checksum right after it was made or last transferred to.
     dev_ref: u64,
+    /// The event at which `dev_ref` was taken.
+    ref_seq: u64,
+    /// The device copy was zeroed when it was made: initialised, though not from the host.
+    zeroed: bool,
     host_changed: (u32, u32),
     /// The launch that wrote the device copy since its last transfer, and whether the end
     /// of its construct was judged already.
@@ -217,7 +223,7 @@ impl Tracker {
                 Some(t) if t.dev == s.dev && t.bytes == s.bytes => t,
                 _ => {
                     // Mapped where no event saw it (an API routine without a hook).
-                    self.entries.insert(s.host, fresh(s, prev));
+                    self.entries.insert(s.host, fresh(s, prev, self.seq, false));
                     continue;
                 }
             };
@@ -228,6 +234,7 @@ impl Tracker {
             if s.d != t.d && t.written_by.is_none() {
                 // Changed with no launch in between (`acc_memcpy_to_device`): a transfer.
                 t.dev_ref = s.d;
+                t.ref_seq = self.seq;
                 t.to_device = prev;
             }
             t.h = s.h;
@@ -248,10 +255,14 @@ impl Tracker {
                     continue;
                 };
                 t.shown = Some(a.text.clone());
-                // The device copy is older than the host's: unchanged since it was made or
-                // transferred to, or written by a launch before the host last changed it.
+                // The device copy is older than the host's: unchanged since it was made with
+                // nothing in it, or since a transfer or a launch wrote it, after which the
+                // host changed it.
                 let older = match t.written_by {
-                    None => s.d == t.dev_ref,
+                    None => {
+                        let empty = t.to_device == 0 && !t.zeroed;
+                        s.d == t.dev_ref && (empty || t.host_seq > t.ref_seq)
+                    }
                     Some(_) => t.host_seq > t.dev_seq,
                 };
                 if s.equal || !older {
@@ -324,7 +335,8 @@ impl Tracker {
             let Some(t) = self.entries.get(&s.host) else {
                 continue;
             };
-            let unwritten = t.written_by.is_none() && t.to_device == 0 && s.d == t.dev_ref;
+            let unwritten =
+                t.written_by.is_none() && t.to_device == 0 && !t.zeroed && s.d == t.dev_ref;
             if s.equal || !unwritten {
                 continue;
             }
@@ -396,12 +408,17 @@ impl Tracker {
             }
         }
         for s in snaps {
+            let zeroed = ev
+                .items
+                .iter()
+                .any(|i| i.zero && s.host <= i.host && i.host < s.host + s.bytes.max(1));
             let Some(t) = self.entries.get_mut(&s.host) else {
-                self.entries.insert(s.host, fresh(s, ev.at.line));
+                let t = fresh(s, ev.at.line, self.seq, zeroed);
+                self.entries.insert(s.host, t);
                 continue;
             };
             if t.dev != s.dev || t.bytes != s.bytes {
-                *t = fresh(s, ev.at.line);
+                *t = fresh(s, ev.at.line, self.seq, zeroed);
                 continue;
             }
             if ev.kind == Kind::Launch {
@@ -413,6 +430,7 @@ impl Tracker {
                 if s.d != t.d {
                     t.to_device = ev.at.line;
                     t.dev_ref = s.d;
+                    t.ref_seq = self.seq;
                     t.written_by = None;
                 }
                 if s.equal {
@@ -435,7 +453,7 @@ impl Tracker {
     }
 }
 
-fn fresh(s: &Snap, line: u32) -> Tracked {
+fn fresh(s: &Snap, line: u32, seq: u64, zeroed: bool) -> Tracked {
     Tracked {
         dev: s.dev,
         bytes: s.bytes,
@@ -445,6 +463,8 @@ fn fresh(s: &Snap, line: u32) -> Tracked {
         made: line,
         to_device: if s.equal { line } else { 0 },
         dev_ref: s.d,
+        ref_seq: seq,
+        zeroed,
         host_changed: (0, 0),
         written_by: None,
         differed: !s.equal,

@@ -144,6 +144,7 @@ fn device_writes_never_copied_back_are_lost_writes() {
     end.items.push(Item {
         copies_out: true,
         to_host: false,
+        zero: false,
         host: HOST,
         bytes: 16,
     });
@@ -192,10 +193,34 @@ fn update_self_of_unwritten_device_memory_is_a_stale_read() {
     update.items.push(Item {
         copies_out: false,
         to_host: true,
+        zero: false,
         host: HOST,
         bytes: 16,
     });
     let c = step(&mut t, &mut m, update, |m| m.host = m.dev.clone());
     assert_eq!(c.len(), 1, "{c:?}");
     assert!(c[0].to_host && c[0].key.kind == CandKind::StaleDevice && c[0].made == 2);
+}
+
+#[test]
+fn zeroed_device_memory_is_initialised() {
+    let (mut t, mut m) = (Tracker::new(), Mem::new());
+    let mut create = ev(Kind::Data, 2);
+    create.items.push(Item {
+        copies_out: false,
+        to_host: false,
+        zero: true,
+        host: HOST,
+        bytes: 16,
+    });
+    step(&mut t, &mut m, create, |m| {
+        m.mapped = true;
+        m.dev = vec![0; 16];
+    });
+    let c = step(&mut t, &mut m, ev(Kind::Launch, 3), |_| {});
+    assert!(c.is_empty(), "{c:?}");
+    m.host[2] = 5;
+    step(&mut t, &mut m, ev(Kind::Data, 6), |_| {});
+    let c = step(&mut t, &mut m, ev(Kind::Launch, 6), |_| {});
+    assert_eq!(c.len(), 1, "changed by the host after it was zeroed: {c:?}");
 }
