@@ -126,8 +126,13 @@ fn run_proves_the_seeded_bugs() {
         let out = acc(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let finding = stderr.lines().find(|l| l.starts_with(c.at));
-        let fix =
-            stderr.contains(": note: add `update ") || stderr.contains("(`copy`, not `copyin`)");
+        let fix = [
+            "add `update ",
+            "(`copy`, not `copyin`)",
+            "(`copyin`, not `create`)",
+        ]
+        .iter()
+        .any(|f| stderr.contains(f));
         let ok = out.status.code() == Some(1)
             && finding.is_some_and(|l| c.words.iter().all(|w| l.contains(w)))
             && stderr.contains("note: proven by running it again")
