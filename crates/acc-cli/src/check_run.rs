@@ -131,7 +131,7 @@ fn parse_candidate(line: &str) -> Option<Candidate> {
     Some(c)
 }
 
-/// The most runs of the program after the first two.
+/// The most runs of the program in all (the checked run and the shared-memory ones included).
 pub const MAX_RUNS: usize = 24;
 
 /// What is compared between runs: the exit status and standard output.
