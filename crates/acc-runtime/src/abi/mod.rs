@@ -187,6 +187,7 @@ fn each(
     crate::check::end(check.flatten());
 }
 
+/// The clauses' actions of [`each`], with the construct's profiling events.
 fn each_item(
     routine: &'static str,
     file: *const c_char,
