@@ -195,7 +195,13 @@ pub fn main(raw: &[String]) -> u8 {
         Some(i) => (&raw[..i], &raw[i + 1..]),
         None => (raw, &[][..]),
     };
-    match check_run(&cc::expand_response_files(cc_args, 0), prog_args) {
+    // `--verbose` is the static check's; the run has nothing more to say.
+    let cc_args: Vec<String> = cc_args
+        .iter()
+        .filter(|a| *a != "--verbose")
+        .cloned()
+        .collect();
+    match check_run(&cc::expand_response_files(&cc_args, 0), prog_args) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("acc: error: {e}");
