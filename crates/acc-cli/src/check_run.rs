@@ -489,6 +489,12 @@ fn render(
         }
         CandKind::LostWrite => {
             if c.kept {
+                if c.made > 0 && c.made != l {
+                    let what = format!(
+                        "`{var}` was mapped here, and stays present until this mapping ends"
+                    );
+                    d = d.with_secondary(line_span(&src, c.made), what);
+                }
                 d = d.with_note(format!(
                     "the construct's copy back moved nothing: `{var}` stayed present, held by an \
                      enclosing data region or `enter data`"
@@ -695,7 +701,7 @@ mod tests {
     fn lines_and_spans() {
         let src = "a\n  #pragma acc x\nb";
         assert_eq!(line_start(src, 2), 2);
-        assert_eq!(line_span(src, 2), Span::new(4, 16));
+        assert_eq!(line_span(src, 2), Span::new(4, 17));
         assert_eq!(indent_of(src, 2), "  ");
         assert_eq!(line_start(src, 9), src.len());
         let src = "  #pragma acc parallel loop copyin(b, a[0:n]) create(x)\n";
