@@ -219,3 +219,27 @@ fn a_difference_no_transfer_explains_is_a_warning() {
         "{stderr}"
     );
 }
+
+/// A program that frees data it left present (a leak on the device, not a stale use): the
+/// check skips the host memory that is gone instead of reading it.
+#[test]
+fn host_memory_freed_while_present_is_not_read() {
+    let dir = std::env::temp_dir().join(format!("acc-check-freed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prog = dir.join("freed.c");
+    std::fs::write(
+        &prog,
+        "#include <stdio.h>\n#include <stdlib.h>\n#define N (1 << 20)\nint main(void) {\n  \
+         double *big = malloc(N * sizeof *big), small[8];\n  \
+         for (int i = 0; i < N; i++) big[i] = i;\n  \
+         #pragma acc enter data copyin(big[0:N])\n  free(big);\n  \
+         for (int i = 0; i < 8; i++) small[i] = i;\n  \
+         #pragma acc parallel loop copy(small)\n  for (int i = 0; i < 8; i++) small[i] += 1;\n  \
+         printf(\"%g\\n\", small[7]);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let out = acc(&["check", "--run", prog.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "8\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

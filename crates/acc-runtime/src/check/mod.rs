@@ -34,12 +34,14 @@
 //! queue wait). It must not change the present table or reference counts; it moves bytes
 //! only for a repair run's transfers.
 
+mod memory;
 pub mod track;
 
 use crate::device::DeviceKind;
 use crate::error::{Site, Text};
 use crate::present::Entry;
 use crate::runtime::{self, Arg, DeviceState};
+use memory::Access;
 use std::collections::{BTreeSet, HashSet};
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -226,14 +228,34 @@ impl Shadows {
 /// Compares both copies of every entry of the device with what the check saw last (a copy
 /// of each: memory for speed); an attached pointer counts as equal on both sides. Gives the
 /// entries too.
-fn scan(d: &DeviceState, shadows: &mut Shadows, ptrs: &BTreeSet<usize>) -> (Vec<Snap>, Vec<Entry>) {
+fn scan(
+    d: &DeviceState,
+    shadows: &mut Shadows,
+    ptrs: &BTreeSet<usize>,
+    access: &Access,
+) -> (Vec<Snap>, Vec<Entry>) {
     const W: usize = size_of::<usize>();
     let entries = d.entries();
     let mut snaps = Vec::with_capacity(entries.len());
     for e in &entries {
-        // SAFETY: a present entry's host range is the program's live data (the data clauses'
-        // contract) and its device range the entry's live allocation; the check waited for
-        // every queue, so no copy or kernel writes them now.
+        if !access.readable(e.host, e.bytes) {
+            // Freed by the program while present: as it was when last seen, if ever.
+            if let Some(s) = shadows.by_host.get(&e.host).filter(|s| s.dev == e.dev) {
+                snaps.push(Snap {
+                    host: e.host,
+                    bytes: e.bytes,
+                    dev: e.dev,
+                    var: e.var.clone(),
+                    h: s.hv,
+                    d: s.dv,
+                    equal: s.host_bytes == s.dev_bytes,
+                });
+            }
+            continue;
+        }
+        // SAFETY: the host range is readable memory (`access`), and the device range the
+        // entry's live allocation; the check waited for every queue, so no copy or kernel
+        // writes them now.
         let (hb, db) = unsafe { (bytes_at(e.host, e.bytes), bytes_at(e.dev, e.bytes)) };
         let mut norm: std::borrow::Cow<'_, [u8]> = db.into();
         if hb != db {
@@ -298,6 +320,10 @@ fn prune(shadows: &mut Shadows, snaps: &[Snap]) {
 /// # Safety
 /// `r` is the range of `e`, a present entry, and no queue runs.
 unsafe fn repair(d: &DeviceState, e: Option<&Entry>, r: &Repair, ptrs: &BTreeSet<usize>) {
+    let access = Access::now();
+    if !access.writable(r.host, r.bytes) {
+        return;
+    }
     const W: usize = size_of::<usize>();
     // SAFETY: forwarded from the caller.
     let (hb, db) = unsafe { (bytes_at(r.host, r.bytes), bytes_at(r.dev, r.bytes)) };
@@ -416,7 +442,7 @@ fn text(t: Text<'_>) -> String {
 fn start(d: &'static DeviceState, ev: Event) -> Pending {
     d.queues.wait_all();
     let (cands, repairs, entries, ptrs) = with_checker(|c| {
-        let (snaps, entries) = scan(d, &mut c.shadows, &c.attach_ptrs);
+        let (snaps, entries) = scan(d, &mut c.shadows, &c.attach_ptrs, &Access::now());
         let repairs = &c.repairs;
         let (cands, fixes) = c.tracker.begin(&ev, &snaps, &|k| repairs.contains(k));
         let ptrs = if fixes.is_empty() {
@@ -434,7 +460,7 @@ fn start(d: &'static DeviceState, ev: Event) -> Pending {
             unsafe { repair(d, e, r, &ptrs) };
         }
         with_checker(|c| {
-            let (snaps, _) = scan(d, &mut c.shadows, &c.attach_ptrs);
+            let (snaps, _) = scan(d, &mut c.shadows, &c.attach_ptrs, &Access::now());
             for s in snaps
                 .iter()
                 .filter(|s| repairs.iter().any(|r| r.host == s.host))
@@ -467,11 +493,14 @@ fn quiet<R>(f: impl FnOnce() -> R) -> Option<R> {
 fn finish(Pending { d, ev }: Pending) {
     d.queues.wait_all();
     let cands = with_checker(|c| {
-        let (snaps, _) = scan(d, &mut c.shadows, &c.attach_ptrs);
+        let access = Access::now();
+        let (snaps, _) = scan(d, &mut c.shadows, &c.attach_ptrs, &access);
         let shadows = std::cell::RefCell::new(&mut c.shadows);
         let version = |host: usize, bytes: usize| {
-            // SAFETY: the host ranges of entries the event released are the program's data,
-            // which the program keeps alive across the directive that released them.
+            if !access.readable(host, bytes) {
+                return 0;
+            }
+            // SAFETY: the range is readable memory (`access`).
             let now = unsafe { bytes_at(host, bytes) };
             shadows.borrow_mut().host_version(host, now).unwrap_or(0)
         };
