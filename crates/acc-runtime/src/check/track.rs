@@ -1,10 +1,11 @@
-//! The checking mode's bookkeeping: per present-table entry, checksums of the host and the
+//! The checking mode's bookkeeping: per present-table entry, versions of the host and the
 //! device copy as of the last runtime event, where the device copy was made, the last
 //! transfer that changed it, the interval in which the host last changed it, and the launch
 //! that last wrote it; and from these, the *candidates* for a stale use.
 //!
 //! Pure: it never reads memory, takes no lock and knows no device. The caller (`check::mod`)
-//! hashes both copies of every entry at each event and hands them in as [`Snap`]s; the
+//! compares both copies of every entry with their last bytes at each event and hands in their
+//! versions (a version changes when the bytes do; the tests use checksums) as [`Snap`]s; the
 //! tracker says which candidates the event raises and which repairs (transfers the program
 //! lacks, asked for by a repair run) to make before the event's own actions.
 //!
@@ -71,14 +72,14 @@ pub struct Event {
     pub args: Vec<ArgUse>,
 }
 
-/// One entry as hashed at an event.
+/// One entry as seen at an event.
 #[derive(Clone, Debug)]
 pub struct Snap {
     pub host: usize,
     pub bytes: usize,
     pub dev: usize,
     pub var: Box<str>,
-    /// Checksums of the host and the device copy.
+    /// Versions of the host and the device copy (equal while the bytes stay the same).
     pub h: u64,
     pub d: u64,
     /// Whether the two copies hold the same bytes.
@@ -166,7 +167,7 @@ struct Tracked {
     d: u64,
     made: u32,
     to_device: u32,
-    /// The device copy's checksum right after it was made or last transferred to.
+    /// The device copy's version right after it was made or last transferred to.
     dev_ref: u64,
     /// The event at which `dev_ref` was taken.
     ref_seq: u64,
@@ -380,7 +381,7 @@ impl Tracker {
     }
 
     /// The event ended: notes its transfers, launches' writes, released entries, and gives
-    /// the lost writes it proves candidates of. `host_hash` hashes a host range (of entries
+    /// the lost writes it proves candidates of. `host_hash` gives the version of a host range (of entries
     /// the event released).
     pub fn end(
         &mut self,
