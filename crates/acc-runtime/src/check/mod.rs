@@ -9,9 +9,10 @@
 //! appends to the file, one a line (`kind`, `file`, `line`, `var`, then `key=value` fields,
 //! tab-separated; see [`Candidate`](track::Candidate)):
 //!
-//! - `stale-device`: a launch uses data whose device copy is unchanged since it was made or
-//!   last transferred to, while the host copy holds other bytes (the host changed it, or it
-//!   was never copied in);
+//! - `stale-device`: a launch uses data whose device copy is older than the host's (made
+//!   with nothing copied in, or the host changed it after the last transfer or launch that
+//!   wrote the device copy), or an `update self` copies device memory nothing wrote over the
+//!   host's data;
 //! - `lost-write`: a launch changed the device copy and its construct ended with the host
 //!   copy still different (nothing copied the device's writes back, or a `copy` moved nothing
 //!   because an enclosing region held the data).
@@ -25,8 +26,8 @@
 //! Costs nothing when off: [`on`] is one relaxed atomic load once the environment was read.
 //! While on, every event waits for all of the device's queues (asynchronous work runs as if
 //! synchronous, so a missing `wait` is not found) and compares every mapped byte twice; the
-//! check assumes one host thread issues the directives, and that the program keeps the host
-//! memory of present data allocated (as the data clauses require). Only generated C code's
+//! check assumes one host thread issues the directives; host memory a program freed while it
+//! was present is skipped (`memory`), not read. Only generated C code's
 //! entry points (`abi`) and the API's data routines raise events; the Rust API's guards do not.
 //!
 //! Owns only its own state (one mutex, never held while the present table's lock is taken
