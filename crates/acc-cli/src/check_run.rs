@@ -505,7 +505,9 @@ fn render(
                     c.ended
                 ));
             } else {
-                d = d.with_note("the construct ended with no transfer back; the host went on with its older copy");
+                let why = "the construct ended with no transfer back; the host went on with its \
+                           older copy";
+                d = d.with_note(why);
             }
             d = d.with_note(format!(
                 "proven by running it again with the device's `{var}` copied back to the host as \
@@ -677,7 +679,8 @@ mod tests {
     #[test]
     fn report_lines() {
         let c = parse_candidate(
-            "lost-write\ta.c\t12\tp[0:n]\tshown=p\thost=3-4\tto_device=8\tmade=8\tended=12\tkept=1\treleased=0",
+            "lost-write\ta.c\t12\tp[0:n]\tshown=p\thost=3-4\tto_device=8\tmade=8\tended=12\
+             \tkept=1\treleased=0",
         )
         .unwrap();
         assert_eq!(

@@ -5,9 +5,9 @@
 //! present-table entry: whether the host and the device copy changed since the last scan
 //! (each compared with a copy the check keeps of both sides: twice the mapped memory, but
 //! `memcmp`'s speed and no collisions; an attached pointer counts as equal on both sides) and
-//! whether they are equal. [`track`] turns the scans into *candidates* for a stale use, which this module
-//! appends to the file, one a line (`kind`, `file`, `line`, `var`, then `key=value` fields,
-//! tab-separated; see [`Candidate`](track::Candidate)):
+//! whether they are equal. [`track`] turns the scans into *candidates* for a stale use,
+//! which this module appends to the file, one a line (`kind`, `file`, `line`, `var`, then
+//! `key=value` fields, tab-separated; see [`Candidate`](track::Candidate)):
 //!
 //! - `stale-device`: a launch uses data whose device copy is older than the host's (made
 //!   with nothing copied in, or the host changed it after the last transfer or launch that
@@ -119,7 +119,10 @@ pub fn parse_repairs(text: &str) -> HashSet<Key> {
 pub fn format_candidate(c: &Candidate) -> String {
     let clean = |s: &str| s.replace(['\t', '\n'], " ");
     format!(
-        "{}\t{}\t{}\t{}\tshown={}\thost={}-{}\tto_device={}\tmade={}\twritten={}\tended={}\tkept={}\treleased={}\tto_host={}\n",
+        concat!(
+            "{}\t{}\t{}\t{}\tshown={}\thost={}-{}\tto_device={}\tmade={}\twritten={}",
+            "\tended={}\tkept={}\treleased={}\tto_host={}\n"
+        ),
         c.key.kind.name(),
         clean(&c.key.file),
         c.key.line,

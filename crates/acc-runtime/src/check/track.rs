@@ -381,8 +381,8 @@ impl Tracker {
     }
 
     /// The event ended: notes its transfers, launches' writes, released entries, and gives
-    /// the lost writes it proves candidates of. `host_hash` gives the version of a host range (of entries
-    /// the event released).
+    /// the lost writes it proves candidates of. `host_hash` gives the version of a host range
+    /// (of entries the event released).
     pub fn end(
         &mut self,
         ev: &Event,
