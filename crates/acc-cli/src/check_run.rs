@@ -277,10 +277,15 @@ fn check_run(cc_args: &[String], prog_args: &[String]) -> Result<u8, String> {
         .collect();
     let proven = prove(&mut runner, &shared, &candidates)?;
     if proven.is_empty() {
+        let runtime_error = String::from_utf8_lossy(&stderr).contains("acc: error: ");
+        let why = if runtime_error {
+            "the runtime's error above stopped it there"
+        } else {
+            "no single missing transfer the check found explains it"
+        };
         eprintln!(
             "{first}: warning: the program gives a different result on separate memory \
-             (host_discrete: {}) than on shared memory (host: {}), and no single missing \
-             transfer the check found explains it",
+             (host_discrete: {}) than on shared memory (host: {}), and {why}",
             describe(&checked),
             describe(&shared)
         );
