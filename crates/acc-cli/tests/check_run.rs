@@ -243,3 +243,24 @@ fn host_memory_freed_while_present_is_not_read() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "8\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The program's arguments after `--` reach every run: with one argument the program takes
+/// the `switch` case that lacks the `update self`, which the run then proves; without, it
+/// takes a case with the update and runs clean.
+#[test]
+fn arguments_after_the_double_dash_choose_the_path() {
+    let file = "tests/check/bugs/switch_missing_update.c";
+    let out = acc(&["check", "--run", file, "--", "x"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{file}:10:5: error: the device's writes to `a`")),
+        "{stderr}"
+    );
+    let out = acc(&["check", "--run", file]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && !stderr.contains(": error: "),
+        "{stderr}"
+    );
+}
