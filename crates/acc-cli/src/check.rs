@@ -15,6 +15,7 @@ use crate::toolchain::HostCc;
 
 pub const USAGE: &str = "\
 usage: acc check [--verbose] [cc flags] FILE.c...
+       acc check --run prog.c [more.c ...] [cc flags] [-- args...]
 
 Finds data-mapping bugs without running the program: a device read of data the host changed
 with no transfer in between, a host read of data the device changed with no transfer back
@@ -24,10 +25,20 @@ nothing needs. It reports only what it can prove; `--verbose` lists where it sto
 following a variable (calls that may touch it, aliases, sections it cannot compare).
 Exit status: 1 when there is an error, else 0. `acc cc -Wdata` prints the same findings as
 warnings before compiling.
+
+With --run, it compiles and runs the program instead, on separate memory (host_discrete)
+with the runtime's checking mode and on shared memory (host), and proves the stale uses that
+make the results differ by running the program again with the missing transfer made:
+`acc check --run --help` says more.
 ";
 
 /// `acc check`.
 pub fn main(raw: &[String]) -> u8 {
+    let before_args = raw.iter().take_while(|a| *a != "--");
+    if let Some(i) = before_args.into_iter().position(|a| a == "--run") {
+        let rest: Vec<String> = [&raw[..i], &raw[i + 1..]].concat();
+        return crate::check_run::main(&rest);
+    }
     let verbose = raw.iter().any(|a| a == "--verbose");
     let rest: Vec<String> = raw.iter().filter(|a| *a != "--verbose").cloned().collect();
     let rest = crate::cc::expand_response_files(&rest, 0);
@@ -73,14 +84,8 @@ pub fn check_path(
     verbose: bool,
     as_warnings: bool,
 ) -> Result<usize, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    let (src, _) = acc_c::text::prepare(acc_c::text::decode(bytes));
+    let (src, checked) = check_only(cc, args, path, verbose)?;
     let src = src.as_str();
-    let (program, mut pp) = cc.for_preprocessor();
-    pp.extend(args.preprocess.iter().cloned());
-    pp.extend(args.common.iter().cloned());
-    let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
-    let checked = acc_c::check::check_file(src, &mut headers, &Options { verbose })?;
     let mut stderr = std::io::stderr().lock();
     let mut errors = 0;
     for d in checked.diags.iter().filter(|d| d.is_error()) {
@@ -101,4 +106,26 @@ pub fn check_path(
         let _ = writeln!(stderr, "{path}:{line}:{col}: note: {why}");
     }
     Ok(errors)
+}
+
+/// The check of one file, printing nothing: its text (as analysed) and what the check found.
+pub fn check_only(
+    cc: &HostCc,
+    args: &CcArgs,
+    path: &str,
+    verbose: bool,
+) -> Result<(String, acc_c::check::Checked), String> {
+    let src = read_source(path)?;
+    let (program, mut pp) = cc.for_preprocessor();
+    pp.extend(args.preprocess.iter().cloned());
+    pp.extend(args.common.iter().cloned());
+    let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
+    let checked = acc_c::check::check_file(&src, &mut headers, &Options { verbose })?;
+    Ok((src, checked))
+}
+
+/// A C file's text as the analysis reads it.
+pub fn read_source(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    Ok(acc_c::text::prepare(acc_c::text::decode(bytes)).0)
 }

@@ -8,6 +8,7 @@
 
 mod cc;
 mod check;
+mod check_run;
 mod flags;
 mod run;
 mod toolchain;

@@ -11,13 +11,16 @@
 //! - [`runtime`] — the devices of the process, each thread's current device, and every data
 //!   action, transfer and launch as a `Result`-returning function;
 //! - [`api`] — the OpenACC 3.3 routines with their C ABI (`include/openacc.h`);
-//! - [`abi`] — the entry points compiler-generated code calls (`include/acc_rt.h`).
+//! - [`abi`] — the entry points compiler-generated code calls (`include/acc_rt.h`);
+//! - [`check`] — `acc check --run`'s checking mode (`ACC_CHECK`), called around `abi`'s and
+//!   `api`'s data actions and launches; one relaxed load when off.
 //!
 //! Errors go through [`error`]: Rust layers return [`error::Error`]; the C ABI prints
 //! `acc: error: FILE:LINE: ...` and exits 1.
 
 pub mod abi;
 pub mod api;
+pub mod check;
 pub mod device;
 pub mod error;
 mod ffi;

@@ -164,9 +164,12 @@ unsafe fn launch_on(
             ),
         ));
     };
+    let check = crate::check::begin_launch(d, &a, &site);
     // SAFETY: generated code's kernel follows the chunk layout of acc_rt.h, and its value
     // arguments and reduction variables are valid as the header requires.
-    unsafe { d.launch(f, geom, &a, &rs, q, &site) }
+    let done = unsafe { d.launch(f, geom, &a, &rs, q, &site) };
+    crate::check::end(check);
+    done
 }
 
 /// A launch's argument descriptors as the runtime's [`Arg`]s.

@@ -164,8 +164,31 @@ unsafe fn expand_rows<'a>(
 const ACC_RT_ATTACH: u32 = 8;
 const ACC_RT_DETACH: u32 = 9;
 
-/// Runs each clause of a region through `step`, with a site naming the clause's variable.
+/// Runs each clause of a region through `step`, with a site naming the clause's variable,
+/// between the checking mode's hooks (`check`; nothing when it is off).
 fn each(
+    routine: &'static str,
+    file: *const c_char,
+    line: c_int,
+    c: *const AccRtData,
+    n: usize,
+    how: (bool, c_int),
+    step: impl Fn(&'static DeviceState, Action, &AccRtData, &Site<'_>) -> Result<()>,
+) {
+    let check = crate::check::on().then(|| {
+        // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
+        let site = unsafe { Site::c(file, line, std::ptr::null()) };
+        let items = clauses(c, n)
+            .iter()
+            .map(|i| (i.action, i.flags, i.host as usize, i.bytes));
+        crate::check::begin_data(&site, crate::check::track::Kind::Data, items)
+    });
+    each_item(routine, file, line, c, n, how, step);
+    crate::check::end(check.flatten());
+}
+
+/// The clauses' actions of [`each`], with the construct's profiling events.
+fn each_item(
     routine: &'static str,
     file: *const c_char,
     line: c_int,
@@ -413,12 +436,14 @@ pub unsafe extern "C" fn acc_rt_wait(
     n: usize,
     async_arg: c_int,
 ) {
+    // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
+    let site = Site {
+        routine: "acc_rt_wait",
+        ..unsafe { Site::c(file, line, std::ptr::null()) }
+    };
+    let check =
+        crate::check::begin_data(&site, crate::check::track::Kind::Wait, std::iter::empty());
     guard("acc_rt_wait", || {
-        // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
-        let site = Site {
-            routine: "acc_rt_wait",
-            ..unsafe { Site::c(file, line, std::ptr::null()) }
-        };
         let d = runtime::current(&site)?;
         let on = (async_arg != runtime::ASYNC_SYNC).then_some(async_arg);
         if n == 0 || queues.is_null() {
@@ -427,7 +452,8 @@ pub unsafe extern "C" fn acc_rt_wait(
         // SAFETY: generated code passes `n` queue numbers.
         let qs = unsafe { std::slice::from_raw_parts(queues, n) };
         qs.iter().try_for_each(|&w| d.wait(w, on, &site))
-    })
+    });
+    crate::check::end(check);
 }
 
 /// `host_data use_device(p)`: the device address of present data (`if_present`: the host

@@ -41,13 +41,18 @@ fn with_events<T>(
     (start, end): (prof::Event, prof::Event),
     work: impl FnOnce() -> Result<T>,
 ) -> Result<T> {
-    if !prof::active() {
-        return work();
-    }
-    let at = d.prof_origin(q, site);
-    prof::other(start, &at, Some(prof::Construct::RuntimeApi));
-    let done = work();
-    prof::other(end, &at, Some(prof::Construct::RuntimeApi));
+    // The checking mode's hooks (`check`; nothing when it is off).
+    let check = crate::check::begin_data(site, crate::check::track::Kind::Data, [].into_iter());
+    let done = if prof::active() {
+        let at = d.prof_origin(q, site);
+        prof::other(start, &at, Some(prof::Construct::RuntimeApi));
+        let done = work();
+        prof::other(end, &at, Some(prof::Construct::RuntimeApi));
+        done
+    } else {
+        work()
+    };
+    crate::check::end(check);
     done
 }
 
@@ -400,6 +405,9 @@ fn attach(
     detach: Option<bool>,
     async_arg: c_int,
 ) {
+    if crate::check::on() {
+        crate::check::note_attach(ptr_addr as usize, size_of::<usize>());
+    }
     guard(routine, || {
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;

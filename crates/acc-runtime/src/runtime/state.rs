@@ -133,6 +133,11 @@ impl DeviceState {
         }
     }
 
+    /// A snapshot of every entry (the checking mode's scan).
+    pub(crate) fn entries(&self) -> Vec<Entry> {
+        self.table().entries().cloned().collect()
+    }
+
     pub fn mapped_count(&self) -> usize {
         self.table().len()
     }
