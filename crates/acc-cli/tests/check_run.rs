@@ -7,6 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod support;
+use support::runtime_lib;
+
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
 
 fn root() -> PathBuf {
@@ -17,6 +20,7 @@ fn acc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_acc"))
         .args(args)
         .current_dir(root())
+        .env("ACC_RUNTIME_LIB", runtime_lib())
         .env_remove("ACC_DEVICE_TYPE")
         .output()
         .expect("acc runs")
