@@ -330,14 +330,15 @@ pub fn main() {
     }
     bench_nbody();
     bench_smooth3();
-    let n = 1 << 24;
+    // 32M elements: a run of the f32 kernels takes more than 10 ms too.
+    let n = 1 << 25;
     let x: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
     let mut y = vec![1.0f32; n];
-    bench_axpy("axpy<f32> (16M)", 0.5f32, &x, &mut y);
-    bench_dot("dot<f32> (16M)", &x, &y);
+    bench_axpy("axpy<f32> (32M)", 0.5f32, &x, &mut y);
+    bench_dot("dot<f32> (32M)", &x, &y);
     drop((x, y));
     let x: Vec<f64> = (0..n).map(|i| (i % 17) as f64).collect();
     let mut y = vec![1.0f64; n];
-    bench_axpy("axpy<f64> (16M)", 0.5f64, &x, &mut y);
-    bench_dot("dot<f64> (16M)", &x, &y);
+    bench_axpy("axpy<f64> (32M)", 0.5f64, &x, &mut y);
+    bench_dot("dot<f64> (32M)", &x, &y);
 }
