@@ -8,7 +8,8 @@
 //! better for acc).
 //!
 //! `cargo bench --bench rust_front_end` (the kernels run on the device `ACC_DEVICE_TYPE`
-//! selects; `host` by default).
+//! selects; `host` by default); `cargo bench --bench rust_front_end -- types` runs only the
+//! kernels over user types.
 
 #![allow(clippy::needless_range_loop)]
 
@@ -129,6 +130,11 @@ fn main() {
     println!(
         "|------------------------|-----------|-----------|-----------|-------------|--------------|"
     );
+
+    if std::env::args().skip(1).any(|a| a == "types") {
+        user_types::main();
+        return;
+    }
 
     let n = 1 << 24;
     let x: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
