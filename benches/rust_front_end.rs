@@ -1,11 +1,15 @@
 //! The Rust front end's host path against the same loops written by hand with rayon and as
 //! plain serial Rust: saxpy, dot, a 5-point stencil, matmul and a triangular symmetric rank-k
-//! update (rayon's work stealing balances its rows; acc deals them out in balanced blocks). The variants take turns, and each
-//! keeps its best run; prints the times and the ratios (acc / rayon, acc / serial; lower is better
-//! for acc).
+//! update (rayon's work stealing balances its rows; acc deals them out in balanced blocks), and
+//! kernels over user types (issue 19): an n-body step over a slice of `#[derive(acc::DeviceCopy)]`
+//! particle structs calling routine methods, a 3-D stencil on `[f64; 3]`-valued points, and
+//! generic `axpy`/`dot` over `T: acc::Float` at `f32` and `f64`. The variants take turns, and
+//! each keeps its best run; prints the times and the ratios (acc / rayon, acc / serial; lower is
+//! better for acc).
 //!
 //! `cargo bench --bench rust_front_end` (the kernels run on the device `ACC_DEVICE_TYPE`
-//! selects; `host` by default).
+//! selects; `host` by default); `cargo bench --bench rust_front_end -- types` runs only the
+//! kernels over user types.
 
 #![allow(clippy::needless_range_loop)]
 
@@ -69,10 +73,13 @@ fn syrk(n: usize, m: usize, a: &[f64], c: &mut [f64]) {
     }
 }
 
+#[path = "rust_front_end/user_types.rs"]
+mod user_types;
+
 /// Runs the variants in turns (each once a round, after one warm-up run each) and returns each
 /// one's best time: noise on a shared machine then falls on all of them alike, where timing one
 /// variant after the other lets a slow minute favour one.
-fn take_turns<S>(state: &mut S, variants: &mut [&mut dyn FnMut(&mut S)]) -> [Duration; 3] {
+pub fn take_turns<S>(state: &mut S, variants: &mut [&mut dyn FnMut(&mut S)]) -> [Duration; 3] {
     for v in variants.iter_mut() {
         v(state);
     }
@@ -90,7 +97,7 @@ fn take_turns<S>(state: &mut S, variants: &mut [&mut dyn FnMut(&mut S)]) -> [Dur
     best
 }
 
-fn row(name: &str, [acc, rayon, serial]: [Duration; 3]) {
+pub fn row(name: &str, [acc, rayon, serial]: [Duration; 3]) {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "| {name:<22} | {:>9.3} | {:>9.3} | {:>9.3} | {:>11.2} | {:>12.2} |",
@@ -123,6 +130,11 @@ fn main() {
     println!(
         "|------------------------|-----------|-----------|-----------|-------------|--------------|"
     );
+
+    if std::env::args().skip(1).any(|a| a == "types") {
+        user_types::main();
+        return;
+    }
 
     let n = 1 << 24;
     let x: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
@@ -272,4 +284,6 @@ fn main() {
         ],
     );
     row("syrk (1536, k=128)", t);
+
+    user_types::main();
 }

@@ -116,8 +116,9 @@
 //! pos.iter().enumerate()`, `for v in x.iter()` (each element is `s[i]`).
 //!
 //! **Generic kernels.** A compute function generic over one `T: acc::Float`
-//! (`f32`, `f64`: the arithmetic operators and `sqrt`, `abs`, `min`, `max`)
-//! gets one CUDA kernel per float type, and each launch runs the one of `T`:
+//! (`f32`, `f64`: the arithmetic operators, `sqrt`, `abs`, `min`, `max`, and
+//! `T::zero()`, `T::one()`, which start a `+`, `*`, `max` or `min` reduction of
+//! a `T`) gets one CUDA kernel per float type, and each launch runs the one of `T`:
 //!
 //! ```
 //! #[acc::parallel(copyin(x) copy(y))]
@@ -130,6 +131,16 @@
 //! let mut y = vec![1.0f32; 4];
 //! axpy(2.0, &[1.0; 4], &mut y);
 //! assert_eq!(y, [3.0; 4]);
+//!
+//! #[acc::parallel(loop gang vector reduction(+:sum))]
+//! fn dot<T: acc::Float>(x: &[T], y: &[T]) -> T {
+//!     let mut sum = T::zero();
+//!     for i in 0..x.len() {
+//!         sum += x[i] * y[i];
+//!     }
+//!     sum
+//! }
+//! assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0f64);
 //! ```
 //!
 //! **Routines.** A free function marked `#[acc::routine(seq)]` (or `gang`,

@@ -319,6 +319,26 @@ fn axpy<T: acc::Float>(a: T, x: &[T], y: &mut [T]) {
     }
 }
 
+/// A generic reduction, started at `T::zero()`.
+#[acc::parallel(loop gang vector reduction(+:sum))]
+fn dot<T: acc::Float>(x: &[T], y: &[T]) -> T {
+    let mut sum = T::zero();
+    for i in 0..x.len() {
+        sum += x[i] * y[i];
+    }
+    sum
+}
+
+/// `T::one()` and a `max` reduction over a type parameter.
+#[acc::parallel(loop gang vector reduction(max:m))]
+fn peak<T: acc::Float>(x: &[T]) -> T {
+    let mut m = T::zero() - T::one();
+    for i in 0..x.len() {
+        m = m.max(x[i] * T::one());
+    }
+    m
+}
+
 fn check_generic() {
     let x: Vec<f32> = (0..30).map(|i| i as f32).collect();
     let mut y = vec![1.0f32; 30];
@@ -328,6 +348,22 @@ fn check_generic() {
     let mut y = vec![1.0f64; 30];
     axpy(2.0, &x, &mut y);
     assert!(y.iter().zip(&x).all(|(&v, &u)| v == 1.0 + 2.0 * u.sqrt()));
+    // Small integers: every order of the sum gives the same value.
+    let x: Vec<f32> = (0..1000).map(|i| (i % 7) as f32).collect();
+    let y: Vec<f32> = (0..1000).map(|i| (i % 5) as f32 - 2.0).collect();
+    assert_eq!(
+        dot(&x, &y),
+        x.iter().zip(&y).map(|(a, b)| a * b).sum::<f32>()
+    );
+    assert_eq!(peak(&y), 2.0);
+    assert_eq!(peak::<f32>(&[]), -1.0);
+    let x: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+    let y: Vec<f64> = y.iter().map(|&v| v as f64 * 0.5).collect();
+    assert_eq!(
+        dot(&x, &y),
+        x.iter().zip(&y).map(|(a, b)| a * b).sum::<f64>()
+    );
+    assert_eq!(peak(&y), 1.0);
 }
 
 #[derive(Clone, Copy, Debug, acc::DeviceCopy)]
@@ -445,6 +481,8 @@ fn user_type_kernels_have_a_cuda_form_that_nvrtc_compiles() {
         &__ACC_CUDA_ENERGIES,
         &__ACC_CUDA_TOTAL,
         &__ACC_CUDA_AXPY,
+        &__ACC_CUDA_DOT,
+        &__ACC_CUDA_PEAK,
         &__ACC_CUDA_CLAMP_INTO,
         &__ACC_CUDA_FILL,
     ]);

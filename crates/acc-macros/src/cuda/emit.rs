@@ -299,6 +299,8 @@ impl Emitter<'_> {
                 (CTy::Sym(n, Slot::Float), _) => {
                     format!("(sizeof({n}) == sizeof(float) ? ({n})({text}f) : ({n})({text}))")
                 }
+                // `T::zero()`, `T::one()`: exact at either width.
+                (CTy::Sym(n, Slot::Generic(_)), _) => format!("(({n}){text})"),
                 _ => format!("(({}){text}ULL)", ct.c()),
             },
             E::Bool(b) => b.to_string(),

@@ -376,6 +376,11 @@ impl Translator<'_> {
                 return self.method(&m, args, Some(ty), at);
             }
         }
+        if let (None, [t, m], true) = (&p.qself, segs.as_slice(), c.args.is_empty()) {
+            if let Some(n) = self.type_param(t).filter(|_| self.routine.is_none()) {
+                return self.type_param_call(&n, m, at);
+            }
+        }
         if p.qself.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
             return Err(unsupported(
                 at,

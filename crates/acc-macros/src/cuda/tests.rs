@@ -440,6 +440,14 @@ fn user_kernel(body: &str) -> Result<(String, Translated), Unsupported> {
         Outer::Slice(Elem::Named(named("[f64; 3]")), true),
     );
     params.insert("y".into(), Outer::Slice(Ty::F32.into(), true));
+    kernel_over(&params, body)
+}
+
+/// Translates `for i in 0..y.len() { body }` over `params` and returns the kernel text.
+fn kernel_over(
+    params: &HashMap<String, Outer>,
+    body: &str,
+) -> Result<(String, Translated), Unsupported> {
     let body: syn::Block = syn::parse_str(&format!("{{ {body} }}")).unwrap();
     let levels = [Level {
         var: Some("i".into()),
@@ -449,7 +457,7 @@ fn user_kernel(body: &str) -> Result<(String, Translated), Unsupported> {
     let t = translate(&Input {
         function: "k",
         entry: "k0".into(),
-        params: &params,
+        params,
         levels: &levels,
         body: &body,
         reductions: &[],
@@ -513,4 +521,24 @@ fn user_types_outside_the_subset_give_a_reason() {
     assert!(why("let c = P { ..p[i] };").contains("give every field"));
     assert!(why("let c = p[i].0;").contains("a tuple field"));
     assert!(why("let c = [0.0; 1 + 2];").contains("positive integer literal"));
+}
+
+#[test]
+fn zero_and_one_of_a_type_parameter_are_its_literals() {
+    let t = generic("T");
+    let mut params = HashMap::new();
+    params.insert("x".into(), Outer::Slice(Elem::Generic(t.clone()), false));
+    params.insert("y".into(), Outer::Slice(Elem::Generic(t), true));
+    let (k, _) = kernel_over(
+        &params,
+        "let mut s = T::zero(); s += x[i] * T::one(); y[i] = s;",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.why));
+    assert!(k.contains("__acc_gen_T s_ = ((__acc_gen_T)0.0);"), "{k}");
+    assert!(k.contains("((__acc_gen_T)1.0)"), "{k}");
+    let why = match kernel_over(&params, "y[i] = T::two();") {
+        Ok((k, _)) => panic!("translated:\n{k}"),
+        Err(e) => e.why,
+    };
+    assert!(why.contains("other than `zero()` and `one()`"), "{why}");
 }

@@ -262,6 +262,36 @@ impl<'a> Translator<'a> {
         self.fresh(Slot::Generic(k))
     }
 
+    /// The type parameter named `t` of the generic compute function, found through a parameter
+    /// of that type (`a: T`, `x: &[T]`).
+    pub(super) fn type_param(&self, t: &str) -> Option<Named> {
+        self.params.values().find_map(|o| match o {
+            Outer::Generic(n) | Outer::Slice(Elem::Generic(n), _) if n.rust == t => Some(n.clone()),
+            _ => None,
+        })
+    }
+
+    /// `T::zero()` or `T::one()` of the type parameter `n`: a literal of that type.
+    pub(super) fn type_param_call(
+        &mut self,
+        n: &Named,
+        m: &str,
+        at: &syn::Expr,
+    ) -> Result<E, Unsupported> {
+        let v = match m {
+            "zero" => "0.0",
+            "one" => "1.0",
+            _ => {
+                return Err(unsupported(
+                    at,
+                    "a function of a type parameter other than `zero()` and `one()`",
+                ))
+            }
+        };
+        let tv = self.generic_tv(n);
+        Ok(E::Num(v.into(), tv))
+    }
+
     /// A type variable of `e`.
     pub(super) fn elem_tv(&mut self, e: &Elem) -> Tv {
         match e {

@@ -105,10 +105,16 @@ unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {
 
 /// The float types a generic compute function is written over (`fn axpy<T: acc::Float>(..)`):
 /// `f32` and `f64`. Its CUDA form has a kernel per type, and a launch runs the one of `Self`.
+/// A variable of the type can be a `+`, `*`, `max` or `min` reduction's, starting from
+/// [`Float::zero`] or [`Float::one`].
 pub trait Float:
     DeviceCopy
     + KernelValue
     + PartialOrd
+    + Reduce<op::Add>
+    + Reduce<op::Mul>
+    + Reduce<op::Max>
+    + Reduce<op::Min>
     + core::ops::Add<Output = Self>
     + core::ops::Sub<Output = Self>
     + core::ops::Mul<Output = Self>
@@ -122,6 +128,10 @@ pub trait Float:
     /// The kernel of a generic function for `Self`, from its instantiations.
     #[doc(hidden)]
     fn __acc_pick(f32: &'static str, f64: &'static str) -> &'static str;
+    /// `0.0`.
+    fn zero() -> Self;
+    /// `1.0`.
+    fn one() -> Self;
     /// The square root.
     fn sqrt(self) -> Self;
     /// `|self|`.
@@ -135,18 +145,31 @@ pub trait Float:
 macro_rules! float {
     ($($t:ident $pick:literal)*) => { $(
         impl Float for $t {
+            #[inline]
             fn __acc_pick(f32: &'static str, f64: &'static str) -> &'static str {
                 [f32, f64][$pick]
             }
+            #[inline]
+            fn zero() -> Self {
+                0.0
+            }
+            #[inline]
+            fn one() -> Self {
+                1.0
+            }
+            #[inline]
             fn sqrt(self) -> Self {
                 $t::sqrt(self)
             }
+            #[inline]
             fn abs(self) -> Self {
                 $t::abs(self)
             }
+            #[inline]
             fn min(self, other: Self) -> Self {
                 $t::min(self, other)
             }
+            #[inline]
             fn max(self, other: Self) -> Self {
                 $t::max(self, other)
             }
