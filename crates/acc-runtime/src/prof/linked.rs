@@ -7,7 +7,7 @@
 //! definition in an object other than acc's own that also defines the runtime side of the
 //! interface (`acc_prof_register`) belongs to another runtime, and is skipped.
 //!
-//! It owns that decision only; registering is `prof`'s.
+//! It owns the hand-over and that decision; registering is `prof`'s.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -46,7 +46,7 @@ fn object_of(addr: *const c_void) -> Option<String> {
 }
 
 /// Whether `register` is another OpenACC runtime's `acc_register_library`, not a tool's.
-pub(super) fn belongs_to_another_runtime(register: RegisterLibraryFn) -> bool {
+fn belongs_to_another_runtime(register: RegisterLibraryFn) -> bool {
     let ours = object_of(super::acc_prof_register as *const c_void);
     let Some(theirs) = object_of(register as *const c_void) else {
         return false;
@@ -69,4 +69,28 @@ pub(super) fn belongs_to_another_runtime(register: RegisterLibraryFn) -> bool {
     };
     // Found through the object's dependencies does not count: it must be its own.
     defines_runtime_side.is_some_and(|at| object_of(at).as_deref() == Some(theirs.as_str()))
+}
+
+/// `acc_rt_prof_linked`: generated code passes the program's own `acc_register_library` (a
+/// weak reference in `acc_rt.h`, non-null when the program defines one) from a constructor in
+/// each translation unit; the runtime calls each library once.
+///
+/// # Safety
+/// `register` is null or a function of the `acc_register_library` type.
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_prof_linked(register: Option<RegisterLibraryFn>) {
+    static CALLED: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+    let Some(register) = register else { return };
+    if belongs_to_another_runtime(register) {
+        return;
+    }
+    {
+        let mut called = CALLED.lock().unwrap_or_else(|e| e.into_inner());
+        if called.contains(&(register as usize)) {
+            return;
+        }
+        called.push(register as usize);
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { super::register_library(register) }
 }

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, RwLock};
 
 mod linked;
+pub use linked::acc_rt_prof_linked;
 mod tools;
 
 use crate::device::DeviceKind;
@@ -402,30 +403,6 @@ pub unsafe extern "C" fn acc_prof_lookup(name: *const c_char) -> Option<QueryFn>
 unsafe fn register_library(register: RegisterLibraryFn) {
     // SAFETY: forwarded from the caller.
     unsafe { register(acc_prof_register, acc_prof_unregister, acc_prof_lookup) }
-}
-
-/// `acc_rt_prof_linked`: generated code passes the program's own `acc_register_library` (a
-/// weak reference in `acc_rt.h`, non-null when the program defines one) from a constructor in
-/// each translation unit; the runtime calls each library once.
-///
-/// # Safety
-/// `register` is null or a function of the `acc_register_library` type.
-#[no_mangle]
-pub unsafe extern "C" fn acc_rt_prof_linked(register: Option<RegisterLibraryFn>) {
-    static CALLED: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
-    let Some(register) = register else { return };
-    if linked::belongs_to_another_runtime(register) {
-        return;
-    }
-    {
-        let mut called = CALLED.lock().unwrap_or_else(|e| e.into_inner());
-        if called.contains(&(register as usize)) {
-            return;
-        }
-        called.push(register as usize);
-    }
-    // SAFETY: forwarded from the caller.
-    unsafe { register_library(register) }
 }
 
 /// Registers acc's own tools that the environment asks for (`ACC_NOTIFY`, `ACC_TIME`,
