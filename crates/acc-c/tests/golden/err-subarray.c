@@ -1,5 +1,5 @@
-/* Error: a subarray with no `:` and one integer; subarrays in private and
- * firstprivate. */
+/* Error: subarrays in private and firstprivate. (An array element in a data clause,
+ * `copy(a[3])`, is that one element: no error.) */
 void f(int n) {
   double a[10];
   #pragma acc data copy(a[3])
