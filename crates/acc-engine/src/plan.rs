@@ -233,9 +233,53 @@ fn explicit_data(unit: &Unit, an: &Analysis, e: EffId) -> Vec<DataItem> {
     out
 }
 
+/// A struct or union that a compute construct's clauses name only through members
+/// (`copy(v.a, v.b[:4])`) has no data clause of its own, so it gets the implicit one of an
+/// aggregate (OpenACC 3.3 2.6.2: `copy`, or `present` under `default(present)`), and the
+/// kernel reaches the whole variable through it. It comes first: the members are then parts
+/// of present data (counted, not mapped apart, which would overlap the whole), and a member
+/// pointer's section attaches to the device copy of the variable.
+fn whole_aggregates_first(unit: &Unit, an: &Analysis, p: EffId, data: &mut Vec<DataItem>) {
+    let d = &unit.construct(an.eff(p).construct).directive;
+    let default_present = d.clauses.iter().any(|c| {
+        matches!(
+            c.args,
+            ClauseArgs::Default(crate::directive::DefaultKind::Present, _)
+        )
+    });
+    let mut wholes: Vec<DataItem> = Vec::new();
+    for item in data.iter() {
+        let v = item.var;
+        if unit.var(v).shape != Shape::Aggregate || wholes.iter().any(|w| w.var == v) {
+            continue;
+        }
+        let only_members = data
+            .iter()
+            .filter(|x| x.var == v)
+            .all(|x| x.item.as_ref().is_some_and(|it| it.is_member()));
+        if only_members {
+            wholes.push(DataItem {
+                action: if default_present {
+                    Action::Present
+                } else {
+                    Action::Copy
+                },
+                var: v,
+                item: None,
+                zero: false,
+                finalize: false,
+                if_present: false,
+                implicit: true,
+            });
+        }
+    }
+    data.splice(0..0, wholes);
+}
+
 fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
     let eff = an.eff(p);
     let mut data = explicit_data(unit, an, p);
+    whole_aggregates_first(unit, an, p, &mut data);
     let mut params = Vec::new();
     let mut private = Vec::new();
     let mut reductions = Vec::new();

@@ -168,8 +168,13 @@ impl<'a> Lowerer<'a> {
         ))
     }
 
-    pub(super) fn data_array(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
-        let entries = self.data_entries(data);
+    pub(super) fn data_array(
+        &mut self,
+        data: &[DataItem],
+        name: &str,
+        exit_data: bool,
+    ) -> (String, usize) {
+        let entries = self.data_entries(data, exit_data);
         if entries.is_empty() {
             return (format!("const acc_rt_data *{name} = 0;"), 0);
         }
@@ -183,7 +188,7 @@ impl<'a> Lowerer<'a> {
     /// As [`Self::data_array`], in the compact form (`acc_rt_region_begin_v`):
     /// a static table `{name}i` and the values `{name}v`.
     pub(super) fn data_array_compact(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
-        let entries = self.data_entries(data);
+        let entries = self.data_entries(data, false);
         if entries.is_empty() {
             return (
                 format!("const acc_rt_data_info *{name}i = 0; void *const *{name}v = 0;"),
@@ -278,7 +283,9 @@ impl<'a> Lowerer<'a> {
         }))
     }
 
-    pub(super) fn data_entries(&mut self, data: &[DataItem]) -> Vec<DataEntry> {
+    /// `exit_data`: the items of `exit data`, whose `copyout` and `delete` leave (on a
+    /// structured construct, `copyout` enters too, and leaves in reverse at its end).
+    pub(super) fn data_entries(&mut self, data: &[DataItem], exit_data: bool) -> Vec<DataEntry> {
         let mut entries: Vec<DataEntry> = Vec::new();
         for d in data {
             let Some(mut entry) = self.data_entry(d) else {
@@ -321,20 +328,21 @@ impl<'a> Lowerer<'a> {
                 (entry("ACC_RT_ATTACH"), entry("ACC_RT_DETACH"))
             });
             match (attach, d.action) {
+                (Some((_, det)), Action::Copyout | Action::Delete) if exit_data => {
+                    entries.push(det);
+                    entries.push(entry);
+                }
                 (
                     Some((att, _)),
                     Action::Copy
                     | Action::Copyin
+                    | Action::Copyout
                     | Action::Create
                     | Action::Present
                     | Action::NoCreate,
                 ) => {
                     entries.push(entry);
                     entries.push(att);
-                }
-                (Some((_, det)), Action::Copyout | Action::Delete) => {
-                    entries.push(det);
-                    entries.push(entry);
                 }
                 _ => entries.push(entry),
             }
@@ -346,7 +354,7 @@ impl<'a> Lowerer<'a> {
         let c = self.unit.construct(id);
         let line = self.line(c.pragma_span);
         let n = self.fresh();
-        let (array, count) = self.data_array(data, &format!("__acc_d{n}"));
+        let (array, count) = self.data_array(data, &format!("__acc_d{n}"), false);
         let cond = self.condition(id).unwrap_or_else(|| "1".into());
         let is_declare = c.directive.kind == DirectiveKind::Declare;
         let asy = self.async_arg(id);
@@ -432,7 +440,8 @@ impl<'a> Lowerer<'a> {
         let c = self.unit.construct(id);
         let line = self.line(c.pragma_span);
         let n = self.fresh();
-        let (array, count) = self.data_array(data, &format!("__acc_d{n}"));
+        let (array, count) =
+            self.data_array(data, &format!("__acc_d{n}"), kind == EffKind::ExitData);
         let asy = self.async_arg(id);
         let wait = self.wait_clause(id, line);
         let call = match kind {

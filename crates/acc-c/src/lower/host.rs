@@ -658,9 +658,12 @@ impl<'a> Lowerer<'a> {
                 ConstructPlan::Region { data, .. } => data,
                 _ => continue,
             };
+            // A member's section (`m->a[0:n]`) maps what the member points to, not a part of
+            // the variable's own target.
             if let Some(item) = data
                 .iter()
-                .find(|d| d.var == var)
+                .filter(|d| d.var == var)
+                .find(|d| d.item.as_ref().is_none_or(|i| !i.is_member()))
                 .and_then(|d| d.item.clone())
             {
                 found = Some(item);
