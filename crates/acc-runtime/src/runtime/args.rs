@@ -85,7 +85,7 @@ impl DeviceState {
                     None => host,
                     Some(t) => match t.lookup(host, bytes) {
                         Lookup::Present(e) => e.dev_of(host),
-                        Lookup::Absent => return Err(self.not_present(site, host, bytes)),
+                        Lookup::Absent => return Err(self.not_present(t, site, host, bytes)),
                         Lookup::Overlap(e) => {
                             let o = present::Overlap { start: e.host };
                             return Err(self.overlap(t, o, site, host, bytes));

@@ -151,7 +151,7 @@ impl DeviceState {
                 Ok(dev)
             }
             Ok(present::Enter::Absent) => match action {
-                Action::Present => Err(self.not_present(site, host, bytes)),
+                Action::Present => Err(self.not_present(&t, site, host, bytes)),
                 Action::NoCreate => Ok(host),
                 _ => {
                     let dev = self
@@ -298,7 +298,7 @@ impl DeviceState {
         let t = self.table();
         match t.lookup(host, bytes) {
             Lookup::Absent if if_present => Ok(()),
-            Lookup::Absent => Err(self.not_present(site, host, bytes)),
+            Lookup::Absent => Err(self.not_present(&t, site, host, bytes)),
             Lookup::Overlap(e) => {
                 let o = present::Overlap { start: e.host };
                 Err(self.overlap(&t, o, site, host, bytes))

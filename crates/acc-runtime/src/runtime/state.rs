@@ -142,16 +142,41 @@ impl DeviceState {
         self.table().len()
     }
 
-    pub(super) fn not_present(&self, site: &Site<'_>, host: usize, bytes: usize) -> Error {
-        Error::new(
-            ErrorKind::NotPresent,
-            site,
-            format!(
-                "{} is not present on device {}",
-                site.what(host, bytes),
-                self.label
-            ),
-        )
+    /// `t` is the present table the caller holds (the hint below reads it).
+    pub(super) fn not_present(
+        &self,
+        t: &PresentTable,
+        site: &Site<'_>,
+        host: usize,
+        bytes: usize,
+    ) -> Error {
+        let mut message = format!(
+            "{} is not present on device {}",
+            site.what(host, bytes),
+            self.label
+        );
+        // `present(A)` of a pointer whose target is mapped (`copy(A[0:n])` outside): the
+        // clause names the pointer variable itself, which nothing mapped. Teaching code
+        // writes it so (nvc reads it as the target); say what to write.
+        if bytes == size_of::<usize>() && host % align_of::<usize>() == 0 {
+            // SAFETY: `[host, host + bytes)` is the program's variable that the clause names,
+            // readable for the whole data action.
+            let target = unsafe { std::ptr::read(host as *const usize) };
+            if target != 0 && matches!(t.lookup(target, 0), Lookup::Present(_)) {
+                let name = site.var.to_string_lossy().unwrap_or_default();
+                let name = if name.is_empty() {
+                    "the pointer".into()
+                } else {
+                    name
+                };
+                message += &format!(
+                    "; `{name}` is a pointer whose target is present: a clause naming the \
+                     pointer alone maps the pointer itself; name the data it points to, as in \
+                     `present({name}[0:n])`"
+                );
+            }
+        }
+        Error::new(ErrorKind::NotPresent, site, message)
     }
 
     pub(super) fn overlap(

@@ -153,6 +153,54 @@ fn errors_name_the_variable_and_line() {
     }
 }
 
+/// `present(A)` of a pointer whose target is mapped names the pointer itself; the error says
+/// so, and only then.
+#[test]
+fn a_pointer_named_alone_whose_target_is_present_gets_a_hint() {
+    let d = discrete();
+    let data = [0f64; 8];
+    let pointer: *const f64 = data.as_ptr();
+    let at = std::ptr::addr_of!(pointer) as usize;
+    let unmapped: *const f64 = std::ptr::null();
+    let at_unmapped = std::ptr::addr_of!(unmapped) as usize;
+    let present = |host: usize, var: &str| {
+        // SAFETY: `pointer`, `unmapped` and `data` outlive the actions.
+        unsafe {
+            d.enter(
+                Action::Present,
+                Flags::default(),
+                host,
+                size_of::<usize>(),
+                Counter::Structured,
+                S,
+                &site(var),
+            )
+        }
+        .unwrap_err()
+        .to_string()
+    };
+    // SAFETY: as above.
+    unsafe {
+        d.enter(
+            Action::CopyIn,
+            Flags::default(),
+            data.as_ptr() as usize,
+            64,
+            Counter::Dynamic,
+            S,
+            &site("A[0:8]"),
+        )
+        .unwrap();
+    }
+    let e = present(at, "A");
+    assert!(
+        e.contains("`A` is a pointer whose target is present") && e.contains("`present(A[0:n])`"),
+        "{e}"
+    );
+    let e = present(at_unmapped, "B");
+    assert!(!e.contains("is a pointer"), "{e}");
+}
+
 #[test]
 fn out_of_memory_and_bad_frees_are_errors() {
     let d = discrete();
