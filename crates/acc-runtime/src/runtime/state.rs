@@ -158,7 +158,7 @@ impl DeviceState {
         // `present(A)` of a pointer whose target is mapped (`copy(A[0:n])` outside): the
         // clause names the pointer variable itself, which nothing mapped. Teaching code
         // writes it so (nvc reads it as the target); say what to write.
-        if bytes == size_of::<usize>() && host % align_of::<usize>() == 0 {
+        if bytes == size_of::<usize>() && host.is_multiple_of(align_of::<usize>()) {
             // SAFETY: `[host, host + bytes)` is the program's variable that the clause names,
             // readable for the whole data action.
             let target = unsafe { std::ptr::read(host as *const usize) };
