@@ -165,10 +165,9 @@ pub(super) fn check_item_shape(
             Diagnostic::error(item.span, "subarrays are not allowed in `declare`")
                 .with_note("declare the whole array"),
         );
-        return;
     }
     // An array element in a data clause (`copy(a[3])`, `update self(p[i])`) is that one
     // element: OpenACC 3.3's *var* includes array elements, and GCC, Flang and Clacc read
     // it so (PGI's old reading, the first `n`, maps one element past the end instead, which
-    // a later kernel's access finds not present). Nothing to check here.
+    // a later kernel's access finds not present). Nothing to check for it.
 }
