@@ -1,7 +1,7 @@
 //! What a loop body reads and writes, for the engine's dependence test
 //! (`acc_engine::dependence`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use acc_engine::facts::{Access, DepFacts, Ref, Subscript, Unit};
 use acc_engine::Span;
@@ -21,10 +21,17 @@ const PURE: &[&str] = &[
 /// The facts of the `for` statement `node` whose control variable is
 /// `control`; `refs` are the unit's references (sorted), which name the
 /// variable at each identifier.
-pub fn dep_facts(node: Node, src: &str, control: &str, unit: &Unit) -> DepFacts {
+pub fn dep_facts(
+    node: Node,
+    src: &str,
+    control: &str,
+    unit: &Unit,
+    macros: &FunctionMacros,
+) -> DepFacts {
     let mut cx = Cx {
         src,
         unit,
+        macros,
         control,
         written: HashSet::new(),
         facts: DepFacts::default(),
@@ -39,9 +46,63 @@ pub fn dep_facts(node: Node, src: &str, control: &str, unit: &Unit) -> DepFacts 
     cx.facts
 }
 
+/// The file's function-like macros: name, then parameters and body.
+pub type FunctionMacros = HashMap<String, (Vec<String>, String)>;
+
+/// Whether the function-like macro `name` only computes a value from its arguments
+/// (`#define AT(i, j) ((i) * n + (j))`): no assignment, increment or call in its body other
+/// than of [`PURE`] functions and of such macros. Its use is then no call of unknown effect;
+/// what its arguments do, the walk sees in them.
+fn pure_macro(name: &str, macros: &FunctionMacros, depth: usize) -> bool {
+    let Some((_, body)) = macros.get(name) else {
+        return false;
+    };
+    if depth > 8 {
+        return false;
+    }
+    let b = body.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        let next = b.get(i + 1).copied();
+        let prev = i.checked_sub(1).map(|j| b[j]);
+        let assigns =
+            c == b'=' && next != Some(b'=') && !matches!(prev, Some(b'=' | b'!' | b'<' | b'>'));
+        let steps = (c == b'+' || c == b'-') && next == Some(c);
+        if assigns || steps {
+            return false;
+        }
+    }
+    let mut words = body.char_indices().peekable();
+    while let Some((at, ch)) = words.next() {
+        if !(ch.is_ascii_alphabetic() || ch == '_') || (at > 0 && is_word(b[at - 1])) {
+            continue;
+        }
+        let end = body[at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(body.len(), |k| at + k);
+        let word = &body[at..end];
+        let called = body[end..].trim_start().starts_with('(');
+        if called
+            && word != "sizeof"
+            && !PURE.contains(&word)
+            && !pure_macro(word, macros, depth + 1)
+        {
+            return false;
+        }
+        while words.peek().is_some_and(|&(k, _)| k < end) {
+            words.next();
+        }
+    }
+    true
+}
+
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
 struct Cx<'s, 'u> {
     src: &'s str,
     unit: &'u Unit,
+    macros: &'u FunctionMacros,
     control: &'s str,
     /// Every name assigned anywhere in the body (locals too): subscripts
     /// that use one are not invariant.
@@ -278,7 +339,7 @@ impl<'s> Cx<'s, '_> {
             "call_expression" => {
                 if let Some(func) = n.child_by_field_id(f.function.get()) {
                     let name = self.text(func);
-                    if !PURE.contains(&name) {
+                    if !PURE.contains(&name) && !pure_macro(name, self.macros, 0) {
                         self.facts.calls.push((name.to_string(), span(n)));
                     }
                 }
@@ -308,6 +369,49 @@ impl<'s> Cx<'s, '_> {
                     self.walk(ch);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn macros(defs: &[(&str, &[&str], &str)]) -> FunctionMacros {
+        defs.iter()
+            .map(|(n, ps, b)| {
+                (
+                    n.to_string(),
+                    (ps.iter().map(|p| p.to_string()).collect(), b.to_string()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_macro_that_only_computes_is_no_call_of_unknown_effect() {
+        let m = macros(&[
+            ("AT", &["i", "j"], "((i) * n + (j))"),
+            ("SQ", &["x"], "((x) * (x))"),
+            ("DIST", &["a", "b"], "sqrt(SQ(a) + SQ(b))"),
+            ("SIZE", &["t"], "(sizeof (t) * 2)"),
+            (
+                "CMP",
+                &["a", "b"],
+                "((a) <= (b) && (a) != (b) && (a) >= 0 && (b) == 1)",
+            ),
+            ("BUMP", &["x"], "((x)++)"),
+            ("SET", &["x"], "((x) = 0)"),
+            ("ADD", &["x"], "((x) += 2)"),
+            ("LOG", &["x"], "printf(\"%d\\n\", x)"),
+            ("APPLY", &["f", "x"], "f(x)"),
+            ("LOOP", &["x"], "LOOP(x)"),
+        ]);
+        for pure in ["AT", "SQ", "DIST", "SIZE", "CMP"] {
+            assert!(pure_macro(pure, &m, 0), "{pure}");
+        }
+        for effect in ["BUMP", "SET", "ADD", "LOG", "APPLY", "LOOP", "UNDEFINED"] {
+            assert!(!pure_macro(effect, &m, 0), "{effect}");
         }
     }
 }
