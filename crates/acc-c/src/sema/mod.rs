@@ -75,6 +75,8 @@ pub fn analyze(
         let children: Vec<Node> = root.children(&mut c).collect();
         w.visit_seq(&children, true);
     }
+    w.diags
+        .extend(preprocessor::directives_in_macros(roots, src));
     for id in w.pending_routines.drain(..) {
         let span = w.unit.construct(id).directive.name_span;
         w.diags.push(
