@@ -4,7 +4,9 @@
  * whether the variable is declared before the region (where a scalar's implicit data clause is
  * `copy`) or inside it (where a later loop's kernel has no declaration of its own). With one
  * shared copy, every chunk writes `i` at once and elements go missing. A region's own scalar
- * that a later statement uses reaches it too. */
+ * that a later statement uses reaches it too. (An inner loop's counter declared before the
+ * region is `private` here, as OpenACC asks; acc also makes it each iteration's own without
+ * the clause, which `crates/acc-cli/tests/cc.rs` checks, but OpenMP would share it.) */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,7 +28,7 @@ int main(void) {
   /* A loop directive, the variable declared before the region. */
 #pragma acc kernels copy(a[0:N])
   {
-#pragma acc loop independent
+#pragma acc loop independent private(k)
     for (i = 0; i < N; i++) {
       for (k = 0; k < 8; k++) a[i] += 1;
     }
@@ -52,7 +54,7 @@ int main(void) {
   bad += count_wrong(c, 9) + count_wrong(a, 18);
 
   /* `kernels loop` with the variable declared before it. */
-#pragma acc kernels loop copy(b[0:N])
+#pragma acc kernels loop copy(b[0:N]) private(k)
   for (i = 0; i < N; i++) {
     for (k = 0; k < 3; k++) b[i] -= 1;
   }

@@ -292,6 +292,36 @@ fn a_jagged_array_section_acc_cannot_map_is_an_error_at_the_item() {
     assert_eq!(err.matches("error:").count(), 1, "{err}");
 }
 
+/// In `kernels`, the counter of a loop nested in a parallelized loop, declared before both
+/// (`for (i…) for (k = 0; …)`, C89 style, no `private(k)`): acc makes it each iteration's own,
+/// as compilers that parallelize such loops do, so the loop is parallelized and correct. (By
+/// OpenACC's letter `k` is the region's one copy and the program races; OpenMP would share it,
+/// so this is acc's own behaviour, not a conformance program.)
+#[test]
+fn a_nested_counter_declared_before_a_kernels_loop_is_each_iterations_own() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include <stdlib.h>\n#define N 200000\nint main(void) {\n  int i, k, bad = 0;\n  int *a = calloc(N, sizeof(int));\n#pragma acc kernels copy(a[0:N])\n  for (i = 0; i < N; i++) {\n    for (k = 0; k < 8; k++) a[i] += 1;\n  }\n#pragma acc kernels copy(a[0:N])\n  {\n#pragma acc loop independent\n    for (i = 0; i < N; i++)\n      for (k = 0; k < 2; k++) a[i] += 1;\n  }\n  for (i = 0; i < N; i++) bad += a[i] != 10;\n  printf(\"%d\\n\", bad);\n  return bad != 0;\n}\n";
+    let dir = project("nested-counter", &[("counter.c", src)]);
+    let out = ok(acc(&dir)
+        .args(["cc", "--info", "counter.c", "-o", "counter"])
+        .output()
+        .unwrap());
+    let info = stderr(&out);
+    assert!(
+        info.contains("counter.c:7: kernels region: one kernel; data: copy(a[0:N]), implicit copy(i), implicit copy(k); loop: gang (independent by the dependence test)"),
+        "{info}"
+    );
+    for device in ["host", "host_discrete"] {
+        let out = Command::new(dir.join("counter"))
+            .env("ACC_DEVICE_TYPE", device)
+            .output()
+            .unwrap();
+        assert_eq!(stdout(&ok(out)), "0\n", "{device}");
+    }
+}
+
 /// A typedef of a variably modified type (`typedef double row_t[n];`) names the host's `n`:
 /// variables declared through it reach kernels as the type it stands for (conformance
 /// `vla-typedefs.c`), but a construct's own text naming it is an error saying what to write.
