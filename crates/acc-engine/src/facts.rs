@@ -303,6 +303,17 @@ impl Unit {
 
     /// The function-local types visible at `at` (declared before it in a block around it),
     /// in source order.
+    /// The counters of the loops inside `span` that start them by assignment (see
+    /// [`Unit::loop_counters`]) and are declared outside it: variables a parallel loop around
+    /// them makes its iterations' own, so assigning them is no dependence.
+    pub fn nested_counters(&self, span: Span) -> Vec<VarId> {
+        self.loop_counters
+            .iter()
+            .filter(|&&(at, v)| span.contains(at) && !span.contains(self.var(v).decl_span))
+            .map(|&(_, v)| v)
+            .collect()
+    }
+
     pub fn local_types_at(&self, at: Span) -> impl Iterator<Item = &LocalType> {
         self.local_types
             .iter()

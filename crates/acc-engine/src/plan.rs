@@ -376,7 +376,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         .map(|(i, (_, l))| {
             let verdict = match &l.deps {
                 Some(d) if l.header.is_some() => {
-                    crate::dependence::independent(unit, d, &nested_counters(unit, l.span))
+                    crate::dependence::independent(unit, d, &unit.nested_counters(l.span))
                 }
                 _ => Err("the loop is not in canonical form".to_string()),
             };
@@ -440,25 +440,13 @@ fn loop_privates(
     // The counters of loops nested in it: each iteration's own, as every compiler that
     // parallelizes the loop makes them (one shared `k` would be written by every chunk).
     if let Some(body) = c.body {
-        for &(at, v) in &unit.loop_counters {
-            let declared_inside = body.contains(unit.var(v).decl_span);
-            if body.contains(at) && !declared_inside && !by_value(v) && !private.contains(&v) {
+        for v in unit.nested_counters(body) {
+            if !by_value(v) && !private.contains(&v) {
                 private.push(v);
             }
         }
     }
     private
-}
-
-/// The counters of the loops inside `span` that start them by assignment (see
-/// [`Unit::loop_counters`]): variables a parallel loop around them makes its iterations' own,
-/// so assigning them is no dependence.
-fn nested_counters(unit: &Unit, span: crate::Span) -> Vec<VarId> {
-    unit.loop_counters
-        .iter()
-        .filter(|&&(at, v)| span.contains(at) && !span.contains(unit.var(v).decl_span))
-        .map(|&(_, v)| v)
-        .collect()
 }
 
 /// The descriptive reading of `auto` (Clacc's is `seq`): a sequential
@@ -484,7 +472,7 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [Loo
             .map(|a| a.var)
             .collect();
         if let Some(body) = c.body {
-            allowed.extend(nested_counters(unit, body));
+            allowed.extend(unit.nested_counters(body));
         }
         let verdict = match (&facts.deps, &facts.header) {
             (Some(d), Some(_)) => crate::dependence::independent(unit, d, &allowed),

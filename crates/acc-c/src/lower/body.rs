@@ -45,16 +45,7 @@ impl<'a> Lowerer<'a> {
             .map(|p| p.var)
             .collect();
         // Loop privates shadow the kernel's names inside their loops.
-        let shadowed = |v: VarId, at: Span| {
-            k.loops.iter().any(|l| {
-                l.private.contains(&v)
-                    && self
-                        .unit
-                        .construct(l.construct)
-                        .body
-                        .is_some_and(|b| b.contains(at))
-            })
-        };
+        let shadowed = |v: VarId, at: Span| loop_private_at(self.unit, k, v, at);
         let mut ref_edits = Vec::new();
         for r in self.unit.refs_in(body).iter().filter(|r| !r.implied) {
             let renamed = self
@@ -263,11 +254,7 @@ impl<'a> Lowerer<'a> {
                 .filter(|_| !facts.declared_in_init)
                 .into_iter()
                 .collect();
-            for &(at, v) in &self.unit.loop_counters {
-                if stmt.contains(at) && !stmt.contains(self.unit.var(v).decl_span) {
-                    own.push(v);
-                }
-            }
+            own.extend(self.unit.nested_counters(*stmt));
             own.sort();
             own.dedup();
             for v in own {

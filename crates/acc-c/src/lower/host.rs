@@ -348,22 +348,12 @@ impl<'a> Lowerer<'a> {
         let c = self.unit.construct(id);
         let part_of = |at: Span| c.statements.iter().position(|s| s.contains(at));
         let own_copy = |v: VarId, at: Span| {
-            k.loops.iter().any(|l| {
-                l.private.contains(&v)
-                    && self
-                        .unit
-                        .construct(l.construct)
-                        .body
-                        .is_some_and(|b| b.contains(at))
-            }) || c.plain_loops.iter().any(|(stmt, facts)| {
-                stmt.contains(at)
-                    && (facts.control == Some(v)
-                        || self
-                            .unit
-                            .loop_counters
-                            .iter()
-                            .any(|&(l, cv)| cv == v && stmt.contains(l)))
-            })
+            loop_private_at(self.unit, k, v, at)
+                || c.plain_loops.iter().any(|(stmt, facts)| {
+                    stmt.contains(at)
+                        && (facts.control == Some(v)
+                            || self.unit.nested_counters(*stmt).contains(&v))
+                })
         };
         let Some(body) = c.body else { return false };
         self.unit.refs_in(body).iter().any(|r| {

@@ -297,6 +297,18 @@ fn declare_as_unbound(unit: &Unit, v: VarId, replacement: &str) -> String {
     s
 }
 
+/// Whether a loop of kernel `k` has its own copy of `v` where `at` is (its body), which
+/// shadows the kernel's.
+fn loop_private_at(unit: &Unit, k: &KernelPlan, v: VarId, at: Span) -> bool {
+    k.loops.iter().any(|l| {
+        l.private.contains(&v)
+            && unit
+                .construct(l.construct)
+                .body
+                .is_some_and(|b| b.contains(at))
+    })
+}
+
 /// Whether `text` has `word` as a whole identifier.
 fn has_word(text: &str, word: &str) -> bool {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))

@@ -187,6 +187,32 @@ struct Tracked {
     shown: Option<String>,
 }
 
+/// The key of a stale device copy that event `ev` reads, with the repair that copies the
+/// host's data in first when the run asks for it (`wants`).
+fn stale_device(
+    ev: &Event,
+    t: &Tracked,
+    s: &Snap,
+    wants: &dyn Fn(&Key) -> bool,
+    repairs: &mut Vec<Repair>,
+) -> Key {
+    let key = Key {
+        kind: CandKind::StaleDevice,
+        file: ev.at.file.to_string(),
+        line: ev.at.line,
+        var: t.var.to_string(),
+    };
+    if wants(&key) {
+        repairs.push(Repair {
+            to_device: true,
+            host: s.host,
+            dev: s.dev,
+            bytes: s.bytes,
+        });
+    }
+    key
+}
+
 /// The bookkeeping of one device.
 #[derive(Default)]
 pub struct Tracker {
@@ -269,20 +295,7 @@ impl Tracker {
                 if s.equal || !older {
                     continue;
                 }
-                let key = Key {
-                    kind: CandKind::StaleDevice,
-                    file: ev.at.file.to_string(),
-                    line: ev.at.line,
-                    var: t.var.to_string(),
-                };
-                if wants(&key) {
-                    repairs.push(Repair {
-                        to_device: true,
-                        host: s.host,
-                        dev: s.dev,
-                        bytes: s.bytes,
-                    });
-                }
+                let key = stale_device(ev, t, s, wants, &mut repairs);
                 cands.push(Candidate {
                     key,
                     shown: a.text.clone(),
@@ -341,20 +354,7 @@ impl Tracker {
             if s.equal || !unwritten {
                 continue;
             }
-            let key = Key {
-                kind: CandKind::StaleDevice,
-                file: ev.at.file.to_string(),
-                line: ev.at.line,
-                var: t.var.to_string(),
-            };
-            if wants(&key) {
-                repairs.push(Repair {
-                    to_device: true,
-                    host: s.host,
-                    dev: s.dev,
-                    bytes: s.bytes,
-                });
-            }
+            let key = stale_device(ev, t, s, wants, repairs);
             cands.push(Candidate {
                 key,
                 shown: base(&t.var).to_string(),
