@@ -137,6 +137,61 @@ fn triangular_nests_on_both_devices() {
     });
 }
 
+/// Slices a chunk may cut at its last index (`x`, read only as `x[i]`) beside one it must not
+/// (`w`, read at `i + 1` and through its length): the serial loop's answer either way.
+#[acc::parallel(copyin(x, w) copyout(y))]
+fn cut_and_whole(x: &[f64], w: &[f64], y: &mut [f64]) {
+    #[acc(loop gang vector)]
+    for i in 0..y.len() {
+        y[i] = x[i] + w[i + 1] * w.len() as f64;
+    }
+}
+
+/// A loop that reads past the end of `x`.
+#[acc::parallel(copyin(x) copyout(y))]
+fn copy_prefix(x: &[f64], y: &mut [f64]) {
+    #[acc(loop gang vector)]
+    for i in 0..y.len() {
+        y[i] = x[i];
+    }
+}
+
+#[test]
+fn slices_read_at_the_index_and_around_it() {
+    each_device(|| {
+        for n in [1, 7, 1000] {
+            let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
+            let w: Vec<f64> = (0..=n).map(|i| (i % 5) as f64).collect();
+            let mut y = vec![0.0; n];
+            cut_and_whole(&x, &w, &mut y);
+            for i in 0..n {
+                assert_eq!(y[i], x[i] + w[i + 1] * (n + 1) as f64, "element {i} of {n}");
+            }
+        }
+    });
+}
+
+#[test]
+fn a_read_past_the_end_panics_as_the_serial_loop_does() {
+    for d in [acc::DeviceType::Host, acc::DeviceType::HostDiscrete] {
+        acc::set_device_type(d);
+        let x = vec![1.0; 999];
+        let mut y = vec![0.0; 1000];
+        let payload =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| copy_prefix(&x, &mut y)))
+                .expect_err("a read past the end of `x` must panic");
+        let message = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        assert!(
+            message.contains("index out of bounds: the len is 999 but the index is 999"),
+            "{d:?}: {message}"
+        );
+    }
+}
+
 #[test]
 fn dot_on_both_devices() {
     each_device(|| {

@@ -51,7 +51,6 @@ impl Rewriter<'_> {
                 #body
             }
         };
-        let iterate = iterate(levels, &b, &privates_and_body);
         let used = idents(&body.to_token_stream());
         let (muts, shared_slices, scalars) = (
             self.params_used(ParamKind::Mut, &used),
@@ -93,6 +92,13 @@ impl Rewriter<'_> {
             .chain(los.iter())
             .chain(ns.iter())
             .collect();
+        let slices_read: Vec<&syn::Ident> = shared_slices
+            .iter()
+            .filter(|v| rebind.contains(v))
+            .chain(&read_only)
+            .collect();
+        let resliced = indexed_only_by_the_loop(levels, body, &slices_read);
+        let iterate = iterate(levels, &b, &privates_and_body, &resliced);
         let ro_tmp: Vec<_> = read_only
             .iter()
             .map(|m| format_ident!("__acc_read_{}", m))
@@ -205,14 +211,123 @@ fn bounds(levels: &[NestLevel], b: &Bounds) -> TokenStream {
     setup
 }
 
-/// Each chunk runs iterations `__acc_range` of the flattened nest. With one level the
-/// iteration is the index; with more, the chunk walks runs of the innermost level (a plain
+/// The slices a one-level loop over a half-open range reads only as `s[i]`, `i` its own
+/// unshadowed, immutable index: a chunk may cut them to end at its last index, which lets the
+/// compiler drop their bounds checks (no other use would see the shorter length, and `s[i]` is
+/// in bounds in the cut slice exactly when it is in the whole one).
+fn indexed_only_by_the_loop(
+    levels: &[NestLevel],
+    body: &syn::Block,
+    slices: &[&syn::Ident],
+) -> Vec<syn::Ident> {
+    let [(pat, _, _, false)] = levels else {
+        return Vec::new();
+    };
+    let Pat::Ident(index) = &**pat else {
+        return Vec::new();
+    };
+    if index.mutability.is_some()
+        || index.by_ref.is_some()
+        || index.subpat.is_some()
+        || super::pattern_names(body).contains(&index.ident.to_string())
+    {
+        return Vec::new();
+    }
+    /// The `s[i]` reads of each slice the parsed body holds (a macro's tokens are not parsed,
+    /// so a use there counts only in `occurrences`).
+    struct IndexedBy<'a> {
+        index: &'a syn::Ident,
+        seen: BTreeMap<String, usize>,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for IndexedBy<'_> {
+        fn visit_expr_index(&mut self, e: &'ast syn::ExprIndex) {
+            let is_ident = |e: &Expr, want: Option<&syn::Ident>| match e {
+                Expr::Path(p) if p.qself.is_none() => p
+                    .path
+                    .get_ident()
+                    .filter(|i| want.is_none_or(|w| *i == w))
+                    .map(|i| i.to_string()),
+                _ => None,
+            };
+            if let (Some(s), Some(_)) = (
+                is_ident(&e.expr, None),
+                is_ident(&e.index, Some(self.index)),
+            ) {
+                *self.seen.entry(s).or_default() += 1;
+            }
+            syn::visit::visit_expr_index(self, e);
+        }
+    }
+    let mut indexed = IndexedBy {
+        index: &index.ident,
+        seen: BTreeMap::new(),
+    };
+    syn::visit::Visit::visit_block(&mut indexed, body);
+    let tokens = body.to_token_stream();
+    slices
+        .iter()
+        .filter(|s| {
+            let n = indexed.seen.get(&s.to_string()).copied().unwrap_or(0);
+            n > 0 && n == occurrences(&tokens, s)
+        })
+        .map(|s| (*s).clone())
+        .collect()
+}
+
+/// How many times the identifier `name` occurs in `tokens`, inside groups and macros too.
+fn occurrences(tokens: &TokenStream, name: &syn::Ident) -> usize {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) => usize::from(i == *name),
+            proc_macro2::TokenTree::Group(g) => occurrences(&g.stream(), name),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Each chunk runs iterations `__acc_range` of the flattened nest. With one level over a
+/// half-open range the chunk walks its indices as a range of the index type (whose end cannot
+/// overflow it, as an inclusive range's could), and, when the slices in `resliced` are long
+/// enough, over those slices cut to the chunk's end: the loop Rust users write over a
+/// sub-slice, without bounds checks (in the other case the body runs as written, and fails
+/// where it would have). With more levels, the chunk walks runs of the innermost level (a plain
 /// `for`, which the compiler can vectorize), the outer indices `__acc_at<j>` computed by
 /// division once per chunk and carried like an odometer after each run.
-fn iterate(levels: &[NestLevel], b: &Bounds, privates_and_body: &TokenStream) -> TokenStream {
+fn iterate(
+    levels: &[NestLevel],
+    b: &Bounds,
+    privates_and_body: &TokenStream,
+    resliced: &[syn::Ident],
+) -> TokenStream {
     let (los, ns) = (&b.los, &b.ns);
     let n = levels.len();
     let last = n - 1;
+    if let [(pat, _, _, false)] = levels {
+        let l = &los[0];
+        let walk = quote! {
+            for #pat in ::acc::__private::nth(#l, __acc_range.start)..__acc_end {
+                #privates_and_body
+            }
+        };
+        let walk = if resliced.is_empty() {
+            walk
+        } else {
+            quote! {
+                if #( __acc_end <= #resliced.len() )&&* {
+                    #( let #resliced = &#resliced[..__acc_end]; )*
+                    #walk
+                } else {
+                    #walk
+                }
+            }
+        };
+        return quote! {
+            let __acc_end = ::acc::__private::nth(#l, __acc_range.end);
+            #walk
+        };
+    }
     if n == 1 {
         let (pat, l) = (&levels[0].0, &los[0]);
         return quote! {
