@@ -1,7 +1,9 @@
 /* Sections in private and firstprivate on a compute construct (OpenACC 3.3 §2.5.13-14):
  * each gang gets its own copy of `c[lo:len]` of a pointer's target, shared by the gang's
  * workers and vectors; firstprivate copies start as the section was when the construct was
- * encountered. The host's section is never written. */
+ * encountered. The host's section is never written. On a combined construct (`parallel loop
+ * private(c[0:n])`) a gang's copy serves the iterations it runs, which write it before they
+ * read it. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -78,6 +80,57 @@ int main(void) {
   for (int i = 0; i < n + 8; i++)
     if (c[i] != 1000 + i) {
       printf("firstprivate: the host's c[%d] changed to %g\n", i, c[i]);
+      return 1;
+    }
+  /* Combined constructs: a private section, then a firstprivate one, whose every iteration
+   * reads the host's values (the iterations never write it). */
+#pragma acc parallel loop gang private(c[0:n]) copyin(a[0:gangs*n]) copyout(d[0:gangs])
+  for (int g = 0; g < gangs; g++) {
+    for (int y = 0; y < n; y++) c[y] = 2 * a[g * n + y];
+    double s = 0;
+    for (int y = 0; y < n; y++) s += c[y];
+    d[g] = s;
+  }
+  for (int g = 0; g < gangs; g++) {
+    double want = 0;
+    for (int y = 0; y < n; y++) want += 2 * a[g * n + y];
+    if (d[g] != want) {
+      printf("parallel loop private: d[%d] = %g, want %g\n", g, d[g], want);
+      return 1;
+    }
+  }
+#pragma acc parallel loop firstprivate(c[0:n]) copyout(e[0:gangs*n])
+  for (int i = 0; i < gangs * n; i++) e[i] = c[i % n] + i;
+  for (int i = 0; i < gangs * n; i++)
+    if (e[i] != 1000 + i % n + i) {
+      printf("parallel loop firstprivate: e[%d] = %g\n", i, e[i]);
+      return 1;
+    }
+#pragma acc serial loop private(c[2:n]) copyin(b[0:gangs*n]) copyout(d[0:gangs])
+  for (int g = 0; g < gangs; g++) {
+    for (int y = 0; y < n; y++) c[2 + y] = b[g * n + y] + 1;
+    double s = 0;
+    for (int y = 0; y < n; y++) s += c[2 + y];
+    d[g] = s;
+  }
+#pragma acc kernels loop independent private(c[0:n]) copyin(b[0:gangs*n]) copyout(e[0:gangs])
+  for (int g = 0; g < gangs; g++) {
+    for (int y = 0; y < n; y++) c[y] = b[g * n + y] + 1;
+    double s = 0;
+    for (int y = 0; y < n; y++) s += c[y];
+    e[g] = s;
+  }
+  for (int g = 0; g < gangs; g++) {
+    double want = 0;
+    for (int y = 0; y < n; y++) want += b[g * n + y] + 1;
+    if (d[g] != want || e[g] != want) {
+      printf("serial loop / kernels loop private: %g and %g, want %g\n", d[g], e[g], want);
+      return 1;
+    }
+  }
+  for (int i = 0; i < n + 8; i++)
+    if (c[i] != 1000 + i) {
+      printf("combined: the host's c[%d] changed to %g\n", i, c[i]);
       return 1;
     }
   free(a);

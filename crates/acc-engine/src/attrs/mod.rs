@@ -255,9 +255,21 @@ pub fn clause_items(args: &ClauseArgs) -> &[VarItem] {
 /// Which effective directive of a combined construct a clause belongs to.
 /// `private` and `reduction` go to the loop, as Clacc's mapping says; every
 /// other clause is permitted on only one of the two.
-fn clause_goes_to_loop(kind: ClauseKind) -> bool {
+///
+/// A `private` clause that names a section (`parallel loop private(z[0:n])`,
+/// which only acc's own lowering accepts: Clacc and OpenMP have no form for
+/// it) goes to the compute construct instead, where acc gives each gang its
+/// copy of the section. Each iteration's copy would be a fresh allocation of
+/// the section per iteration; a gang's copy serves its iterations as well,
+/// since they run one after the other (on the GPU a gang is then one thread)
+/// and a private copy holds no value when an iteration starts (OpenACC 3.3
+/// §2.5.13, §2.9.10).
+fn clause_goes_to_loop(clause: &crate::directive::Clause) -> bool {
+    if clause.kind == ClauseKind::Private && clause.items().iter().any(|i| i.is_subarray()) {
+        return false;
+    }
     matches!(
-        kind,
+        clause.kind,
         ClauseKind::Private
             | ClauseKind::Reduction
             | ClauseKind::Gang
@@ -352,7 +364,7 @@ impl<'u> Cx<'u> {
             for (i, kind) in kinds.into_iter().enumerate() {
                 let clauses = (0..c.directive.clauses.len())
                     .filter(|&k| {
-                        !combined || (clause_goes_to_loop(c.directive.clauses[k].kind) == (i == 1))
+                        !combined || (clause_goes_to_loop(&c.directive.clauses[k]) == (i == 1))
                     })
                     .collect();
                 let id = EffId(self.an.effs.len() as u32);

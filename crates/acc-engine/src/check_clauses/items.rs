@@ -132,17 +132,23 @@ pub(super) fn check_item_shape(
 ) {
     let cname = c.kind.name();
     if matches!(c.kind, K::Private | K::Firstprivate) {
-        // acc's lowering gives each gang its copy of a section named on a compute construct
-        // (OpenACC 3.3 §2.5.13-14 allow them); OpenMP has no form for one, nor for a copy per
-        // loop iteration.
-        let compute = matches!(d.kind, D::Parallel | D::Serial | D::Kernels);
-        if item.is_subarray() && rules == Rules::Acc && compute {
+        // acc's lowering gives each gang its copy of a section named on a compute or combined
+        // construct (OpenACC 3.3 §2.5.13-14 allow them; see `attrs::clause_goes_to_loop`);
+        // OpenMP has no form for one, nor for a copy per loop iteration.
+        if item.is_subarray() && rules == Rules::Acc && d.kind.is_compute() {
             return;
         }
         if item.is_subarray() {
+            let note = if rules == Rules::Acc {
+                "acc gives each gang its copy of a section named on a compute or combined \
+                 construct (`parallel loop private(p[0:n])`); name it there, or privatize the \
+                 whole array"
+            } else {
+                "OpenMP cannot map them either; privatize the whole array"
+            };
             diags.push(
                 Diagnostic::error(item.span, format!("subarrays are not allowed in `{cname}`"))
-                    .with_note("OpenMP cannot map them either; privatize the whole array"),
+                    .with_note(note),
             );
         } else if !item.is_member()
             && item

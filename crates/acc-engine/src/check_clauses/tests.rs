@@ -456,7 +456,8 @@ fn subarrays_in_private() {
               note: privatize the whole array
         "#]],
     );
-    // acc's own rules: a gang's copy of a section on a compute construct, not on a loop.
+    // acc's own rules: a gang's copy of a section on a compute or combined construct, not on
+    // a loop.
     let acc = |text: &str| {
         let (d, _) = parse_directive(text, 0);
         render(
@@ -468,7 +469,12 @@ fn subarrays_in_private() {
     assert_eq!(acc("acc parallel private(a[0:n]) firstprivate(b[2:n])"), "");
     assert_eq!(acc("acc serial firstprivate(b[0:n])"), "");
     assert!(acc("acc loop private(a[0:n])").contains("subarrays are not allowed in `private`"));
-    assert!(acc("acc parallel loop private(a[0:n])").contains("subarrays are not allowed"));
+    assert_eq!(
+        acc("acc parallel loop private(a[0:n]) firstprivate(b[0:n])"),
+        ""
+    );
+    assert_eq!(acc("acc kernels loop private(a[0:n])"), "");
+    assert!(acc("acc loop private(a[0:n])").contains("name it there"));
     check(
         "acc declare copyin(a[0:n])",
         expect![[r#"
