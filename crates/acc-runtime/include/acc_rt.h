@@ -70,7 +70,10 @@ enum acc_rt_flag {
                              item is the row pointers, and the next item (host unused) gives
                              each row's bytes; the runtime maps each row too and attaches the
                              device's row pointers to the device's rows (updates: the rows) */
-  ACC_RT_IMPLICIT = 64    /* an implicit data attribute's item (profiling events say so) */
+  ACC_RT_IMPLICIT = 64,   /* an implicit data attribute's item (profiling events say so) */
+  ACC_RT_POINTER_TARGET = 128 /* present(p) of a bare pointer: when p itself is not present but
+                                 its target is, p gets a device copy attached to the target for
+                                 the construct (nvc's reading; the strict one can only fail) */
 };
 
 typedef struct acc_rt_data {

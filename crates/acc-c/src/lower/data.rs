@@ -68,6 +68,13 @@ impl<'a> Lowerer<'a> {
         if d.implicit {
             flags.push("ACC_RT_IMPLICIT");
         }
+        let bare = d.item.as_ref().is_none_or(|i| i.accessors.is_empty());
+        if d.action == Action::Present
+            && bare
+            && self.unit.var(d.var).shape == acc_engine::facts::Shape::Pointer
+        {
+            flags.push("ACC_RT_POINTER_TARGET");
+        }
         let flags = if flags.is_empty() {
             "0".to_string()
         } else {

@@ -151,6 +151,28 @@ impl DeviceState {
                 Ok(dev)
             }
             Ok(present::Enter::Absent) => match action {
+                // `present(p)` naming a pointer alone (`kernels present(m, a)` in a function
+                // whose parameters point into data the caller mapped, the idiom of code written
+                // for PGI/nvc): OpenACC 3.3 §2.7.1 makes it the pointer variable, which nothing
+                // mapped, and there it would be an error. nvc reads it as the data the pointer
+                // points to; acc does the same where the strict reading can only fail — the
+                // pointer's own device copy, attached to the present target, for the length of
+                // the construct — so a pointer that is present keeps the strict meaning.
+                Action::Present
+                    if flags.has(Flags::POINTER_TARGET)
+                        && bytes == size_of::<usize>()
+                        && Self::target_present(&t, host) =>
+                {
+                    drop(t);
+                    let flags = Flags(flags.0 & !Flags::POINTER_TARGET.0);
+                    // SAFETY: forwarded from the caller: `host` is the pointer variable.
+                    let dev = unsafe {
+                        self.enter(Action::CopyIn, flags, host, bytes, counter, q, site)?
+                    };
+                    // SAFETY: as above; the pointer was just mapped.
+                    unsafe { self.attach(host, q, site)? };
+                    Ok(dev)
+                }
                 Action::Present => Err(self.not_present(&t, site, host, bytes)),
                 Action::NoCreate => Ok(host),
                 _ => {
@@ -188,6 +210,17 @@ impl DeviceState {
                 }
             },
         }
+    }
+
+    /// Whether the pointer stored at `host` points into present data.
+    fn target_present(t: &present::PresentTable, host: usize) -> bool {
+        if !host.is_multiple_of(align_of::<usize>()) {
+            return false;
+        }
+        // SAFETY: `host` is the pointer variable a clause names, readable for the whole data
+        // action (the caller of `enter` guarantees it).
+        let target = unsafe { std::ptr::read(host as *const usize) };
+        target != 0 && matches!(t.lookup(target, 0), Lookup::Present(_))
     }
 
     /// An exit action; the counterpart of [`enter`](Self::enter).

@@ -78,6 +78,9 @@ impl Flags {
     pub const IF_PRESENT: Flags = Flags(16);
     /// The item is an implicit data attribute's (for profiling events only).
     pub const IMPLICIT: Flags = Flags(64);
+    /// `present(p)` of a bare pointer: when the pointer itself is not present but its target
+    /// is, the pointer gets a device copy attached to the target (see `Device::enter`).
+    pub const POINTER_TARGET: Flags = Flags(128);
 
     pub fn has(self, f: Flags) -> bool {
         self.0 & f.0 != 0

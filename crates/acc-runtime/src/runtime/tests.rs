@@ -202,6 +202,71 @@ fn a_pointer_named_alone_whose_target_is_present_gets_a_hint() {
 }
 
 #[test]
+fn present_of_a_bare_pointer_takes_its_present_target_for_the_construct() {
+    let d = discrete();
+    let data = [3i32; 8];
+    let pointer: *const i32 = data.as_ptr();
+    let at = std::ptr::addr_of!(pointer) as usize;
+    let word = size_of::<usize>();
+    // SAFETY: `pointer` and `data` outlive the actions.
+    let enter = |flags: Flags| unsafe {
+        d.enter(
+            Action::Present,
+            flags,
+            at,
+            word,
+            Counter::Structured,
+            S,
+            &site("p"),
+        )
+    };
+    // SAFETY: as for `enter`.
+    let exit = || unsafe {
+        d.exit(
+            Action::Present,
+            Flags::POINTER_TARGET,
+            at,
+            word,
+            Counter::Structured,
+            S,
+            &site("p"),
+        )
+    };
+    // The target is not present: an error either way.
+    let e = enter(Flags::POINTER_TARGET).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotPresent);
+    // SAFETY: as above.
+    let target = unsafe {
+        d.enter(
+            Action::CopyIn,
+            Flags::default(),
+            data.as_ptr() as usize,
+            32,
+            Counter::Dynamic,
+            S,
+            &site("data"),
+        )
+    }
+    .unwrap();
+    // Without the compiler's flag (an item that is not a bare pointer), the strict reading.
+    assert_eq!(
+        enter(Flags::default()).unwrap_err().kind(),
+        ErrorKind::NotPresent
+    );
+    // With it: the pointer's own device copy, pointing at the device's target, until the exit.
+    let copy = enter(Flags::POINTER_TARGET).unwrap();
+    // SAFETY: `copy` is the device copy of the pointer, live until the exit below.
+    assert_eq!(unsafe { (copy as *const usize).read() }, target);
+    assert!(d.is_present(at, word));
+    // A nested construct finds the pointer itself present (the strict reading) and keeps it.
+    assert_eq!(enter(Flags::default()).unwrap(), copy);
+    exit().unwrap();
+    assert!(d.is_present(at, word));
+    exit().unwrap();
+    assert!(!d.is_present(at, word), "the construct's exit removes it");
+}
+
+#[test]
 fn out_of_memory_and_bad_frees_are_errors() {
     let d = discrete();
     let big = vec![0u8; 2 << 20];
