@@ -39,6 +39,21 @@ int main(void) {
 }
 """, ("copyin(a)", "copy(a)"))
 
+sub("global_host_write_no_update", "a file-scope array the host changes inside the data region, read by the kernel with no update", """
+static double b[N], o[N];
+int main(void) {
+  for (int i = 0; i < N; i++) b[i] = i;
+  #pragma acc data copyin(b) copyout(o)
+  {
+    b[0] = 100;
+    #pragma acc parallel loop
+    for (int i = 0; i < N; i++) o[i] = b[0] + b[i];
+  }
+  printf("%f\\n", o[10]);
+  return 0;
+}
+""", ("    b[0] = 100;\n", "    b[0] = 100;\n    #pragma acc update device(b[0:1])\n"))
+
 sub("inner_copy_outer_region", "reference counts: the inner copy moves nothing, the outer region holds the data", """
 int main(void) {
   double c[N];

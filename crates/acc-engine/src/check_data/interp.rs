@@ -51,6 +51,9 @@ pub(super) struct Fx<'a> {
     pub subst: HashMap<VarId, VarId>,
     /// Inside a directive with an `if` clause (its errors may be on a path never taken).
     pub conditional: bool,
+    /// The function is `main`: no directive ran before it, so a global that no `declare`
+    /// names is not present when it starts.
+    pub entry_point: bool,
     /// The state entering each `switch` around the current step, innermost last.
     switch_entry: Vec<State>,
 }
@@ -76,6 +79,7 @@ impl<'a> Fx<'a> {
             frames: Vec::new(),
             switch_entry: Vec::new(),
             conditional: false,
+            entry_point: false,
             summaries: &NO_SUMMARIES,
             via_call: None,
             subst: HashMap::new(),
@@ -111,10 +115,13 @@ impl<'a> Fx<'a> {
         }
     }
 
-    /// The counts at function entry: a local's storage is new, anything else unknown.
+    /// The counts at function entry: a local's storage is new, and so is every global's at
+    /// the start of `main` (the check drops `declare`d globals); anything else unknown.
     pub(super) fn initial_count(&self, k: &Key) -> Count {
         let v = self.unit.var(k.0);
-        let local = !v.is_global && !self.params.contains(&k.0) && !self.escaped.contains(&k.0);
+        let local = (!v.is_global || self.entry_point)
+            && !self.params.contains(&k.0)
+            && !self.escaped.contains(&k.0);
         let fixed = match (k.1.as_str(), v.shape) {
             ("", Shape::Array | Shape::Scalar | Shape::Aggregate) => true,
             (p, Shape::Aggregate) => p.starts_with('.') && self.array_member(k.0, p),

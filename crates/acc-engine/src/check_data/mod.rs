@@ -172,6 +172,7 @@ fn function(
         return;
     }
     fx.params = f.params.iter().copied().collect();
+    fx.entry_point = f.name == "main";
     let entry: BTreeMap<_, _> = fx
         .tracked
         .keys()
