@@ -54,6 +54,26 @@ int main(void) {
 }
 """, ("    b[0] = 100;\n", "    b[0] = 100;\n    #pragma acc update device(b[0:1])\n"))
 
+sub("rows_copyout_read_modify", "copyout of a heap 2-D array (a pointer to rows, passed as `double D[N][N]`) whose old values the kernel reads", """
+static void scale(double D[N][N]) {
+  #pragma acc data copyout(D)
+  {
+    #pragma acc parallel loop
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < N; j++) D[i][j] *= 2.0;
+  }
+}
+int main(void) {
+  double (*D)[N] = calloc(N, sizeof *D);
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) D[i][j] = i + j;
+  scale(D);
+  printf("%f\\n", D[1][2]);
+  free(D);
+  return 0;
+}
+""", ("copyout(D)", "copy(D)"))
+
 sub("inner_copy_outer_region", "reference counts: the inner copy moves nothing, the outer region holds the data", """
 int main(void) {
   double c[N];

@@ -804,7 +804,7 @@ fn flatten<'t>(kids: &[Node<'t>], out: &mut Vec<Node<'t>>) -> bool {
 fn ident_of(d: Node) -> Option<Node> {
     match d.node_kind() {
         "identifier" => Some(d),
-        _ => ident_of(d.child_by_field_name("declarator")?),
+        _ => ident_of(inner_declarator(d)?),
     }
 }
 
@@ -814,6 +814,15 @@ fn find<'t>(n: Option<Node<'t>>, kind: &str) -> Option<Node<'t>> {
         if n.node_kind() == kind {
             return Some(n);
         }
-        n = n.child_by_field_name("declarator")?;
+        n = inner_declarator(n)?;
+    }
+}
+
+/// The declarator a declarator wraps: its `declarator` field, or the one inside parentheses
+/// (`double (*rows)[n]`, which the grammar gives no field).
+fn inner_declarator(d: Node) -> Option<Node> {
+    match d.node_kind() {
+        "parenthesized_declarator" => d.named_child(0),
+        _ => d.child_by_field_name("declarator"),
     }
 }
