@@ -369,14 +369,15 @@ impl Build {
         // Any bytes a C compiler takes survive, byte for byte: see `acc_c::text`.
         let (src, _) = acc_c::text::prepare(acc_c::text::decode(src));
         let name = file.to_string_lossy().into_owned();
-        let opts = acc_c::lower::LowerOptions {
-            file_name: name.clone(),
-        };
         let program = compiler.path().to_string_lossy().into_owned();
         let args: Vec<String> = pp_args
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
+        let opts = acc_c::lower::LowerOptions {
+            file_name: name.clone(),
+            read_headers: acc_c::preprocess::program_headers_mention_pragma(file, &src, &args),
+        };
         let mut headers = || acc_c::preprocess::header_facts(&program, file, &args);
         let (lowered, diags) = acc_c::lower::lower_file_lazy(&src, &mut headers, &opts)
             .map_err(|e| Error::new(ErrorKind::Compiler, e))?;

@@ -4,6 +4,7 @@ fn main() {
     let src = std::fs::read_to_string(&path).unwrap();
     let opts = acc_c::lower::LowerOptions {
         file_name: path.clone(),
+        ..Default::default()
     };
     let (out, diags) = acc_c::lower::lower_file(&src, Default::default(), &opts);
     for d in &diags {

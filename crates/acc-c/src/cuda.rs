@@ -12,40 +12,34 @@ use crate::syntax::derived;
 use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
-/// The file's top-level items and the names of its `routine` functions.
-fn items_and_routines<'t>(
-    trees: &'t [tree_sitter::Tree],
-    src: &str,
-) -> (Vec<Node<'t>>, Vec<String>) {
+/// The names of the file's `routine` functions, as its directives give them: `routine(name)`,
+/// and the function after an unnamed `routine` (whether written `#pragma acc`, `_Pragma`, or
+/// through a macro).
+pub fn routine_names(unit: &acc_engine::facts::Unit) -> Vec<String> {
+    use acc_engine::directive::{DirectiveArg, DirectiveKind};
+    let mut names = Vec::new();
+    for c in &unit.constructs {
+        if c.directive.kind != DirectiveKind::Routine {
+            continue;
+        }
+        let name = match &c.directive.arg {
+            Some(DirectiveArg::RoutineName(id)) => Some(id.name.clone()),
+            _ => c.function.as_ref().map(|(name, _)| name.clone()),
+        };
+        if let Some(name) = name.filter(|n| !names.contains(n)) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The file's top-level items.
+fn items(trees: &[tree_sitter::Tree]) -> Vec<Node<'_>> {
     let mut items: Vec<Node> = Vec::new();
     for t in trees {
         collect(t.root_node(), &mut items);
     }
-    // Routine names: `routine(name)` anywhere, and the function after an
-    // unnamed `routine`.
-    let mut routines: Vec<String> = Vec::new();
-    for (i, n) in items.iter().enumerate() {
-        let Some(rest) = acc_routine(*n, src) else {
-            continue;
-        };
-        match rest.strip_prefix('(') {
-            Some(named) => {
-                if let Some(name) = named.split(')').next() {
-                    routines.push(name.trim().to_string());
-                }
-            }
-            None => {
-                if let Some(name) = items[i + 1..]
-                    .iter()
-                    .find(|m| m.node_kind() != "comment")
-                    .and_then(|m| function_name(*m, src))
-                {
-                    routines.push(name);
-                }
-            }
-        }
-    }
-    (items, routines)
+    items
 }
 
 /// A file-scope variable the file's `routine` functions use.
@@ -61,13 +55,17 @@ pub struct RoutineGlobal {
 }
 
 /// The file-scope variables the file's `routine` functions use, in the order
-/// the file declares them (each once), from its syntax `trees` ([`crate::syntax::parse`]).
-/// A file that never says `routine` is not walked.
-pub fn routine_globals(src: &str, trees: &[tree_sitter::Tree]) -> Vec<RoutineGlobal> {
-    if !src.contains("routine") {
+/// the file declares them (each once), from its syntax `trees` ([`crate::syntax::parse`]) and
+/// its `routines` ([`routine_names`]). A file without routines is not walked.
+pub fn routine_globals(
+    src: &str,
+    trees: &[tree_sitter::Tree],
+    routines: &[String],
+) -> Vec<RoutineGlobal> {
+    if routines.is_empty() {
         return Vec::new();
     }
-    let (items, routines) = items_and_routines(trees, src);
+    let items = items(trees);
     let globals: Vec<&str> = items
         .iter()
         .filter(|n| n.node_kind() == "declaration")
@@ -114,8 +112,9 @@ pub fn support(
     file: &str,
     declared: &[String],
     bound: &[RoutineGlobal],
+    routines: &[String],
 ) -> Result<String, (usize, String)> {
-    let (items, routines) = items_and_routines(trees, src);
+    let items = items(trees);
     if let Some(RoutineGlobal { name: g, line, .. }) =
         bound.iter().find(|g| !declared.contains(&g.name))
     {
@@ -424,18 +423,6 @@ fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
     }
 }
 
-/// For `#pragma acc routine…`, the text after `routine`.
-fn acc_routine<'s>(n: Node, src: &'s str) -> Option<&'s str> {
-    if n.node_kind() != "preproc_call" {
-        return None;
-    }
-    let text = src[n.byte_range()].trim();
-    let rest = text.strip_prefix("#")?.trim_start();
-    let rest = rest.strip_prefix("pragma")?.trim_start();
-    let rest = rest.strip_prefix("acc")?.trim_start();
-    Some(rest.strip_prefix("routine")?.trim_start())
-}
-
 /// `struct s { … };`, `enum e { … };` and the like: a declaration that
 /// declares only a type.
 fn is_type_only(n: Node) -> bool {
@@ -479,11 +466,16 @@ fn without_acc_pragmas(text: &str) -> String {
 mod tests {
     use super::*;
 
+    fn routines_of(src: &str) -> Vec<String> {
+        routine_names(&crate::analyze_for(src, Default::default(), None).unit)
+    }
+
     #[test]
     fn macros_types_and_routines_come_along_and_nothing_else() {
         let src = "#include <stdio.h>\n#define N 10\ntypedef struct { int a; } pair;\nstruct s { int b; };\nstatic int sq(int x);\n#pragma acc routine(sq) seq\n#pragma acc routine seq\nstatic int poly(int x) {\n#pragma acc loop seq\n  for (;;) {}\n  return sq(x) + 1;\n}\nstatic int sq(int x) { return x * x; }\nint host_only(void) { return 1; }\nint global = 3;\n";
         let t = crate::syntax::parse(src);
-        let s = support(src, &t, "t.c", &[], &routine_globals(src, &t)).unwrap();
+        let r = routines_of(src);
+        let s = support(src, &t, "t.c", &[], &routine_globals(src, &t, &r), &r).unwrap();
         assert!(s.contains("#define N 10"));
         assert!(s.contains("typedef struct { int a; } pair;"));
         assert!(s.contains("struct s { int b; };"));
@@ -552,13 +544,14 @@ mod tests {
     fn routines_reach_declared_globals_through_device_pointers() {
         let src = "#define N 4\ndouble g[N];\nstatic const int k = 2, *p;\nint h;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
         let t = crate::syntax::parse(src);
-        let bound = routine_globals(src, &t);
+        let r = routines_of(src);
+        let bound = routine_globals(src, &t, &r);
         let found: Vec<(&str, usize)> = bound.iter().map(|g| (g.name.as_str(), g.line)).collect();
         assert_eq!(found, [("g", 7), ("k", 7)]);
         let at = src.find("g[i]").unwrap();
         assert_eq!(bound[0].uses.len(), 1);
         assert_eq!(bound[0].uses[0], at..at + 1);
-        let s = support(src, &t, "t.c", &["g".into(), "k".into()], &bound).unwrap();
+        let s = support(src, &t, "t.c", &["g".into(), "k".into()], &bound, &r).unwrap();
         assert!(s.contains("__device__ double (*__acc_gp_g)[N];\n__device__ const int (*__acc_gp_k);\n#define g (*__acc_gp_g)\n#define k (*__acc_gp_k)\n"), "{s}");
         assert!(s.find("#define g").unwrap() < s.find("__device__ static double f").unwrap());
         assert!(s.ends_with("}\n#undef g\n#undef k\n"), "{s}");
@@ -569,8 +562,16 @@ mod tests {
     fn a_routine_that_uses_an_undeclared_global_has_no_cuda_form() {
         let src = "double g[4];\nint k = 2, *p;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
         let t = crate::syntax::parse(src);
-        let (line, why) =
-            support(src, &t, "t.c", &["k".into()], &routine_globals(src, &t)).unwrap_err();
+        let r = routines_of(src);
+        let (line, why) = support(
+            src,
+            &t,
+            "t.c",
+            &["k".into()],
+            &routine_globals(src, &t, &r),
+            &r,
+        )
+        .unwrap_err();
         assert_eq!(line, 5);
         assert!(why.contains("`g`"), "{why}");
         assert!(why.contains("declare create(g)"), "{why}");

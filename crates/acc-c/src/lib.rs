@@ -16,6 +16,7 @@ mod flow;
 mod lex;
 pub mod loops;
 pub mod lower;
+pub mod macro_expand;
 pub mod preprocess;
 pub mod print;
 pub mod render;
@@ -68,8 +69,7 @@ pub fn analyze_parsed(
     headers: TypeEnv,
     omp: Option<OmpOptions>,
 ) -> Analysis {
-    let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
-    let (unit, mut diags) = sema::analyze(&roots, src, headers, omp.is_none());
+    let (unit, mut diags, trees) = sema::analyze_trees(trees, src, headers, omp.is_none());
     diags.extend(acc_engine::check::check_unit(&unit));
     let (attrs, d) = acc_engine::attrs::analyze(&unit);
     diags.extend(d);

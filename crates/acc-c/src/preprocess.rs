@@ -25,6 +25,73 @@ pub fn includes_program_header(src: &str) -> bool {
     })
 }
 
+/// Whether a header of the program's own that `file` includes mentions `_Pragma`: a macro
+/// there may expand to an OpenACC directive where the file uses it, which only the headers'
+/// facts show (see `sema::macro_directives`). The headers are those `#include "…"` names,
+/// looked up beside the including file, then in the `-iquote` and `-I` directories of
+/// `flags`, and what they include in turn, and those `-include` names. Reading them costs far
+/// less than running the preprocessor, which a file that needs no header facts skips.
+pub fn program_headers_mention_pragma(file: &Path, src: &str, flags: &[String]) -> bool {
+    let mut dirs: Vec<std::path::PathBuf> = Vec::new();
+    let mut forced: Vec<std::path::PathBuf> = Vec::new();
+    let mut it = flags.iter();
+    while let Some(f) = it.next() {
+        for (flag, list) in [("-iquote", 0), ("-I", 0), ("-include", 1)] {
+            let value = match f.strip_prefix(flag) {
+                Some("") => it.next().map(String::as_str),
+                Some(v) if flag == "-I" => Some(v),
+                _ => None,
+            };
+            if let Some(v) = value {
+                if list == 0 {
+                    dirs.push(v.into())
+                } else {
+                    forced.push(v.into())
+                }
+                break;
+            }
+        }
+    }
+    let mut seen: std::collections::HashSet<std::path::PathBuf> = std::collections::HashSet::new();
+    let mut stack: Vec<(std::path::PathBuf, Vec<u8>)> =
+        vec![(file.to_path_buf(), src.as_bytes().to_vec())];
+    for f in forced {
+        if let Ok(text) = std::fs::read(&f) {
+            stack.push((f, text));
+        }
+    }
+    while let Some((path, text)) = stack.pop() {
+        if path != file && text.windows(7).any(|w| w == b"_Pragma") {
+            return true;
+        }
+        let here = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for name in quoted_includes(&String::from_utf8_lossy(&text)) {
+            let found = std::iter::once(&here)
+                .chain(&dirs)
+                .map(|d| d.join(&name))
+                .find(|p| p.is_file());
+            // A bound on what is read: a program's own headers are few.
+            if let Some(p) = found.filter(|p| seen.len() < 256 && seen.insert(p.clone())) {
+                if let Ok(t) = std::fs::read(&p) {
+                    stack.push((p, t));
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The names of a text's `#include "…"` lines.
+fn quoted_includes(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim_start().strip_prefix('#')?.trim_start();
+            let l = l.strip_prefix("include")?.trim_start().strip_prefix('"')?;
+            Some(l[..l.find('"')?].to_string())
+        })
+        .collect()
+}
+
 /// Runs the preprocessor over `file` and learns the file-scope facts of
 /// everything it includes. `args` are the user's `-I`, `-D`, `-U`, `-std=`.
 pub fn header_facts(cc: &str, file: &Path, args: &[String]) -> Result<TypeEnv, String> {

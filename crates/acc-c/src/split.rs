@@ -529,6 +529,7 @@ mod tests {
     fn split(src: &str) -> Result<SplitTu, String> {
         let opts = LowerOptions {
             file_name: "f.c".into(),
+            ..Default::default()
         };
         let (l, d) = lower_file(src, crate::TypeEnv::default(), &opts);
         let l = l.unwrap_or_else(|| panic!("{d:?}"));

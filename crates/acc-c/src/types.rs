@@ -41,6 +41,9 @@ pub struct TypeEnv {
     /// Function-like macros, by name: their parameters and replacement text (a declarator
     /// written through one, `double POLYBENCH_2D(A, N, M, n, m)`, is read expanded).
     pub function_macros: HashMap<String, (Vec<String>, String)>,
+    /// Every macro as `#define` gave it (`#undef` removes it): what expanding a use needs
+    /// (see `sema::macro_directives`).
+    pub macros: HashMap<String, crate::macro_expand::MacroDef>,
 }
 
 /// A file-scope variable a header declares.
@@ -97,6 +100,12 @@ impl TypeEnv {
     /// Records what a top-level item declares: typedefs, complete struct
     /// tags, enumerators, object-like macros.
     pub fn learn(&mut self, node: Node, src: &str) {
+        if let Some((name, def)) = crate::sema::macro_directives::macro_definition(node, src) {
+            match def {
+                Some(def) => self.macros.insert(name, def),
+                None => self.macros.remove(&name),
+            };
+        }
         match node.node_kind() {
             "type_definition" => {
                 let Some(ty) = node.child_by_field_id(fields().ty.get()) else {

@@ -9,6 +9,7 @@ fn lowered(body: &str) -> acc_c::lower::Lowered {
     );
     let opts = LowerOptions {
         file_name: "k.c".into(),
+        ..Default::default()
     };
     let (l, d) = lower_file(&src, Default::default(), &opts);
     l.unwrap_or_else(|| panic!("{d:?}"))

@@ -107,7 +107,10 @@ proptest! {
             return Ok(());
         }
         let src = program(compute, &clauses, &body, wrap_data);
-        let opts = acc_c::lower::LowerOptions { file_name: "gen.c".into() };
+        let opts = acc_c::lower::LowerOptions {
+            file_name: "gen.c".into(),
+            ..Default::default()
+        };
         let (lowered, diags) = acc_c::lower::lower_file(&src, Default::default(), &opts);
         let Some(lowered) = lowered else {
             // Rejected programs have an error that says why.

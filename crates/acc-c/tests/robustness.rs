@@ -69,6 +69,7 @@ const FRAGMENTS: &[&str] = &[
 fn lower(src: &str) {
     let opts = acc_c::lower::LowerOptions {
         file_name: "fuzz.c".into(),
+        ..Default::default()
     };
     let _ = acc_c::lower::lower_file(src, Default::default(), &opts);
 }

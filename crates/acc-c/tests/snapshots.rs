@@ -62,6 +62,7 @@ fn generated(path: &Path) -> String {
     let mut headers = || acc_c::preprocess::header_facts("cc", path, &args);
     let opts = LowerOptions {
         file_name: shown.clone(),
+        ..Default::default()
     };
     let (lowered, diags) = lower_file_lazy(&src, &mut headers, &opts).unwrap();
     let mut out = String::new();

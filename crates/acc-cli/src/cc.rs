@@ -317,7 +317,15 @@ impl Ctx<'_> {
         let src = std::fs::read(path).map_err(|e| Fail::Msg(format!("cannot read {path}: {e}")))?;
         // Any bytes a C compiler takes (Latin-1 comments, say) survive: see `acc_c::text`.
         let (src, layout) = acc_c::text::prepare(acc_c::text::decode(src));
-        if !args.keep && !args.info && !may_have_directives(&src) {
+        if !args.keep
+            && !args.info
+            && !may_have_directives(&src)
+            && !acc_c::preprocess::program_headers_mention_pragma(
+                Path::new(path),
+                &src,
+                &args.preprocess,
+            )
+        {
             // Nothing to lower: compile the user's file itself, which is
             // what lowering would give, without running the preprocessor
             // twice, and with dependency files that name it.
@@ -689,6 +697,11 @@ impl Ctx<'_> {
         pp.extend(args.common.iter().cloned());
         let opts = acc_c::lower::LowerOptions {
             file_name: path.to_string(),
+            read_headers: acc_c::preprocess::program_headers_mention_pragma(
+                Path::new(path),
+                src,
+                &args.preprocess,
+            ),
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
         let (lowered, diags) =

@@ -72,6 +72,10 @@ pub(crate) use self::writer::CWriter;
 pub struct LowerOptions {
     /// The name used in messages and `#line` directives (the user's path).
     pub file_name: String,
+    /// Read the headers' facts even where the file itself does not seem to need them: a
+    /// header of the program's own may define a macro that expands to a directive
+    /// ([`crate::preprocess::program_headers_mention_pragma`]).
+    pub read_headers: bool,
 }
 
 /// The generated C for one file.
@@ -143,7 +147,10 @@ pub fn lower_file_lazy(
         .iter()
         .any(|c| c.directive.kind.is_compute());
     let mut header_items = Vec::new();
-    if unknown_type || (has_compute && crate::preprocess::includes_program_header(src)) {
+    if unknown_type
+        || opts.read_headers
+        || (has_compute && crate::preprocess::includes_program_header(src))
+    {
         let env = headers()?;
         header_items = env.header_items.clone();
         // The same tree, analysed again with the headers' facts.
@@ -185,7 +192,8 @@ fn lower_analysis(
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
     // devices, and through device pointers in the CUDA module.
     let declared = declared_globals(lw.unit);
-    let bound = crate::cuda::routine_globals(src, &analysis.trees);
+    let routines = crate::cuda::routine_names(lw.unit);
+    let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines);
     lw.bind_routine_globals(&bound, &declared);
     lw.run();
     lw.warn_mixed_atomics();
@@ -199,7 +207,7 @@ fn lower_analysis(
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
-    let cuda_c = lw.cuda_module(&opts.file_name, &declared, &bound, header_items);
+    let cuda_c = lw.cuda_module(&opts.file_name, &declared, &bound, &routines, header_items);
     let mut lowered = lw.assemble(cuda_c);
     lowered.parts.trees = analysis.trees;
     (Some(lowered), diags)
@@ -489,6 +497,7 @@ mod tests {
         let before = crate::syntax::PARSES.with(|n| n.get());
         let opts = LowerOptions {
             file_name: "t.c".into(),
+            ..Default::default()
         };
         let _ = lower_file_lazy(src, &mut headers, &opts);
         assert_eq!(asked, 1, "the unknown type asks for the headers");

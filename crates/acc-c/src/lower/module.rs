@@ -48,12 +48,13 @@ impl Lowerer<'_> {
         file_name: &str,
         declared: &[String],
         bound: &[RoutineGlobal],
+        routines: &[String],
         header_items: &[crate::types::HeaderItem],
     ) -> Option<String> {
         if self.cuda_kernels.is_empty() {
             return None;
         }
-        match crate::cuda::support(self.src, self.trees, file_name, declared, bound) {
+        match crate::cuda::support(self.src, self.trees, file_name, declared, bound, routines) {
             Ok(support) => {
                 // What the program's headers define that the module uses, ahead of the rest.
                 let used = acc_engine::cuda::emit_module(&support, &self.cuda_kernels);

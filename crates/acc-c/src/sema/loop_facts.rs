@@ -98,7 +98,7 @@ impl<'s> Walker<'s> {
                     .enumerate()
                     .filter(|(i, x)| {
                         x.node_kind() == "for_statement"
-                            && (*i == 0 || acc_pragma(children[i - 1], self.src).is_none())
+                            && (*i == 0 || self.pragma(children[i - 1]).is_none())
                     })
                     .map(|(_, x)| *x)
                     .collect()

@@ -26,11 +26,11 @@ use crate::types::{TypeEnv, TypeFacts};
 mod declarations;
 mod expressions;
 mod loop_facts;
+pub mod macro_directives;
 mod pragmas;
 mod preprocessor;
 mod statements;
 
-/// Builds the unit for `root`, the tree of `src`.
 /// How the warning about a type name the file does not define starts (the
 /// lowering asks for header facts when it sees one).
 pub const UNKNOWN_TYPE: &str = "unknown type";
@@ -47,6 +47,80 @@ pub fn analyze(
     env: TypeEnv,
     for_runtime: bool,
 ) -> (Unit, Vec<Diagnostic>) {
+    let w = walk(roots, src, env, for_runtime, HashMap::new());
+    (w.unit, w.diags)
+}
+
+/// As [`analyze`], for the file's syntax trees ([`crate::syntax::parse`]), with the directives
+/// that macro uses expand to (see [`macro_directives`]): when there are some, the file is
+/// parsed again with the uses masked, and those trees are returned in place of `trees`.
+pub fn analyze_trees(
+    trees: Vec<tree_sitter::Tree>,
+    src: &str,
+    env: TypeEnv,
+    for_runtime: bool,
+) -> (Unit, Vec<Diagnostic>, Vec<tree_sitter::Tree>) {
+    let may_expand_to_pragma =
+        src.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"));
+    if !may_expand_to_pragma {
+        let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
+        let w = walk(&roots, src, env, for_runtime, HashMap::new());
+        let (unit, diags) = (w.unit, w.diags);
+        return (unit, diags, trees);
+    }
+    let header_macros = env.macros.clone();
+    let again = env.clone();
+    let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
+    let first = walk(&roots, src, env, for_runtime, HashMap::new());
+    let defs = macro_directives::Definitions::new(&first.macro_events, &header_macros);
+    let found = macro_directives::find(src, &defs, &first.dead_branches);
+    let Some(masked) = found.masked else {
+        let mut diags = first.diags;
+        diags.extend(found.diags);
+        let unit = first.unit;
+        return (unit, diags, trees);
+    };
+    drop(first);
+    let masked_trees = crate::syntax::parse(&masked);
+    let roots: Vec<_> = masked_trees.iter().map(|t| t.root_node()).collect();
+    let mut w = walk(&roots, src, again, for_runtime, found.directives);
+    w.diags.extend(found.diags);
+    let mut unused: Vec<&macro_directives::MacroDirective> = w
+        .macro_directives
+        .iter()
+        .filter(|(at, _)| !w.macro_directives_used.contains(at))
+        .map(|(_, d)| d)
+        .collect();
+    unused.sort_by_key(|d| d.span.start);
+    let unused: Vec<Diagnostic> = unused
+        .into_iter()
+        .map(|d| {
+            Diagnostic::error(
+                d.span,
+                format!(
+                    "`{}` expands to an OpenACC directive where no directive may stand",
+                    d.name
+                ),
+            )
+            .with_note(
+                "use it on a line of its own, before the statement or declaration it applies to",
+            )
+        })
+        .collect();
+    w.diags.extend(unused);
+    let (unit, diags) = (w.unit, w.diags);
+    (unit, diags, masked_trees)
+}
+
+/// The walk over `roots`, the trees of `src`; `macro_directives` are the directives macro
+/// uses expand to, by where the uses start.
+fn walk<'s>(
+    roots: &[Node<'s>],
+    src: &'s str,
+    env: TypeEnv,
+    for_runtime: bool,
+    macro_directives: HashMap<usize, macro_directives::MacroDirective>,
+) -> Walker<'s> {
     let mut w = Walker {
         for_runtime,
         src,
@@ -69,14 +143,16 @@ pub fn analyze(
         array_params: HashMap::new(),
         extent_vars: HashMap::new(),
         variable_typedefs: Vec::new(),
+        macro_events: Vec::new(),
+        dead_branches: Vec::new(),
+        macro_directives,
+        macro_directives_used: std::collections::HashSet::new(),
     };
     for root in roots {
         let mut c = root.walk();
         let children: Vec<Node> = root.children(&mut c).collect();
         w.visit_seq(&children, true);
     }
-    w.diags
-        .extend(preprocessor::directives_in_macros(roots, src));
     for id in w.pending_routines.drain(..) {
         let span = w.unit.construct(id).directive.name_span;
         w.diags.push(
@@ -108,7 +184,7 @@ pub fn analyze(
         }
     }
     w.report_unknown_types();
-    (w.unit, w.diags)
+    w
 }
 
 struct ComputeCtx {
@@ -149,6 +225,13 @@ struct Walker<'s> {
     extent_vars: HashMap<VarId, Vec<VarId>>,
     /// Variably modified typedefs of the function, innermost last.
     variable_typedefs: Vec<VariableTypedef>,
+    /// The `#define`s and `#undef`s of the live branches, in order.
+    macro_events: Vec<macro_directives::MacroEvent>,
+    /// The branches of `#if`s the compiler will not see.
+    dead_branches: Vec<Span>,
+    /// The directives that macro uses expand to, by where the uses start.
+    macro_directives: HashMap<usize, macro_directives::MacroDirective>,
+    macro_directives_used: std::collections::HashSet<usize>,
     for_runtime: bool,
 }
 
@@ -173,8 +256,19 @@ enum DepsAt {
     Plain(usize),
 }
 
-/// The text and base offset of an OpenACC pragma node, if it is one.
-fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
+/// Where the text of a directive is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PragmaText {
+    /// A `#pragma acc` line.
+    Line,
+    /// A `_Pragma("acc …")` operator written in the code.
+    Operator,
+    /// The expansion of a macro use, by where it starts.
+    Macro(usize),
+}
+
+/// The span, text offset and kind of an OpenACC pragma node, if it is one.
+fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, PragmaText)> {
     match node.node_kind() {
         "preproc_call" => {
             let dir = node.child_by_field_id(fields().directive.get())?;
@@ -194,7 +288,7 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
                 // Not the whitespace before a trailing comment.
                 Span::new(node.start_byte(), arg.start_byte() + text.trim_end().len()),
                 arg.start_byte(),
-                false,
+                PragmaText::Line,
             ))
         }
         "expression_statement" => {
@@ -217,7 +311,11 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, bool)> {
             if !text.trim_start().starts_with("acc") {
                 return None;
             }
-            Some((Span::new(call.start_byte(), call.end_byte()), start, true))
+            Some((
+                Span::new(call.start_byte(), call.end_byte()),
+                start,
+                PragmaText::Operator,
+            ))
         }
         _ => None,
     }
@@ -252,6 +350,16 @@ fn missing_body(node: Node, field: &str) -> bool {
 }
 
 impl<'s> Walker<'s> {
+    /// [`acc_pragma`], and the empty statements that stand for macro uses' directives.
+    fn pragma(&self, node: Node) -> Option<(Span, usize, PragmaText)> {
+        if !self.macro_directives.is_empty() && node.node_kind() == "expression_statement" {
+            if let Some(d) = self.macro_directives.get(&node.start_byte()) {
+                return Some((d.span, 0, PragmaText::Macro(node.start_byte())));
+            }
+        }
+        acc_pragma(node, self.src)
+    }
+
     fn text(&self, node: Node) -> &'s str {
         &self.src[node.byte_range()]
     }

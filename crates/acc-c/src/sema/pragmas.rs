@@ -121,9 +121,8 @@ impl<'s> Walker<'s> {
         block: &[Node<'s>],
     ) -> usize {
         let node = nodes[0];
-        let (pragma_span, base, is_operator) =
-            acc_pragma(node, self.src).expect("checked by caller");
-        let Some(mut d) = self.parse_pragma(node, base, is_operator, file_scope) else {
+        let (pragma_span, base, text) = self.pragma(node).expect("checked by caller");
+        let Some(mut d) = self.parse_pragma(node, base, text, file_scope) else {
             return 1;
         };
         let clause_vars = d
@@ -198,10 +197,14 @@ impl<'s> Walker<'s> {
         &mut self,
         node: Node<'s>,
         base: usize,
-        is_operator: bool,
+        text: PragmaText,
         file_scope: bool,
     ) -> Option<Directive> {
-        let (parsed, diags) = if is_operator {
+        let (parsed, diags) = if let PragmaText::Macro(at) = text {
+            self.macro_directives_used.insert(at);
+            let m = &self.macro_directives[&at];
+            directive::parse_directive_mapped(&m.text, &m.map, 0)
+        } else if text == PragmaText::Operator {
             let end = self.src[base..]
                 .find('"')
                 .map_or(self.src.len(), |e| base + e);
@@ -326,7 +329,7 @@ impl<'s> Walker<'s> {
         let mut start = None;
         for n in children {
             let s = *start.get_or_insert(n.start_byte());
-            if acc_pragma(n, self.src).is_some() {
+            if self.pragma(n).is_some() {
                 continue;
             }
             out.push(Span::new(s, n.end_byte()));

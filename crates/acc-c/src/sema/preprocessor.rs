@@ -13,6 +13,26 @@ impl<'s> Walker<'s> {
     /// or its headers define, with `defined`, `!`, `&&`, `||`, comparisons and numbers. `None`
     /// otherwise (a name a `-D` option may define): then every branch is read.
     pub(super) fn live_branch(&self, node: Node<'s>) -> Option<Vec<Node<'s>>> {
+        let Some(n) = self.live_arm(node)? else {
+            return Some(Vec::new());
+        };
+        let alternative = n.child_by_field_id(fields().alternative.get());
+        let mut c = n.walk();
+        let items: Vec<Node<'s>> = n
+            .children(&mut c)
+            .filter(|x| {
+                x.is_named()
+                    && Some(*x) != n.child_by_field_id(fields().condition.get())
+                    && Some(*x) != n.child_by_field_id(fields().name.get())
+                    && Some(*x) != alternative
+            })
+            .collect();
+        Some(items)
+    }
+
+    /// The arm of a `#if` chain whose condition holds (`Some(None)`: none does), when the
+    /// conditions are certain (see [`Self::live_branch`]).
+    fn live_arm(&self, node: Node<'s>) -> Option<Option<Node<'s>>> {
         let mut n = node;
         loop {
             let truth = match n.node_kind() {
@@ -29,25 +49,33 @@ impl<'s> Walker<'s> {
                 "preproc_else" => true,
                 _ => return None,
             };
-            let alternative = n.child_by_field_id(fields().alternative.get());
             if truth {
-                let mut c = n.walk();
-                let items: Vec<Node<'s>> = n
-                    .children(&mut c)
-                    .filter(|x| {
-                        x.is_named()
-                            && Some(*x) != n.child_by_field_id(fields().condition.get())
-                            && Some(*x) != n.child_by_field_id(fields().name.get())
-                            && Some(*x) != alternative
-                    })
-                    .collect();
-                return Some(items);
+                return Some(Some(n));
             }
-            match alternative {
+            match n.child_by_field_id(fields().alternative.get()) {
                 Some(a) => n = a,
-                None => return Some(Vec::new()),
+                None => return Some(None),
             }
         }
+    }
+
+    /// The arms of a `#if` chain the compiler will not see, each from its `#if`, `#elif` or
+    /// `#else` line to the next arm, when the live one is certain.
+    pub(super) fn dead_arms(&self, node: Node<'s>) -> Vec<Span> {
+        let Some(live) = self.live_arm(node) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut n = Some(node);
+        while let Some(arm) = n {
+            let next = arm.child_by_field_id(fields().alternative.get());
+            if Some(arm) != live {
+                let end = next.map_or(arm.end_byte(), |a| a.start_byte());
+                out.push(Span::new(arm.start_byte(), end));
+            }
+            n = next;
+        }
+        out
     }
 
     /// Whether a macro is defined for the preprocessor, when acc can know.
@@ -372,90 +400,4 @@ pub(super) fn substitute(body: &str, params: &[String], args: &[&str]) -> String
     }
     flush(&mut word, &mut out);
     out
-}
-
-/// The file's macros whose replacement holds an OpenACC directive (`#define LOOP
-/// _Pragma("acc parallel loop") for (…)`), each use an error: the directive would apply to
-/// code that only the expansion has, which acc does not rewrite, and ignoring it would run
-/// the construct on the host with other data than the program asks for.
-pub(super) fn directives_in_macros(roots: &[Node], src: &str) -> Vec<Diagnostic> {
-    // The definitions, at file scope and in conditional blocks there (a cheap walk: most
-    // files have none, and then the code is not walked at all).
-    let mut names: Vec<(&str, Span)> = Vec::new();
-    let mut stack: Vec<Node> = roots.to_vec();
-    while let Some(n) = stack.pop() {
-        match n.node_kind() {
-            "preproc_def" | "preproc_function_def" => {
-                let (Some(name), Some(value)) = (
-                    n.child_by_field_id(fields().name.get()),
-                    n.child_by_field_name("value"),
-                ) else {
-                    continue;
-                };
-                if holds_acc_pragma(&src[value.byte_range()]) {
-                    names.push((
-                        &src[name.byte_range()],
-                        Span::new(n.start_byte(), n.end_byte()),
-                    ));
-                }
-            }
-            "translation_unit" | "preproc_if" | "preproc_ifdef" | "preproc_else"
-            | "preproc_elif" | "preproc_elifdef" => {
-                let mut c = n.walk();
-                stack.extend(n.children(&mut c));
-            }
-            _ => {}
-        }
-    }
-    if names.is_empty() {
-        return Vec::new();
-    }
-    let mut uses: Vec<Node> = Vec::new();
-    let mut stack: Vec<Node> = roots.to_vec();
-    while let Some(n) = stack.pop() {
-        match n.node_kind() {
-            "preproc_def" | "preproc_function_def" => continue,
-            // A use may parse as a type or a declarator's name (`LOOP(n) { … }` looks like
-            // a declaration to a parser that does not expand it).
-            k if k.ends_with("identifier") => uses.push(n),
-            _ => {}
-        }
-        let mut c = n.walk();
-        stack.extend(n.children(&mut c));
-    }
-    uses.sort_by_key(|u| u.start_byte());
-    let mut diags = Vec::new();
-    for u in uses {
-        let text = &src[u.byte_range()];
-        if let Some((name, def)) = names.iter().find(|(m, _)| *m == text) {
-            diags.push(
-                Diagnostic::error(
-                    Span::new(u.start_byte(), u.end_byte()),
-                    format!(
-                        "`{name}` expands to an OpenACC directive (`_Pragma(\"acc …\")`), which acc \
-                         cannot apply from inside a macro's replacement"
-                    ),
-                )
-                .with_note("write the `#pragma acc` line where the macro is used")
-                .with_secondary(*def, "the macro is defined here"),
-            );
-        }
-    }
-    diags
-}
-
-/// Whether macro replacement text holds `_Pragma("acc …")`.
-fn holds_acc_pragma(text: &str) -> bool {
-    text.match_indices("_Pragma").any(|(at, _)| {
-        let rest = text[at + "_Pragma".len()..].trim_start();
-        let Some(rest) = rest.strip_prefix('(') else {
-            return false;
-        };
-        let rest = rest.trim_start();
-        let rest = rest.strip_prefix("L\"").or_else(|| rest.strip_prefix('"'));
-        rest.is_some_and(|r| {
-            let r = r.trim_start();
-            r.starts_with("acc") && !r[3..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-        })
-    })
 }

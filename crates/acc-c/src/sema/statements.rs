@@ -40,7 +40,7 @@ impl<'s> Walker<'s> {
         if matches!(n.node_kind(), "}") {
             return (i, None);
         }
-        let used = if acc_pragma(n, self.src).is_some() {
+        let used = if self.pragma(n).is_some() {
             self.visit_pragma(&nodes[i..], substatement, file_scope, block)
         } else {
             self.visit_stmt(n, &nodes[i + 1..], file_scope)
@@ -161,11 +161,18 @@ impl<'s> Walker<'s> {
             }
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
             | "preproc_elifdef" => self.visit_preproc(node, rest, file_scope),
-            "preproc_def"
-            | "preproc_function_def"
-            | "preproc_include"
-            | "preproc_call"
-            | "comment" => 1,
+            "preproc_def" | "preproc_function_def" | "preproc_call" => {
+                if let Some((name, def)) = macro_directives::macro_definition(node, self.src) {
+                    self.macro_events.push(macro_directives::MacroEvent {
+                        at: node.start_byte(),
+                        name,
+                        def,
+                        span: Self::span(node),
+                    });
+                }
+                1
+            }
+            "preproc_include" | "comment" => 1,
             _ => {
                 self.expr_children(node);
                 1
@@ -279,6 +286,8 @@ impl<'s> Walker<'s> {
     fn visit_preproc(&mut self, node: Node<'s>, rest: &[Node<'s>], file_scope: bool) -> usize {
         match node.node_kind() {
             "preproc_if" | "preproc_ifdef" if self.live_branch(node).is_some() => {
+                let dead = self.dead_arms(node);
+                self.dead_branches.extend(dead);
                 // The branch the compiler will see, with the statements after `#endif`: a
                 // directive that ends the branch (`#ifdef _OPENMP … #else #pragma acc … #endif`
                 // then the loop) takes the statement after it, as after preprocessing.
@@ -328,6 +337,14 @@ impl<'s> Walker<'s> {
             return 1 + used;
         }
         match node.child_by_field_name(field) {
+            // A `_Pragma` operator (or a macro's directive) as the body: it applies to the
+            // statement after it, which the parser left outside.
+            Some(b) if self.pragma(b).is_some() => {
+                let mut seq = vec![b];
+                seq.extend_from_slice(rest);
+                let (used, _) = self.visit_unit(&seq, true, false, &seq);
+                used.max(1)
+            }
             Some(b) if ends_without_body(b) => self.visit_stmt(b, rest, false),
             Some(b) => {
                 self.visit_stmt(b, &[], false);
