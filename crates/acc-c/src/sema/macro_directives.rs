@@ -148,8 +148,9 @@ impl<'a> Definitions<'a> {
     }
 
     /// The names whose expansion may hold `_Pragma`: those whose replacement names it, or
-    /// names one of them (any definition, wherever it stands).
-    fn pragma_producers(&self) -> HashSet<&'a str> {
+    /// names one of them (any definition, wherever it stands); and those of them that may
+    /// hold an OpenACC one: whose replacement, or that of a name it names, says `acc`.
+    fn pragma_producers(&self) -> (HashSet<&'a str>, HashSet<&'a str>) {
         let all: Vec<(&'a str, &'a MacroDef)> = self
             .headers
             .iter()
@@ -161,34 +162,36 @@ impl<'a> Definitions<'a> {
                     .filter_map(|e| Some((e.name.as_str(), e.def.as_ref()?))),
             )
             .collect();
-        let mut set: HashSet<&str> = HashSet::new();
         if !all.iter().any(|(_, d)| d.body.contains("_Pragma")) {
-            return set;
+            return Default::default();
         }
-        let words = |body: &'a str| {
-            body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .filter(|w| !w.is_empty())
-        };
-        loop {
-            let before = set.len();
-            for (name, def) in &all {
-                if !set.contains(name)
-                    && words(&def.body).any(|w| w == "_Pragma" || set.contains(w))
-                {
-                    set.insert(name);
+        let closure = |seed: &str, within: Option<&HashSet<&'a str>>| {
+            let mut set: HashSet<&'a str> = HashSet::new();
+            loop {
+                let before = set.len();
+                for (name, def) in &all {
+                    if !set.contains(name)
+                        && within.is_none_or(|w| w.contains(name))
+                        && words_in(&def.body).any(|w| w == seed || set.contains(w))
+                    {
+                        set.insert(name);
+                    }
+                }
+                if set.len() == before {
+                    return set;
                 }
             }
-            if set.len() == before {
-                return set;
-            }
-        }
+        };
+        let producers = closure("_Pragma", None);
+        let acc = closure("acc", Some(&producers));
+        (producers, acc)
     }
 }
 
 /// Finds the uses in `src` of macros that expand to OpenACC directives, outside `dead`
 /// (the branches of `#if`s the compiler will not see).
 pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
-    let producers = defs.pragma_producers();
+    let (producers, acc_producers) = defs.pragma_producers();
     let mut found = Found::default();
     if producers.is_empty() {
         return found;
@@ -275,6 +278,11 @@ pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
                 i,
                 end,
             )),
+            // A macro that may give some other pragma (a compiler's diagnostic push, say) is
+            // not acc's to refuse when acc cannot expand it.
+            Err(Refusal::Expansion(_))
+                if !acc_producers.contains(name)
+                    && !words_in(&src[i..use_end]).any(|w| w == "acc") => {}
             Err(Refusal::Expansion(why)) => found.diags.push(use_error(
                 format!(
                     "`{name}` may expand to an OpenACC directive, which acc cannot expand: {why}"

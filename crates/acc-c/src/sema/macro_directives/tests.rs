@@ -130,3 +130,17 @@ void f(int n, double *a) {\nP\n{\nfor (int j = 0; j < n; j++)\nL\nfor (int i = 0
     let body = a.unit.constructs[1].body.expect("the loop's statement");
     assert!(src[body.start..body.end].starts_with("for (int i = 0"));
 }
+
+#[test]
+fn macros_that_give_other_pragmas_are_left_to_the_compiler() {
+    let src = "#define DIAG(x) _Pragma(#x)\n#define PUSH _Pragma(\"GCC diagnostic push\")\n\
+#define OMP(...) _Pragma(\"omp parallel for\") __VA_OPT__(x)\n\
+void f(int n, double *a) {\n  PUSH\n  DIAG(GCC diagnostic ignored \"-Wall\")\n  OMP(1)\n  for (int i = 0; i < n; i++) a[i] = i;\n  DIAG(a, b)\n}\n";
+    let (dirs, errors) = directives(src, TypeEnv::default());
+    assert_eq!((dirs, errors), (vec![], vec![]));
+    // The same failure on a use that says `acc` is an error.
+    let src = src.replace("DIAG(a, b)", "DIAG(acc loop, seq)");
+    let (_, errors) = directives(&src, TypeEnv::default());
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("takes 1 argument"), "{errors:?}");
+}
