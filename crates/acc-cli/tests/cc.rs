@@ -322,6 +322,38 @@ fn a_nested_counter_declared_before_a_kernels_loop_is_each_iterations_own() {
     }
 }
 
+/// A pointer a compute construct assigns before it reads it (`p = buf + 4 * i;` then `p[0]`,
+/// Rodinia nn's `rec_iter`) never uses the value it had at the launch, so the launch does not
+/// look for a device copy of its target nor warn that there is none; a pointer read before it
+/// is assigned still gets the device address of its target, and the warning where there is
+/// none.
+#[test]
+fn a_pointer_assigned_before_it_is_read_needs_no_device_copy_of_its_target() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include <string.h>\nint main(void) {\n  char buf[16], spare[4]; char *p = spare; float out[4]; int bad = 0;\n  double a[4] = {1, 2, 3, 4}; double *q = a;\n  strcpy(buf, \"1.5 2.5 3.5 4.5\");\n#pragma acc kernels copyin(buf) copyout(out)\n  for (int i = 0; i < 4; i++) { p = buf + 4 * i; out[i] = (p[0] - '0') + 0.5f; }\n#pragma acc parallel loop copy(a)\n  for (int i = 0; i < 4; i++) { if (i > 8) q = a; q[i] *= 2; }\n  for (int i = 0; i < 4; i++) bad += out[i] != i + 1.5f || a[i] != 2 * (i + 1);\n  char *r = buf;\n#pragma acc parallel loop copyout(out)\n  for (int i = 0; i < 4; i++) { out[i] = r[0]; if (i > 8) r = 0; }\n  printf(\"%d\\n\", bad);\n  return bad != 0;\n}\n";
+    let dir = project("pointer-assigned-first", &[("first.c", src)]);
+    ok(acc(&dir)
+        .args(["cc", "first.c", "-o", "first"])
+        .output()
+        .unwrap());
+    let out = Command::new(dir.join("first"))
+        .env("ACC_DEVICE_TYPE", "host_discrete")
+        .output()
+        .unwrap();
+    let out = ok(out);
+    assert_eq!(stdout(&out), "0\n");
+    let warnings = stderr(&out);
+    assert!(!warnings.contains("'p'"), "{warnings}");
+    assert!(!warnings.contains("'q'"), "{warnings}");
+    assert!(
+        warnings.contains("first.c:13: 'r'")
+            && warnings.contains("points to memory that is not present"),
+        "{warnings}"
+    );
+}
+
 /// A typedef of a variably modified type (`typedef double row_t[n];`) names the host's `n`:
 /// variables declared through it reach kernels as the type it stands for (conformance
 /// `vla-typedefs.c`), but a construct's own text naming it is an error saying what to write.

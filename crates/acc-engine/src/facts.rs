@@ -239,6 +239,10 @@ pub struct Construct {
     /// are its statement or statements of its block, with the statement's
     /// span (each may become a kernel of its own).
     pub plain_loops: Vec<(Span, LoopFacts)>,
+    /// For a compute construct: the pointers declared outside it that its statement assigns
+    /// before any read of them on every path (`p = base + i;` and then `*p`), so the value
+    /// they have when it starts is never used.
+    pub entry_unread: Vec<VarId>,
 }
 
 /// A use of a variable's name in a statement (not in a declarator).

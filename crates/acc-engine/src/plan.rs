@@ -317,6 +317,11 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         let deviceptr =
             matches!(a.dma, Some((Dma::Deviceptr, _))) || enclosing_deviceptr(an, p, a.var);
         let pointer = var.shape == Shape::Pointer;
+        // A pointer the construct assigns before it reads it needs no device address: its
+        // value as the construct starts is never used.
+        let explicit_dma = a.dma.is_some_and(|(_, origin)| origin.is_exp());
+        let entry_unread =
+            pointer && !explicit_dma && unit.construct(eff.construct).entry_unread.contains(&a.var);
         match a.dsa {
             Some((Dsa::Private, _)) => private.push(a.var),
             Some((Dsa::Reduction(op), _)) => reductions.push(GangReduction {
@@ -327,7 +332,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
             Some((Dsa::Firstprivate, origin)) => {
                 let pass = if deviceptr {
                     Pass::Deviceptr
-                } else if pointer && !origin.is_exp() {
+                } else if pointer && !origin.is_exp() && !entry_unread {
                     Pass::TranslatedPointer
                 } else {
                     Pass::Value
@@ -337,6 +342,8 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
             Some((Dsa::Shared, _)) | None => {
                 let pass = if deviceptr {
                     Pass::Deviceptr
+                } else if entry_unread {
+                    Pass::Value
                 } else if pointer && !names_whole(unit, an, p, a.var) {
                     Pass::TranslatedPointer
                 } else {

@@ -159,6 +159,7 @@ pub fn build(
         statements: Vec::new(),
         declarations: Vec::new(),
         plain_loops: Vec::new(),
+        entry_unread: Vec::new(),
     });
     for p in params {
         let (shape, scalar, elem_scalar) = if p.slice {
@@ -574,6 +575,7 @@ impl VisitMut for Layout<'_> {
             statements: Vec::new(),
             declarations: Vec::new(),
             plain_loops: Vec::new(),
+            entry_unread: Vec::new(),
         });
         let depth = collapse_depth(&d);
         self.loops.push(LoopDirective {

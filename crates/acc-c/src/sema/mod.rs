@@ -24,6 +24,7 @@ use crate::syntax::NodeKind;
 use crate::types::{TypeEnv, TypeFacts};
 
 mod declarations;
+mod entry_values;
 mod expressions;
 mod loop_facts;
 pub mod macro_directives;
@@ -139,6 +140,7 @@ fn walk<'s>(
         labels: HashMap::new(),
         unknown_types: Vec::new(),
         pending_deps: Vec::new(),
+        pending_entry: Vec::new(),
         header_vars: HashMap::new(),
         array_params: HashMap::new(),
         extent_vars: HashMap::new(),
@@ -164,6 +166,9 @@ fn walk<'s>(
         );
     }
     w.unit.refs.sort_by_key(|r| r.span.start);
+    for (id, stmt) in std::mem::take(&mut w.pending_entry) {
+        w.entry_unread(id, stmt);
+    }
     for (id, at, node) in std::mem::take(&mut w.pending_deps) {
         let c = &w.unit.constructs[id.0 as usize];
         let facts = match at {
@@ -216,6 +221,9 @@ struct Walker<'s> {
     unknown_types: Vec<(VarId, Span)>,
     /// Loops whose dependence facts are read once every reference is known.
     pending_deps: Vec<(ConstructId, DepsAt, Node<'s>)>,
+    /// Compute constructs and their statements, whose pointers' entry values are read once
+    /// every reference is known (see `entry_values`).
+    pending_entry: Vec<(ConstructId, Node<'s>)>,
     /// The variables of the program's headers the file uses, by name.
     header_vars: HashMap<String, VarId>,
     /// Parameters declared as arrays, with their first dimension as written.

@@ -168,6 +168,7 @@ impl<'s> Walker<'s> {
             statements: Vec::new(),
             declarations: Vec::new(),
             plain_loops: Vec::new(),
+            entry_unread: Vec::new(),
         });
         if kind == DirectiveKind::Routine && !named_routine {
             self.pending_routines.push(id);
@@ -286,6 +287,9 @@ impl<'s> Walker<'s> {
                 }
                 if kind == DirectiveKind::Kernels {
                     self.kernels_plain_loops(id, first);
+                }
+                if let Some(stmt) = first.filter(|_| kind.is_compute()) {
+                    self.pending_entry.push((id, stmt));
                 }
             }
         }
