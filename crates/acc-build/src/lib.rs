@@ -376,7 +376,7 @@ impl Build {
             .collect();
         let opts = acc_c::lower::LowerOptions {
             file_name: name.clone(),
-            read_headers: acc_c::preprocess::program_headers_mention_pragma(file, &src, &args),
+            read_headers: acc_c::preprocess::program_headers_may_hold_directives(file, &src, &args),
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, file, &args);
         let (lowered, diags) = acc_c::lower::lower_file_lazy(&src, &mut headers, &opts)

@@ -69,7 +69,9 @@ pub fn analyze_parsed(
     headers: TypeEnv,
     omp: Option<OmpOptions>,
 ) -> Analysis {
+    let header_warnings = preprocess::header_directive_warnings(src, &headers.header_directives);
     let (unit, mut diags, trees) = sema::analyze_trees(trees, src, headers, omp.is_none());
+    diags.extend(header_warnings);
     diags.extend(acc_engine::check::check_unit(&unit));
     let (attrs, d) = acc_engine::attrs::analyze(&unit);
     diags.extend(d);

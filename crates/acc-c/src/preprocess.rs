@@ -25,13 +25,14 @@ pub fn includes_program_header(src: &str) -> bool {
     })
 }
 
-/// Whether a header of the program's own that `file` includes mentions `_Pragma`: a macro
-/// there may expand to an OpenACC directive where the file uses it, which only the headers'
-/// facts show (see `sema::macro_directives`). The headers are those `#include "…"` names,
+/// Whether a header of the program's own that `file` includes may hold an OpenACC directive
+/// (a `#pragma acc` line, which acc does not apply there and says so) or mentions `_Pragma` (a
+/// macro there may expand to a directive where the file uses it): what only the headers'
+/// facts show (see `sema::macro_directives`, [`header_directives`]). The headers are those `#include "…"` names,
 /// looked up beside the including file, then in the `-iquote` and `-I` directories of
 /// `flags`, and what they include in turn, and those `-include` names. Reading them costs far
 /// less than running the preprocessor, which a file that needs no header facts skips.
-pub fn program_headers_mention_pragma(file: &Path, src: &str, flags: &[String]) -> bool {
+pub fn program_headers_may_hold_directives(file: &Path, src: &str, flags: &[String]) -> bool {
     let mut dirs: Vec<std::path::PathBuf> = Vec::new();
     let mut forced: Vec<std::path::PathBuf> = Vec::new();
     let mut it = flags.iter();
@@ -61,7 +62,7 @@ pub fn program_headers_mention_pragma(file: &Path, src: &str, flags: &[String]) 
         }
     }
     while let Some((path, text)) = stack.pop() {
-        if path != file && text.windows(7).any(|w| w == b"_Pragma") {
+        if path != file && may_have_directives(&String::from_utf8_lossy(&text)) {
             return true;
         }
         let here = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -79,6 +80,29 @@ pub fn program_headers_mention_pragma(file: &Path, src: &str, flags: &[String]) 
         }
     }
     false
+}
+
+/// Whether the text may hold an OpenACC directive: `pragma`, then blanks or line splices,
+/// then `acc`; or `_Pragma`, which may hide one. A false "yes" only costs reading further.
+pub fn may_have_directives(src: &str) -> bool {
+    if src.contains("_Pragma") {
+        return true;
+    }
+    src.match_indices("pragma").any(|(at, m)| {
+        let mut rest = &src[at + m.len()..];
+        loop {
+            let t = rest.trim_start_matches([' ', '\t']);
+            match t.strip_prefix("\\\n").or_else(|| t.strip_prefix("\\\r\n")) {
+                Some(r) => rest = r,
+                None => {
+                    rest = t;
+                    break;
+                }
+            }
+        }
+        rest.strip_prefix("acc")
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    })
 }
 
 /// The names of a text's `#include "…"` lines.
@@ -127,6 +151,7 @@ pub fn learn_text(text: &str) -> TypeEnv {
         .collect();
     let text = trimmed.as_str();
     let origins = line_origins(text);
+    env.header_directives = header_directives(text);
     for tree in crate::syntax::parse(text) {
         let root = tree.root_node();
         let mut c = root.walk();
@@ -138,6 +163,71 @@ pub fn learn_text(text: &str) -> TypeEnv {
         }
     }
     env
+}
+
+/// The OpenACC directives of `$CC -E` output that come from the program's own headers (not
+/// the main file, not system headers), where they stand in the header, and the line of the
+/// main file whose `#include` brought the header in (from the line markers: `# 1 "t.h" 1`
+/// enters a header, flag 2 returns; `_Pragma` comes out as a `#pragma` line where it was
+/// used).
+pub fn header_directives(text: &str) -> Vec<crate::types::HeaderDirective> {
+    let mut out = Vec::new();
+    let mut main: Option<String> = None;
+    // The file the next line belongs to, its line number, whether it is a program header,
+    // and the main file's line when a header was entered from it.
+    let mut file = String::new();
+    let mut line = 0usize;
+    let mut program = false;
+    let mut include_line = 0usize;
+    for l in text.lines() {
+        if let Some((n, name, flags)) = line_marker(l) {
+            let main_name = main.get_or_insert_with(|| name.to_string()).clone();
+            if file == main_name && name != main_name && flags.contains(&1) {
+                // Entered from the main file: its current line is the `#include`.
+                include_line = line;
+            }
+            program = name != main_name
+                && name != "<command-line>"
+                && name != "<built-in>"
+                && !flags.contains(&3);
+            file = name.to_string();
+            line = n;
+            continue;
+        }
+        let t = l.trim_start();
+        if program {
+            if let Some(rest) = t.strip_prefix('#').map(str::trim_start) {
+                if let Some(rest) = rest.strip_prefix("pragma").map(str::trim_start) {
+                    let is_acc = rest.starts_with("acc")
+                        && !rest[3..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+                    if is_acc {
+                        out.push(crate::types::HeaderDirective {
+                            header: file.clone(),
+                            line,
+                            text: rest.trim_end().to_string(),
+                            include_line,
+                        });
+                    }
+                }
+            }
+        }
+        line += 1;
+    }
+    out
+}
+
+/// A line marker `# N "file" flags…` of `$CC -E` output.
+fn line_marker(l: &str) -> Option<(usize, &str, Vec<u8>)> {
+    let rest = l.strip_prefix("# ")?;
+    let (n, tail) = rest.split_once(' ')?;
+    let n: usize = n.parse().ok()?;
+    let tail = tail.strip_prefix('"')?;
+    let end = tail.find('"')?;
+    let flags = tail[end + 1..]
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    Some((n, &tail[..end], flags))
 }
 
 /// Where a line of preprocessed text comes from.
@@ -190,6 +280,71 @@ fn line_origins(text: &str) -> Vec<Origin> {
         .collect()
 }
 
+/// Warnings for the directives of the program's own headers, which acc does not apply: one
+/// for each header, at the `#include` of the file that brings it in. `routine` directives are
+/// left out: on the host they change nothing, and a GPU kernel that calls a function defined
+/// only in a header fails to compile with the GPU compiler's message.
+pub fn header_directive_warnings(
+    src: &str,
+    directives: &[crate::types::HeaderDirective],
+) -> Vec<acc_engine::Diagnostic> {
+    let mut out: Vec<acc_engine::Diagnostic> = Vec::new();
+    let mut done: Vec<(&str, usize)> = Vec::new();
+    let applies = |d: &&crate::types::HeaderDirective| {
+        let rest = d.text["acc".len()..].trim_start();
+        let routine = rest
+            .strip_prefix("routine")
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'));
+        !routine
+    };
+    for d in directives.iter().filter(applies) {
+        if done.contains(&(d.header.as_str(), d.include_line)) {
+            continue;
+        }
+        done.push((d.header.as_str(), d.include_line));
+        let more = directives
+            .iter()
+            .filter(applies)
+            .filter(|e| e.header == d.header && e.include_line == d.include_line)
+            .count()
+            - 1;
+        // The `#include` line, where the file names the header.
+        let span = src
+            .split_inclusive('\n')
+            .scan(0usize, |at, l| {
+                let start = *at;
+                *at += l.len();
+                Some((start, l))
+            })
+            .nth(d.include_line.saturating_sub(1))
+            .filter(|_| d.include_line > 0)
+            .map_or(acc_engine::Span::new(0, 0), |(start, l)| {
+                let lead = l.len() - l.trim_start().len();
+                acc_engine::Span::new(start + lead, start + l.trim_end().len())
+            });
+        let and_more = match more {
+            0 => String::new(),
+            1 => " and one more".to_string(),
+            n => format!(" and {n} more"),
+        };
+        out.push(
+            acc_engine::Diagnostic::warning(
+                span,
+                format!(
+                    "acc does not apply the OpenACC directives of the program's headers: `#pragma {}` at {}:{}{} is ignored",
+                    d.text, d.header, d.line, and_more
+                ),
+            )
+            .with_note(
+                "acc applies the directives of the file it compiles; the header's code runs as \
+                 plain C on the host, with the host's data. Move the code that holds them into \
+                 a .c file",
+            ),
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::learn_text;
@@ -218,6 +373,48 @@ mod tests {
                 vec!["color".into(), "RED".into(), "GREEN".into()]
             ]
         );
+    }
+
+    #[test]
+    fn directives_are_found_conservatively() {
+        use super::may_have_directives;
+        assert!(may_have_directives("#pragma acc parallel\n"));
+        assert!(may_have_directives("  #  pragma   acc loop\n"));
+        assert!(may_have_directives("#pragma \\\n acc kernels\n"));
+        assert!(may_have_directives("_Pragma(\"omp\")"));
+        assert!(may_have_directives("/* #pragma acc is mentioned */"));
+        assert!(!may_have_directives("#pragma once\n#pragma omp parallel\n"));
+        assert!(!may_have_directives("#pragma accurate\nint pragma_acc;\n"));
+        assert!(!may_have_directives("int main(void) { return 0; }\n"));
+    }
+
+    #[test]
+    fn directives_of_program_headers_are_found_with_the_include_that_brings_them() {
+        let text = "# 0 \"m.c\"\n# 0 \"<built-in>\"\n# 1 \"m.c\"\n# 1 \"/usr/include/x.h\" 1 3 4\n\
+                    #pragma acc parallel\n# 2 \"m.c\" 2\nint a;\n# 1 \"t.h\" 1\n\
+                    extern double A[4];\n#pragma acc declare create(A)\n\
+                    # 1 \"u.h\" 1\n#pragma acc routine seq\nint f(int);\n#pragma acc kernels\n\
+                    # 4 \"t.h\" 2\n# 4 \"m.c\" 2\n#pragma acc parallel loop\n";
+        let found = super::header_directives(text);
+        let seen: Vec<(&str, usize, &str, usize)> = found
+            .iter()
+            .map(|d| (d.header.as_str(), d.line, d.text.as_str(), d.include_line))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("t.h", 2, "acc declare create(A)", 3),
+                ("u.h", 1, "acc routine seq", 3),
+                ("u.h", 3, "acc kernels", 3)
+            ]
+        );
+        let src = "#include <x.h>\nint a;\n  #include \"t.h\"\nint main(void) { return 0; }\n";
+        let w = super::header_directive_warnings(src, &found);
+        assert_eq!(w.len(), 2, "routine is left out, one per header: {w:?}");
+        assert_eq!(&src[w[0].span.start..w[0].span.end], "#include \"t.h\"");
+        assert!(w[0]
+            .message
+            .contains("`#pragma acc declare create(A)` at t.h:2 is ignored"));
     }
 
     #[test]

@@ -38,12 +38,27 @@ pub struct TypeEnv {
     /// The macros, typedefs and type definitions of the program's own headers (and of `-D`
     /// options), in order: what a CUDA module may need of them (see `cuda::header_support`).
     pub header_items: Vec<HeaderItem>,
+    /// The OpenACC directives in the program's own headers, in the live branches: acc applies
+    /// directives only in the file it compiles (see `preprocess::header_directives`).
+    pub header_directives: Vec<HeaderDirective>,
     /// Function-like macros, by name: their parameters and replacement text (a declarator
     /// written through one, `double POLYBENCH_2D(A, N, M, n, m)`, is read expanded).
     pub function_macros: HashMap<String, (Vec<String>, String)>,
     /// Every macro as `#define` gave it (`#undef` removes it): what expanding a use needs
     /// (see `sema::macro_directives`).
     pub macros: HashMap<String, crate::macro_expand::MacroDef>,
+}
+
+/// An OpenACC directive in one of the program's own headers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderDirective {
+    /// The header, as the preprocessor names it.
+    pub header: String,
+    pub line: usize,
+    /// The directive's text from `acc` on.
+    pub text: String,
+    /// The line of the file being compiled whose `#include` brings the header in.
+    pub include_line: usize,
 }
 
 /// A file-scope variable a header declares.

@@ -319,8 +319,8 @@ impl Ctx<'_> {
         let (src, layout) = acc_c::text::prepare(acc_c::text::decode(src));
         if !args.keep
             && !args.info
-            && !may_have_directives(&src)
-            && !acc_c::preprocess::program_headers_mention_pragma(
+            && !acc_c::preprocess::may_have_directives(&src)
+            && !acc_c::preprocess::program_headers_may_hold_directives(
                 Path::new(path),
                 &src,
                 &args.preprocess,
@@ -697,7 +697,7 @@ impl Ctx<'_> {
         pp.extend(args.common.iter().cloned());
         let opts = acc_c::lower::LowerOptions {
             file_name: path.to_string(),
-            read_headers: acc_c::preprocess::program_headers_mention_pragma(
+            read_headers: acc_c::preprocess::program_headers_may_hold_directives(
                 Path::new(path),
                 src,
                 &args.preprocess,
@@ -839,30 +839,6 @@ fn c_string(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Whether the text may hold an OpenACC directive: `pragma`, then blanks or
-/// line splices, then `acc`; or `_Pragma`, which may hide one. A false
-/// "yes" only costs the lowering.
-pub fn may_have_directives(src: &str) -> bool {
-    if src.contains("_Pragma") {
-        return true;
-    }
-    src.match_indices("pragma").any(|(at, m)| {
-        let mut rest = &src[at + m.len()..];
-        loop {
-            let t = rest.trim_start_matches([' ', '\t']);
-            match t.strip_prefix("\\\n").or_else(|| t.strip_prefix("\\\r\n")) {
-                Some(r) => rest = r,
-                None => {
-                    rest = t;
-                    break;
-                }
-            }
-        }
-        rest.strip_prefix("acc")
-            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
-    })
-}
-
 /// The host compiler wrote the generated file's name into the dependency
 /// file; make wants the user's file there (the generated one is gone, and
 /// make would look for a rule to build it).
@@ -882,18 +858,6 @@ fn name_the_source_in_dep_file(dep: &Path, generated: &Path, source: &str) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn directives_are_found_conservatively() {
-        assert!(may_have_directives("#pragma acc parallel\n"));
-        assert!(may_have_directives("  #  pragma   acc loop\n"));
-        assert!(may_have_directives("#pragma \\\n acc kernels\n"));
-        assert!(may_have_directives("_Pragma(\"omp\")"));
-        assert!(may_have_directives("/* #pragma acc is mentioned */"));
-        assert!(!may_have_directives("#pragma once\n#pragma omp parallel\n"));
-        assert!(!may_have_directives("#pragma accurate\nint pragma_acc;\n"));
-        assert!(!may_have_directives("int main(void) { return 0; }\n"));
-    }
 
     #[test]
     fn c_strings_are_escaped() {

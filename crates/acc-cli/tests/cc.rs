@@ -322,6 +322,35 @@ fn a_nested_counter_declared_before_a_kernels_loop_is_each_iterations_own() {
     }
 }
 
+/// acc applies the directives of the file it compiles: one in a header of the program's own
+/// (a compute construct in a `static inline` function, a `declare` beside an `extern`) would
+/// run as plain C with the host's data, so `acc cc` says so at the `#include`, also when
+/// nothing else in the file needs the headers' facts; a `routine` directive there changes
+/// nothing on the host and is not reported.
+#[test]
+fn directives_in_the_programs_own_headers_are_reported_not_ignored_silently() {
+    if !have_cc() {
+        return;
+    }
+    let header = "static inline void twice(double *a, int n) {\n#pragma acc parallel loop present(a[0:n])\n  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n#pragma acc routine seq\nint one(void);\n";
+    let main = "#include <stdio.h>\n#include \"twice.h\"\nint main(void) {\n  double a[4] = {1, 2, 3, 4};\n  twice(a, 4);\n  printf(\"%g\\n\", a[3]);\n  return 0;\n}\n";
+    let dir = project(
+        "header-directives",
+        &[("inc/twice.h", header), ("main.c", main)],
+    );
+    let out = ok(acc(&dir)
+        .args(["cc", "-Iinc", "main.c", "-o", "main"])
+        .output()
+        .unwrap());
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("main.c:2:1: warning: acc does not apply the OpenACC directives of the program's headers: `#pragma acc parallel loop present(a[0:n])` at inc/twice.h:2 is ignored"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("routine"), "{warnings}");
+    assert_eq!(stdout(&ok(exe(&dir, "main"))), "8\n");
+}
+
 /// A pointer a compute construct assigns before it reads it (`p = buf + 4 * i;` then `p[0]`,
 /// Rodinia nn's `rec_iter`) never uses the value it had at the launch, so the launch does not
 /// look for a device copy of its target nor warn that there is none; a pointer read before it

@@ -74,7 +74,7 @@ pub struct LowerOptions {
     pub file_name: String,
     /// Read the headers' facts even where the file itself does not seem to need them: a
     /// header of the program's own may define a macro that expands to a directive
-    /// ([`crate::preprocess::program_headers_mention_pragma`]).
+    /// ([`crate::preprocess::program_headers_may_hold_directives`]).
     pub read_headers: bool,
 }
 
