@@ -21,13 +21,7 @@ const PURE: &[&str] = &[
 /// The facts of the `for` statement `node` whose control variable is
 /// `control`; `refs` are the unit's references (sorted), which name the
 /// variable at each identifier.
-pub fn dep_facts(
-    node: Node,
-    src: &str,
-    control: &str,
-    unit: &Unit,
-    macros: &FunctionMacros,
-) -> DepFacts {
+pub fn dep_facts(node: Node, src: &str, control: &str, unit: &Unit, macros: &Macros) -> DepFacts {
     let mut cx = Cx {
         src,
         unit,
@@ -47,18 +41,25 @@ pub fn dep_facts(
 }
 
 /// The file's function-like macros: name, then parameters and body.
-pub type FunctionMacros = HashMap<String, (Vec<String>, String)>;
+/// The macros in effect, by name ([`crate::TypeEnv::macros`]).
+pub type Macros = HashMap<String, crate::macro_expand::MacroDef>;
 
-/// Whether the function-like macro `name` only computes a value from its arguments
-/// (`#define AT(i, j) ((i) * n + (j))`): no assignment, increment or call in its body other
-/// than of [`PURE`] functions and of such macros. Its use is then no call of unknown effect;
-/// what its arguments do, the walk sees in them.
-fn pure_macro(name: &str, macros: &FunctionMacros, depth: usize) -> bool {
-    let Some((_, body)) = macros.get(name) else {
+/// Whether the macro `name`, called, only computes a value from its arguments: a
+/// function-like macro with no assignment, increment or call in its body other than of
+/// [`PURE`] functions and of such macros (`#define AT(i, j) ((i) * n + (j))`), or an
+/// object-like one that names such a function or macro (`#define fabsr fabsf`). Its use is
+/// then no call of unknown effect; what its arguments do, the walk sees in them.
+fn pure_macro(name: &str, macros: &Macros, depth: usize) -> bool {
+    let Some(def) = macros.get(name) else {
         return false;
     };
     if depth > 8 {
         return false;
+    }
+    let body = def.body.trim();
+    if def.params.is_none() {
+        let is_name = !body.is_empty() && body.bytes().all(is_word);
+        return is_name && (PURE.contains(&body) || pure_macro(body, macros, depth + 1));
     }
     let b = body.as_bytes();
     for (i, &c) in b.iter().enumerate() {
@@ -102,7 +103,7 @@ fn is_word(c: u8) -> bool {
 struct Cx<'s, 'u> {
     src: &'s str,
     unit: &'u Unit,
-    macros: &'u FunctionMacros,
+    macros: &'u Macros,
     control: &'s str,
     /// Every name assigned anywhere in the body (locals too): subscripts
     /// that use one are not invariant.
@@ -377,13 +378,16 @@ impl<'s> Cx<'s, '_> {
 mod tests {
     use super::*;
 
-    fn macros(defs: &[(&str, &[&str], &str)]) -> FunctionMacros {
+    fn macros(defs: &[(&str, Option<&[&str]>, &str)]) -> Macros {
         defs.iter()
             .map(|(n, ps, b)| {
-                (
-                    n.to_string(),
-                    (ps.iter().map(|p| p.to_string()).collect(), b.to_string()),
-                )
+                let def = crate::macro_expand::MacroDef {
+                    params: ps.map(|ps| ps.iter().map(|p| p.to_string()).collect()),
+                    variadic: false,
+                    named_variadic: false,
+                    body: b.to_string(),
+                };
+                (n.to_string(), def)
             })
             .collect()
     }
@@ -391,26 +395,40 @@ mod tests {
     #[test]
     fn a_macro_that_only_computes_is_no_call_of_unknown_effect() {
         let m = macros(&[
-            ("AT", &["i", "j"], "((i) * n + (j))"),
-            ("SQ", &["x"], "((x) * (x))"),
-            ("DIST", &["a", "b"], "sqrt(SQ(a) + SQ(b))"),
-            ("SIZE", &["t"], "(sizeof (t) * 2)"),
+            ("AT", Some(&["i", "j"]), "((i) * n + (j))"),
+            ("SQ", Some(&["x"]), "((x) * (x))"),
+            ("DIST", Some(&["a", "b"]), "sqrt(SQ(a) + SQ(b))"),
+            ("SIZE", Some(&["t"]), "(sizeof (t) * 2)"),
             (
                 "CMP",
-                &["a", "b"],
+                Some(&["a", "b"]),
                 "((a) <= (b) && (a) != (b) && (a) >= 0 && (b) == 1)",
             ),
-            ("BUMP", &["x"], "((x)++)"),
-            ("SET", &["x"], "((x) = 0)"),
-            ("ADD", &["x"], "((x) += 2)"),
-            ("LOG", &["x"], "printf(\"%d\\n\", x)"),
-            ("APPLY", &["f", "x"], "f(x)"),
-            ("LOOP", &["x"], "LOOP(x)"),
+            ("BUMP", Some(&["x"]), "((x)++)"),
+            ("SET", Some(&["x"]), "((x) = 0)"),
+            ("ADD", Some(&["x"]), "((x) += 2)"),
+            ("LOG", Some(&["x"]), "printf(\"%d\\n\", x)"),
+            ("APPLY", Some(&["f", "x"]), "f(x)"),
+            ("LOOP", Some(&["x"]), "LOOP(x)"),
+            ("fabsr", None, "fabsf"),
+            ("norm", None, "DIST"),
+            ("say", None, "printf"),
+            ("N", None, "100"),
         ]);
-        for pure in ["AT", "SQ", "DIST", "SIZE", "CMP"] {
+        for pure in ["AT", "SQ", "DIST", "SIZE", "CMP", "fabsr", "norm"] {
             assert!(pure_macro(pure, &m, 0), "{pure}");
         }
-        for effect in ["BUMP", "SET", "ADD", "LOG", "APPLY", "LOOP", "UNDEFINED"] {
+        for effect in [
+            "BUMP",
+            "SET",
+            "ADD",
+            "LOG",
+            "APPLY",
+            "LOOP",
+            "UNDEFINED",
+            "say",
+            "N",
+        ] {
             assert!(!pure_macro(effect, &m, 0), "{effect}");
         }
     }
