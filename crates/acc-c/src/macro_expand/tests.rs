@@ -148,3 +148,61 @@ fn wrong_uses_are_errors_not_panics() {
         .unwrap_err()
         .contains("not followed by a parameter"));
 }
+
+/// Token soup for definitions and uses: every input gives a result or an error, never a panic
+/// or a hang (a deterministic generator, so a failure repeats).
+#[test]
+fn any_definitions_and_uses_expand_or_fail_cleanly() {
+    const PIECES: &[&str] = &[
+        "#",
+        "##",
+        "(",
+        ")",
+        ",",
+        "...",
+        "_Pragma",
+        "\"acc loop\"",
+        "\"a\\\"b\"",
+        "x",
+        "y",
+        "A",
+        "B",
+        "F",
+        "G",
+        "__VA_ARGS__",
+        "1",
+        "L\"s\"",
+        "'c'",
+        "é",
+        "/* c */",
+        "\\\n",
+        " ",
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for _ in 0..3000 {
+        let mut soup = |len: usize| -> String {
+            (0..len)
+                .map(|_| PIECES[next(PIECES.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut m = HashMap::new();
+        for (name, params) in [
+            ("A", None),
+            ("B", None),
+            ("F", Some(&["x"][..])),
+            ("G", Some(&["x", "y"][..])),
+        ] {
+            let body = soup(6);
+            m.insert(name, def(params, name == "G", &body));
+        }
+        let use_text = format!("@{}", soup(8));
+        let _ = expand_in(&m, &use_text);
+    }
+}
