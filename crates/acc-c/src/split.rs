@@ -278,6 +278,9 @@ impl<'s> Scan<'s, '_> {
                 | "struct_specifier"
                 | "union_specifier"
                 | "enum_specifier" => {}
+                // An empty statement: what a directive a macro expands to parses as (see
+                // `sema::macro_directives`), or a stray `;`; nothing to declare either way.
+                "expression_statement" if n.named_child_count() == 0 => {}
                 k => return Err(format!("a file-scope `{k}` at byte {}", n.start_byte())),
             }
         }

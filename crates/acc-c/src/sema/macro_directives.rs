@@ -109,7 +109,7 @@ pub fn macro_definition(node: Node, src: &str) -> Option<(String, Option<MacroDe
 /// What the search over a file found.
 #[derive(Default)]
 pub(super) struct Found {
-    /// By the start of the use (where the reparsed tree's empty statement starts).
+    /// By where the reparsed tree's empty statement stands (the use's last byte).
     pub directives: HashMap<usize, MacroDirective>,
     pub diags: Vec<Diagnostic>,
     /// The file with each directive use replaced by an empty statement of its length; `None`
@@ -423,10 +423,13 @@ fn use_error(
     d
 }
 
-/// Replaces the use at `span` in `masked` by an empty statement, `;` and blanks, which the
-/// parser reads whole wherever a statement may stand (also as the body of a `for`, where the
-/// walk takes it with the statement after it, as after preprocessing), and every line break of
-/// the use after them, so that lines after it keep their numbers. Returns where the `;` is.
+/// Replaces the use at `span` in `masked` by an empty statement, blanks and then `;`, which
+/// the parser reads whole wherever a statement may stand (also as the body of a `for`, where
+/// the walk takes it with the statement after it, as after preprocessing). The use's line
+/// breaks come first, so lines after it keep their numbers, and the `;` is its last byte, so
+/// that no node of the tree ends inside the use (a missing `}` the parser supplies after the
+/// statement stands after the use, where an edit of the code around it belongs). Returns
+/// where the `;` is.
 fn mask(masked: &mut [u8], span: Span) -> usize {
     let breaks: Vec<u8> = masked[span.start..span.end]
         .iter()
@@ -435,10 +438,10 @@ fn mask(masked: &mut [u8], span: Span) -> usize {
         .collect();
     let out = &mut masked[span.start..span.end];
     out.fill(b' ');
-    out[0] = b';';
-    let n = out.len();
-    out[n - breaks.len()..].copy_from_slice(&breaks);
-    span.start
+    out[..breaks.len()].copy_from_slice(&breaks);
+    let last = out.len() - 1;
+    out[last] = b';';
+    span.end - 1
 }
 
 #[cfg(test)]

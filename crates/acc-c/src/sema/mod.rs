@@ -114,7 +114,7 @@ pub fn analyze_trees(
 }
 
 /// The walk over `roots`, the trees of `src`; `macro_directives` are the directives macro
-/// uses expand to, by where the uses start.
+/// uses expand to, by where their masked statements stand.
 fn walk<'s>(
     roots: &[Node<'s>],
     src: &'s str,
@@ -237,7 +237,7 @@ struct Walker<'s> {
     macro_events: Vec<macro_directives::MacroEvent>,
     /// The branches of `#if`s the compiler will not see.
     dead_branches: Vec<Span>,
-    /// The directives that macro uses expand to, by where the uses start.
+    /// The directives that macro uses expand to, by where their masked statements stand.
     macro_directives: HashMap<usize, macro_directives::MacroDirective>,
     macro_directives_used: std::collections::HashSet<usize>,
     for_runtime: bool,
@@ -271,7 +271,7 @@ enum PragmaText {
     Line,
     /// A `_Pragma("acc …")` operator written in the code.
     Operator,
-    /// The expansion of a macro use, by where it starts.
+    /// The expansion of a macro use, by where its masked statement stands.
     Macro(usize),
 }
 

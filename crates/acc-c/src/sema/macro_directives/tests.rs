@@ -144,3 +144,14 @@ void f(int n, double *a) {\n  PUSH\n  DIAG(GCC diagnostic ignored \"-Wall\")\n  
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].contains("takes 1 argument"), "{errors:?}");
 }
+
+/// A use at the end of a function the file does not close: the `}` the parser supplies stands
+/// after the use, so the printer's edit of the function's end does not fall inside it.
+#[test]
+fn a_use_before_a_missing_brace_prints_without_overlap() {
+    let src =
+        "#define PL _Pragma(\"acc parallel loop\")\n#pragma acc routine seq\nvoid f(int n) {\nPL";
+    for mode in [crate::Mode::Omp, crate::Mode::AccOmp, crate::Mode::OmpAcc] {
+        let _ = crate::translate(src, TypeEnv::default(), Default::default(), mode);
+    }
+}
