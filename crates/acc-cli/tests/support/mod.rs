@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
@@ -93,3 +93,48 @@ pub const WITHOUT_CUDA: &[(&str, &str)] = &[(
     "routine-undeclared-global",
     "which no `declare` directive gives a device copy",
 )];
+
+/// `acc` with the runtime library named and `$CC` left to the user's.
+pub fn acc(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_acc"));
+    c.current_dir(dir).env("ACC_RUNTIME_LIB", runtime_lib());
+    c
+}
+
+/// A fresh directory for one test, with the given files.
+pub fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("acc-cc")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+/// The output of a command that must have succeeded.
+pub fn ok(out: Output) -> Output {
+    assert!(
+        out.status.success(),
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn exe(dir: &Path, name: &str) -> Output {
+    Command::new(dir.join(name)).output().unwrap()
+}

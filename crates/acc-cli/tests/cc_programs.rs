@@ -1,0 +1,208 @@
+//! `acc cc` on the idioms of programs others write (found running acc on public OpenACC codes
+//! and the V&V suite): what the front end and the lowering make of each, run where the answer
+//! depends on it, and the diagnostic where acc cannot take it. The driver itself (flags,
+//! stages, dependency files, links) is `cc.rs`'s.
+
+use std::process::Command;
+
+mod support;
+use support::{acc, exe, have_cc, ok, project, stderr, stdout};
+
+/// A jagged array (`double **rows`) is mapped as `rows[lo:n][0:m]`: each row pointer points at
+/// its row's start, so a rows' section that starts elsewhere cannot be attached, and acc says so
+/// at the item (never a kernel that follows host row pointers). A section of a contiguous 2-D
+/// array is fine.
+#[test]
+fn a_jagged_array_section_acc_cannot_map_is_an_error_at_the_item() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double **rows, double (*grid)[8]) {\n  #pragma acc parallel loop copy(rows[0:n][1:n], grid[0:n][0:8])\n  for (int i = 0; i < n; i++) grid[i][0] = rows[i][1];\n}\n";
+    let dir = project("jagged", &[("jagged.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "jagged.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("jagged.c:2:34: error: `rows[0:n][1:n]` spans rows that are separate allocations (`rows` points to pointers): the rows' section must start at 0"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+}
+
+/// In `kernels`, the counter of a loop nested in a parallelized loop, declared before both
+/// (`for (i…) for (k = 0; …)`, C89 style, no `private(k)`): acc makes it each iteration's own,
+/// as compilers that parallelize such loops do, so the loop is parallelized and correct. (By
+/// OpenACC's letter `k` is the region's one copy and the program races; OpenMP would share it,
+/// so this is acc's own behaviour, not a conformance program.)
+#[test]
+fn a_nested_counter_declared_before_a_kernels_loop_is_each_iterations_own() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include <stdlib.h>\n#define N 200000\nint main(void) {\n  int i, k, bad = 0;\n  int *a = calloc(N, sizeof(int));\n#pragma acc kernels copy(a[0:N])\n  for (i = 0; i < N; i++) {\n    for (k = 0; k < 8; k++) a[i] += 1;\n  }\n#pragma acc kernels copy(a[0:N])\n  {\n#pragma acc loop independent\n    for (i = 0; i < N; i++)\n      for (k = 0; k < 2; k++) a[i] += 1;\n  }\n  for (i = 0; i < N; i++) bad += a[i] != 10;\n  printf(\"%d\\n\", bad);\n  return bad != 0;\n}\n";
+    let dir = project("nested-counter", &[("counter.c", src)]);
+    let out = ok(acc(&dir)
+        .args(["cc", "--info", "counter.c", "-o", "counter"])
+        .output()
+        .unwrap());
+    let info = stderr(&out);
+    assert!(
+        info.contains("counter.c:7: kernels region: one kernel; data: copy(a[0:N]), implicit copy(i), implicit copy(k); loop: gang (independent by the dependence test)"),
+        "{info}"
+    );
+    for device in ["host", "host_discrete"] {
+        let out = Command::new(dir.join("counter"))
+            .env("ACC_DEVICE_TYPE", device)
+            .output()
+            .unwrap();
+        assert_eq!(stdout(&ok(out)), "0\n", "{device}");
+    }
+}
+
+/// acc applies the directives of the file it compiles: one in a header of the program's own
+/// (a compute construct in a `static inline` function, a `declare` beside an `extern`) would
+/// run as plain C with the host's data, so `acc cc` says so at the `#include`, also when
+/// nothing else in the file needs the headers' facts; a `routine` directive there changes
+/// nothing on the host and is not reported.
+#[test]
+fn directives_in_the_programs_own_headers_are_reported_not_ignored_silently() {
+    if !have_cc() {
+        return;
+    }
+    let header = "static inline void twice(double *a, int n) {\n#pragma acc parallel loop present(a[0:n])\n  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n#pragma acc routine seq\nint one(void);\n";
+    let main = "#include <stdio.h>\n#include \"twice.h\"\nint main(void) {\n  double a[4] = {1, 2, 3, 4};\n  twice(a, 4);\n  printf(\"%g\\n\", a[3]);\n  return 0;\n}\n";
+    let dir = project(
+        "header-directives",
+        &[("inc/twice.h", header), ("main.c", main)],
+    );
+    let out = ok(acc(&dir)
+        .args(["cc", "-Iinc", "main.c", "-o", "main"])
+        .output()
+        .unwrap());
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("main.c:2:1: warning: acc does not apply the OpenACC directives of the program's headers: `#pragma acc parallel loop present(a[0:n])` at inc/twice.h:2 is ignored"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("routine"), "{warnings}");
+    assert_eq!(stdout(&ok(exe(&dir, "main"))), "8\n");
+}
+
+/// A pointer a compute construct assigns before it reads it (`p = buf + 4 * i;` then `p[0]`,
+/// Rodinia nn's `rec_iter`) never uses the value it had at the launch, so the launch does not
+/// look for a device copy of its target nor warn that there is none; a pointer read before it
+/// is assigned still gets the device address of its target, and the warning where there is
+/// none.
+#[test]
+fn a_pointer_assigned_before_it_is_read_needs_no_device_copy_of_its_target() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include <string.h>\nint main(void) {\n  char buf[16], spare[4]; char *p = spare; float out[4]; int bad = 0;\n  double a[4] = {1, 2, 3, 4}; double *q = a;\n  strcpy(buf, \"1.5 2.5 3.5 4.5\");\n#pragma acc kernels copyin(buf) copyout(out)\n  for (int i = 0; i < 4; i++) { p = buf + 4 * i; out[i] = (p[0] - '0') + 0.5f; }\n#pragma acc parallel loop copy(a)\n  for (int i = 0; i < 4; i++) { if (i > 8) q = a; q[i] *= 2; }\n  for (int i = 0; i < 4; i++) bad += out[i] != i + 1.5f || a[i] != 2 * (i + 1);\n  char *r = buf;\n#pragma acc parallel loop copyout(out)\n  for (int i = 0; i < 4; i++) { out[i] = r[0]; if (i > 8) r = 0; }\n  printf(\"%d\\n\", bad);\n  return bad != 0;\n}\n";
+    let dir = project("pointer-assigned-first", &[("first.c", src)]);
+    ok(acc(&dir)
+        .args(["cc", "first.c", "-o", "first"])
+        .output()
+        .unwrap());
+    let out = Command::new(dir.join("first"))
+        .env("ACC_DEVICE_TYPE", "host_discrete")
+        .output()
+        .unwrap();
+    let out = ok(out);
+    assert_eq!(stdout(&out), "0\n");
+    let warnings = stderr(&out);
+    assert!(!warnings.contains("'p'"), "{warnings}");
+    assert!(!warnings.contains("'q'"), "{warnings}");
+    assert!(
+        warnings.contains("first.c:13: 'r'")
+            && warnings.contains("points to memory that is not present"),
+        "{warnings}"
+    );
+}
+
+/// A typedef of a variably modified type (`typedef double row_t[n];`) names the host's `n`:
+/// variables declared through it reach kernels as the type it stands for (conformance
+/// `vla-typedefs.c`), but a construct's own text naming it is an error saying what to write.
+#[test]
+fn a_kernel_naming_a_variably_modified_typedef_is_an_error_saying_what_to_write() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double *p) {\n  typedef double row_t[n];\n  row_t *a = (row_t *)p;\n#pragma acc parallel loop copy(a[0:4])\n  for (int i = 0; i < 4; i++) {\n    row_t *r = a + i;\n    r[0][0] = 1;\n  }\n}\n";
+    let dir = project("vm-typedef", &[("vm.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "vm.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("vm.c:6:5: error: a compute construct cannot name `row_t`, a typedef of a variably modified type"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`row_t` is `double [n]`: write the type out inside the construct (a pointer to it is `double (*)[n]`)"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+}
+
+/// acc gives each gang its copy of a section of a pointer's target in `private` and
+/// `firstprivate`; a section of an array or of rows behind pointers is an error at the item.
+#[test]
+fn a_private_section_acc_cannot_give_each_gang_is_an_error_at_the_item() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double **q, double *p) {\n  double arr[100];\n  #pragma acc parallel private(arr[0:n], p[0:n]) firstprivate(q[0:n][0:4])\n  { arr[0] = 1; q[0][0] = 2; p[0] = 3; }\n}\n";
+    let dir = project("private_section", &[("ps.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "ps.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    for (at, item) in [("3:32", "arr[0:n]"), ("3:63", "q[0:n][0:4]")] {
+        assert!(
+            err.contains(&format!("ps.c:{at}: error: `{item}`: acc gives each gang its copy of a section of a pointer's target")),
+            "{err}"
+        );
+    }
+    assert_eq!(err.matches("error:").count(), 2, "{err}");
+}
+
+/// A parameter declared `double x[]` is a pointer with no size: a data clause that names it
+/// whole is an error that asks for a section (never an 8-byte map of the pointer).
+#[test]
+fn an_unsized_array_parameter_named_whole_asks_for_a_section() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double x[]) {\n  #pragma acc parallel loop copy(x)\n  for (int i = 0; i < n; i++) x[i] = i;\n}\n";
+    let dir = project("array-param", &[("param.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "param.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("param.c:2:34: error: `x` is a pointer: the parameter was declared `x[]`")
+            && err.contains("name a section, as in `x[0:n]`"),
+        "{err}"
+    );
+}
+
+/// An `atomic` whose statement acc cannot read (a macro stands for it) takes the GPU's lock,
+/// which does not exclude another `atomic`'s compare-and-swap on the same variable: a warning
+/// says so, once, at the locked one; a variable only the lock updates is fine.
+#[test]
+fn a_locked_atomic_beside_a_compare_and_swap_on_its_variable_is_a_warning() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#define BUMP(x) x++\nvoid f(int *n, int *m) {\n  #pragma acc parallel loop copy(n[0:1], m[0:1])\n  for (int i = 0; i < 100; i++) {\n    #pragma acc atomic update\n    BUMP(n[0]);\n    #pragma acc atomic update\n    n[0] += 2;\n    #pragma acc atomic update\n    BUMP(m[0]);\n  }\n}\n";
+    let dir = project("mixed-atomics", &[("mixed.c", src)]);
+    let out = ok(acc(&dir).args(["cc", "-c", "mixed.c"]).output().unwrap());
+    let err = stderr(&out);
+    assert!(
+        err.contains("mixed.c:5:17: warning: on a GPU this `atomic` takes the device's lock"),
+        "{err}"
+    );
+    assert!(
+        err.contains("compare-and-swap on `n` of the `atomic` at line 7"),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+}
