@@ -206,3 +206,38 @@ fn a_locked_atomic_beside_a_compare_and_swap_on_its_variable_is_a_warning() {
     );
     assert_eq!(err.matches("warning:").count(), 1, "{err}");
 }
+
+/// A directive macro defined only in a header of the program's own (`ACC(...)` expanding to
+/// `_Pragma("acc …")`), in a file that has no other directive: `acc cc` reads the header's
+/// facts for it and applies the constructs, which `--info` lists and host_discrete shows (an
+/// ignored `parallel loop` inside the data region would leave the host copy unchanged).
+#[test]
+fn a_directive_macro_from_a_header_applies_in_a_file_with_no_other_directive() {
+    if !have_cc() {
+        return;
+    }
+    let header = "#define ACC_STR(...) #__VA_ARGS__\n#ifdef _OPENACC\n#define ACC(...) _Pragma(ACC_STR(acc __VA_ARGS__))\n#else\n#define ACC(...)\n#endif\n";
+    let main = "#include <stdio.h>\n#include \"accmacros.h\"\nint main(void) {\n  double a[8];\n  for (int i = 0; i < 8; i++) a[i] = i;\n  ACC(data copyin(a))\n  {\n    ACC(parallel loop present(a))\n    for (int i = 0; i < 8; i++) a[i] = -1;\n  }\n  printf(\"%g\\n\", a[3]);\n  return 0;\n}\n";
+    let dir = project(
+        "header-directive-macro",
+        &[("inc/accmacros.h", header), ("main.c", main)],
+    );
+    let out = ok(acc(&dir)
+        .args(["cc", "--info", "-Iinc", "main.c", "-o", "main"])
+        .output()
+        .unwrap());
+    let info = stderr(&out);
+    assert!(info.contains("main.c:6: data region: copyin(a)"), "{info}");
+    assert!(info.contains("main.c:8: parallel region"), "{info}");
+    // Without `--info`, through the check that a file holds no directive at all.
+    ok(acc(&dir)
+        .args(["cc", "-Iinc", "main.c", "-o", "main"])
+        .output()
+        .unwrap());
+    let out = Command::new(dir.join("main"))
+        .env("ACC_DEVICE_TYPE", "host_discrete")
+        .output()
+        .unwrap();
+    // copyin: the device's -1 never comes back; on the host (directives ignored) it would.
+    assert_eq!(stdout(&ok(out)), "3\n");
+}
