@@ -161,3 +161,71 @@ fn copies_through_pinned_staging_give_the_right_answers() {
     let _ = std::fs::remove_dir_all(&cache);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A kernel that faults stops the program with a message naming the construct's file, line
+/// and kernel, also when the kernel was loaded by an earlier launch (the runtime makes those
+/// words once, when it loads the kernel, not at every launch).
+#[test]
+fn a_fault_in_a_kernel_launched_before_names_its_construct() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-fault");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("fault.c");
+    std::fs::write(
+        &src,
+        r#"#include <stdio.h>
+int main(int argc, char **argv) {
+  int a[64];
+  (void)argv;
+  for (int r = 0; r < 3; r++) {
+    /* The third launch writes just past the array's device copy. */
+    int past = r == 2 ? 64 * argc : 0;
+#pragma acc parallel loop copy(a[0:64])
+    for (int i = 0; i < 1; i++)
+      a[i + past] = r;
+    printf("launch %d returned\n", r);
+  }
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let exe = dir.join("fault");
+    let build = Command::new(env!("CARGO_BIN_EXE_acc"))
+        .args(["cc", "-O1", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .env("ACC_RUNTIME_LIB", runtime_lib())
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let cache = sim::fresh_cache("fault");
+    let mut cmd = Command::new(&exe);
+    cmd.env("ACC_DEVICE_TYPE", "nvidia")
+        .env_remove("ACC_DEVICE_NUM");
+    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    let _ = std::fs::remove_dir_all(&cache);
+    let printed = sim::printed(&run);
+    assert_eq!(run.status.code(), Some(1), "{printed}");
+    assert!(
+        printed.contains("launch 1 returned") && !printed.contains("launch 2 returned"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains(&format!(
+            "acc: error: {}:8: kernel 'parallel loop at line 8' on device nvidia 0: \
+             the kernel failed while it ran: CUDA_ERROR_ILLEGAL_ADDRESS",
+            src.display()
+        )),
+        "{printed}"
+    );
+}

@@ -1,6 +1,7 @@
 //! The runtime's one error path: a typed error for the Rust layers, and `fatal`, which prints
 //! `acc: error: FILE:LINE: ...` and ends the process for the C ABI.
 
+use std::borrow::Cow;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::fmt;
 use std::sync::Mutex;
@@ -94,6 +95,22 @@ impl<'a> Text<'a> {
             Text::C(p) if p.is_null() => None,
             // SAFETY: forwarded from the caller.
             Text::C(p) => unsafe { CStr::from_ptr::<'a>(p) }.to_str().ok(),
+        }
+    }
+
+    /// The text, borrowed where it is UTF-8 (as generated code's always is), else with
+    /// replacement characters; empty when there is none. A launch names its kernel with it
+    /// without allocating.
+    ///
+    /// # Safety
+    /// A `Text::C` pointer is a NUL-terminated string valid for `'a`.
+    pub unsafe fn lossy(self) -> Cow<'a, str> {
+        match self {
+            Text::None => Cow::Borrowed(""),
+            Text::Str(s) => Cow::Borrowed(s),
+            Text::C(p) if p.is_null() => Cow::Borrowed(""),
+            // SAFETY: forwarded from the caller.
+            Text::C(p) => unsafe { CStr::from_ptr::<'a>(p) }.to_string_lossy(),
         }
     }
 

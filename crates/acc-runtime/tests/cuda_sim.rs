@@ -52,6 +52,7 @@ fn kernel(gpu: &CudaDevice, source: &'static str, entry: &'static str) -> Result
         &k,
         entry,
     )
+    .map(|loaded| loaded.function)
 }
 
 /// Device memory holding `data`.

@@ -149,7 +149,8 @@ unsafe fn launch_on(
         num_workers: cfg.num_workers,
         vector_length: cfg.vector_length,
     };
-    let name = Text::C(k.name).to_string_lossy().unwrap_or_default();
+    // SAFETY: generated code passes a NUL-terminated literal that lives for the program.
+    let name = unsafe { Text::C(k.name).lossy() };
     if d.device.cuda().is_some() {
         // SAFETY: forwarded from the caller.
         return unsafe { launch_cuda_version(d, k, &name, geom, &a, &rs, q, &site) };
@@ -340,7 +341,8 @@ unsafe fn launch_cuda_version(
             format!("kernel '{name}': its CUDA entry name is not UTF-8"),
         )
     })?;
-    let file = Text::C(k.file).to_string_lossy().unwrap_or_default();
+    // SAFETY: as for the name.
+    let file = unsafe { Text::C(k.file).lossy() };
     let ck = runtime::CudaKernel {
         name,
         file: &file,

@@ -75,7 +75,10 @@ impl DeviceState {
             source: "",
         };
         // Compiled (or found) now, in the calling thread, so that an error names the launch.
-        let f = match gpu.loaded_function(k.key) {
+        let crate::device::cuda::LoadedKernel {
+            function: f,
+            label: what,
+        } = match gpu.loaded_function(k.key) {
             Some(f) => f,
             None => {
                 // SAFETY: the descriptor's source is a NUL-terminated string that lives for
@@ -103,7 +106,6 @@ impl DeviceState {
             geom.vector_length,
             k.lanes,
         );
-        let what = format!("{}kernel '{}'", ks.location(), k.name);
         // Gangs are blocks, workers rows and vector lanes threads of a row (`Lanes`), or each
         // thread is a gang (`Threads`: the block's threads as the vector).
         let geometry = (

@@ -12,6 +12,7 @@ use crate::jit;
 use cudarc::driver::result as cu;
 use cudarc::driver::sys as cusys;
 use std::ffi::{c_void, CString};
+use std::sync::Arc;
 
 /// A compiled kernel entry, loaded into this device's context.
 #[derive(Clone, Copy, Debug)]
@@ -20,6 +21,14 @@ pub struct Function {
     /// The most threads a block of this kernel may have (fewer than the device's when the
     /// kernel needs many registers).
     pub max_threads: u32,
+}
+
+/// A loaded kernel with the words its launches' errors name it by (`file:line: kernel 'name'`),
+/// made once at load rather than at every launch.
+#[derive(Clone, Debug)]
+pub struct LoadedKernel {
+    pub function: Function,
+    pub label: Arc<str>,
 }
 
 /// Launch geometry of a CUDA kernel.
@@ -175,8 +184,8 @@ impl CudaDevice {
     }
 
     /// The kernel loaded for descriptor `key`, if it was (see [`function`](Self::function)).
-    pub fn loaded_function(&self, key: (usize, usize)) -> Option<Function> {
-        lock(&self.functions).get(&key).copied()
+    pub fn loaded_function(&self, key: (usize, usize)) -> Option<LoadedKernel> {
+        lock(&self.functions).get(&key).cloned()
     }
 
     /// The kernel `entry` of `k.source`, compiled and loaded on first use. `key` identifies
@@ -187,10 +196,10 @@ impl CudaDevice {
         key: (usize, usize),
         k: &jit::KernelSource<'_>,
         entry: &str,
-    ) -> Result<Function, String> {
+    ) -> Result<LoadedKernel, String> {
         let mut m = lock(&self.functions);
-        if let Some(&f) = m.get(&key) {
-            return Ok(f);
+        if let Some(loaded) = m.get(&key) {
+            return Ok(loaded.clone());
         }
         let target = jit::target_for(self.cc).map_err(|e| {
             format!(
@@ -235,12 +244,15 @@ impl CudaDevice {
             )
         }
         .map_or(self.max_threads, |t| t.max(1) as u32);
-        let f = Function {
-            handle: f as usize,
-            max_threads,
+        let loaded = LoadedKernel {
+            function: Function {
+                handle: f as usize,
+                max_threads,
+            },
+            label: format!("{}kernel '{}'", k.location(), k.name).into(),
         };
-        m.insert(key, f);
-        Ok(f)
+        m.insert(key, loaded.clone());
+        Ok(loaded)
     }
 
     /// The launch shape of `f` on this device (see [`launch_shape`]; blocks are also kept

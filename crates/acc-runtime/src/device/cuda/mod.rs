@@ -37,13 +37,52 @@ use crate::error::{fatal, Error, ErrorKind, Site};
 use cudarc::driver::result::{self as cu, DriverError};
 use cudarc::driver::sys as cusys;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 mod kernels;
 mod staging;
 
-pub use kernels::{launch_shape, Function, Hints, Lanes, ReductionBuffer, Shape};
+pub use kernels::{launch_shape, Function, Hints, Lanes, LoadedKernel, ReductionBuffer, Shape};
 pub use staging::Staging;
+
+/// A map keyed by a few machine words (queue numbers, the addresses of a kernel's literals),
+/// looked up on every launch.
+type WordMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+
+/// Hashing of whole words by a folded multiply (the 128-bit product's halves XORed, as
+/// foldhash does). The standard SipHash resists keys chosen to collide, which these maps' keys
+/// (fixed by the program's binary and its queue numbers) cannot be, and it cost about as much
+/// as the rest of a launch's lookups together.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        // Every bit of the product's high half depends on every bit of the word, so keys
+        // that differ only above their alignment still differ in the low bits the table
+        // indexes by.
+        let product = u128::from(self.0 ^ word) * 0x9e37_79b9_7f4a_7c15;
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
+    }
+    fn write_u32(&mut self, word: u32) {
+        self.write_u64(u64::from(word));
+    }
+    fn write_i32(&mut self, word: i32) {
+        self.write_u64(u64::from(word as u32));
+    }
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+}
 
 /// The stream key of synchronous operations (queue keys are >= -1).
 const SYNC_KEY: i32 = i32::MIN;
@@ -98,9 +137,9 @@ pub struct CudaDevice {
     /// Live allocations: start → size.
     allocs: Mutex<BTreeMap<DevAddr, usize>>,
     /// Queue key → stream (`usize`: a `CUstream`); `owned` says whether we created it.
-    streams: Mutex<HashMap<i32, (usize, bool)>>,
+    streams: Mutex<WordMap<i32, (usize, bool)>>,
     /// Loaded kernels by (source pointer, entry pointer) of their descriptor.
-    functions: Mutex<HashMap<(usize, usize), Function>>,
+    functions: Mutex<WordMap<(usize, usize), LoadedKernel>>,
     /// Device buffers for launches' reductions, reused.
     scratch: Mutex<Vec<(DevAddr, usize)>>,
     /// Buffers for launches' reduction slots, with what their headers hold on the device.
@@ -108,7 +147,7 @@ pub struct CudaDevice {
     /// Pinned staging buffers not in use (one pair per copy under way).
     staging: Mutex<Vec<Staging>>,
     /// Blocks of a kernel resident on one SM, by (function, threads a block).
-    occupancy: Mutex<HashMap<(usize, u32), u32>>,
+    occupancy: Mutex<WordMap<(usize, u32), u32>>,
     /// The lock word every kernel's atomics share, after a pointer to it (so the block's
     /// address is a one-entry `__acc_red` array for launches without reductions).
     lock_word: OnceLock<Result<DevAddr, String>>,
@@ -169,12 +208,12 @@ impl CudaDevice {
             sm_count: sms.max(1) as u32,
             max_threads: max_threads.max(1) as u32,
             allocs: Mutex::new(BTreeMap::new()),
-            streams: Mutex::new(HashMap::new()),
-            functions: Mutex::new(HashMap::new()),
+            streams: Mutex::new(WordMap::default()),
+            functions: Mutex::new(WordMap::default()),
             scratch: Mutex::new(Vec::new()),
             reduction_buffers: Mutex::new(Vec::new()),
             staging: Mutex::new(Vec::new()),
-            occupancy: Mutex::new(HashMap::new()),
+            occupancy: Mutex::new(WordMap::default()),
             lock_word: OnceLock::new(),
         })
     }
@@ -459,6 +498,35 @@ impl Device for CudaDevice {
 mod tests {
     use super::staging::chunks;
     use super::*;
+    use std::hash::BuildHasher;
+
+    /// Keys that differ only above their alignment (string literals' addresses, small queue
+    /// numbers) still spread over a table's buckets, which the low bits of the hash pick.
+    #[test]
+    fn word_hashes_spread_aligned_keys_over_the_low_bits() {
+        let build = BuildHasherDefault::<WordHasher>::default();
+        let buckets = |keys: &mut dyn Iterator<Item = u64>| {
+            let mut seen = std::collections::HashSet::new();
+            for k in keys {
+                seen.insert(build.hash_one(k) & 1023);
+            }
+            seen.len()
+        };
+        for align in [1u64, 16, 256, 4096] {
+            let spread = buckets(&mut (0..1024).map(|i| 0x5555_0000_0000 + i * align));
+            assert!(
+                spread > 600,
+                "1024 keys {align} apart fill {spread} of 1024 buckets"
+            );
+        }
+        let pairs = (0..1024u64)
+            .map(|i| build.hash_one((0x4000_0000usize + 64 * i as usize, 0x4100_0000usize)) & 1023);
+        let spread = pairs.collect::<std::collections::HashSet<_>>().len();
+        assert!(
+            spread > 600,
+            "pairs of addresses fill {spread} of 1024 buckets"
+        );
+    }
 
     fn hints(iterations: i64, gangs: i32, workers: i32, vector: i32, lanes: Lanes) -> Hints {
         Hints {
