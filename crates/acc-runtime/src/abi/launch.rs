@@ -149,13 +149,13 @@ unsafe fn launch_on(
         num_workers: cfg.num_workers,
         vector_length: cfg.vector_length,
     };
-    // SAFETY: generated code passes a NUL-terminated literal that lives for the program.
-    let name = unsafe { Text::C(k.name).lossy() };
     if d.device.cuda().is_some() {
         // SAFETY: forwarded from the caller.
-        return unsafe { launch_cuda_version(d, k, &name, geom, &a, &rs, q, &site) };
+        return unsafe { launch_cuda_version(d, k, geom, &a, &rs, q, &site) };
     }
     let Some(f) = k.host_fn else {
+        // SAFETY: generated code passes a NUL-terminated literal that lives for the program.
+        let name = unsafe { Text::C(k.name).lossy() };
         return Err(Error::new(
             ErrorKind::NoDevice,
             &site,
@@ -306,15 +306,13 @@ unsafe fn kernel_reductions<'a>(
     Ok(rs)
 }
 
-/// Launches the CUDA version of kernel `k` (named `name`) on `d`, an `nvidia` device.
+/// Launches the CUDA version of kernel `k` on `d`, an `nvidia` device.
 ///
 /// # Safety
 /// As for [`acc_rt_launch`].
-#[allow(clippy::too_many_arguments)]
 unsafe fn launch_cuda_version(
     d: &'static runtime::DeviceState,
     k: &AccRtKernel,
-    name: &str,
     geom: Geometry,
     args: &[Arg<'_>],
     reds: &[Reduction<'_>],
@@ -322,6 +320,8 @@ unsafe fn launch_cuda_version(
     site: &Site<'_>,
 ) -> Result<()> {
     if k.cuda_source.is_null() || k.cuda_entry.is_null() {
+        // SAFETY: generated code passes a NUL-terminated literal that lives for the program.
+        let name = unsafe { Text::C(k.name).lossy() };
         return Err(Error::new(
             ErrorKind::NoDevice,
             site,
@@ -333,28 +333,18 @@ unsafe fn launch_cuda_version(
             ),
         ));
     }
-    // SAFETY: generated code passes NUL-terminated literals that live for the program.
-    let entry = unsafe { Text::C(k.cuda_entry).as_str() }.ok_or_else(|| {
-        Error::new(
-            ErrorKind::InvalidArgument,
-            site,
-            format!("kernel '{name}': its CUDA entry name is not UTF-8"),
-        )
-    })?;
-    // SAFETY: as for the name.
-    let file = unsafe { Text::C(k.file).lossy() };
     let ck = runtime::CudaKernel {
-        name,
-        file: &file,
+        name: Text::C(k.name),
+        file: Text::C(k.file),
         line: k.line.max(0) as u32,
         source: Text::C(k.cuda_source),
-        entry,
+        entry: Text::C(k.cuda_entry),
         key: (k.cuda_source as usize, k.cuda_entry as usize),
         lanes: crate::device::cuda::Lanes::from_code(k.cuda_lanes),
     };
     // SAFETY: generated code's CUDA kernel follows the parameter convention of
     // acc_rt.h, and its value arguments and reduction variables are valid as the
-    // header requires.
+    // header requires; its texts are literals that live for the program.
     unsafe { d.launch_cuda(&ck, geom, args, reds, q, site) }
 }
 

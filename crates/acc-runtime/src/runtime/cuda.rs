@@ -18,15 +18,17 @@ use std::ffi::c_void;
 /// A kernel's CUDA version, from its descriptor.
 #[derive(Clone, Copy, Debug)]
 pub struct CudaKernel<'a> {
-    pub name: &'a str,
-    pub file: &'a str,
+    /// The name, file and entry are read (checked to be UTF-8) only when the kernel is first
+    /// loaded or an error names it: the loaded kernel keeps the words its errors use.
+    pub name: Text<'a>,
+    pub file: Text<'a>,
     pub line: u32,
     /// A complete CUDA C translation unit (NVRTC only, no headers): read (measured and
     /// checked to be UTF-8) only when the kernel is first loaded, as generated modules are
     /// tens of kilobytes and launches are many.
     pub source: Text<'a>,
     /// The `extern "C" __global__` function to launch.
-    pub entry: &'a str,
+    pub entry: Text<'a>,
     /// Identifies the descriptor for the loaded-kernel cache: generated code passes string
     /// literals, so their addresses do.
     pub key: (usize, usize),
@@ -41,7 +43,8 @@ impl DeviceState {
     /// reduction slot per block, slots combined after the kernel like the host path's chunks.
     ///
     /// # Safety
-    /// As for [`launch`](Self::launch); the kernel's parameters match the arguments.
+    /// As for [`launch`](Self::launch); the kernel's parameters match the arguments; `k`'s
+    /// texts are valid (a `Text::C` is a NUL-terminated string that lives for the program).
     pub unsafe fn launch_cuda(
         &'static self,
         k: &CudaKernel<'_>,
@@ -68,12 +71,6 @@ impl DeviceState {
         }
         let vals = self.translate_args(args)?;
         let plan = self.plan_reductions(reds)?;
-        let ks = crate::jit::KernelSource {
-            name: k.name,
-            file: k.file,
-            line: k.line,
-            source: "",
-        };
         // Compiled (or found) now, in the calling thread, so that an error names the launch.
         let crate::device::cuda::LoadedKernel {
             function: f,
@@ -81,17 +78,25 @@ impl DeviceState {
         } = match gpu.loaded_function(k.key) {
             Some(f) => f,
             None => {
-                // SAFETY: the descriptor's source is a NUL-terminated string that lives for
-                // the program (`acc_rt.h`), or Rust text.
-                let source = unsafe { k.source.as_str() }.ok_or_else(|| {
-                    Error::new(
+                // SAFETY: the descriptor's texts are NUL-terminated strings that live for the
+                // program (`acc_rt.h`), or Rust text.
+                let (name, file) = unsafe { (k.name.lossy(), k.file.lossy()) };
+                // SAFETY: as above.
+                let texts = unsafe { (k.source.as_str(), k.entry.as_str()) };
+                let (Some(source), Some(entry)) = texts else {
+                    return Err(Error::new(
                         ErrorKind::InvalidArgument,
                         site,
-                        format!("kernel '{}': its CUDA source is not UTF-8", k.name),
-                    )
-                })?;
-                let ks = crate::jit::KernelSource { source, ..ks };
-                gpu.function(k.key, &ks, k.entry)
+                        format!("kernel '{name}': its CUDA source or entry name is not UTF-8"),
+                    ));
+                };
+                let ks = crate::jit::KernelSource {
+                    name: &name,
+                    file: &file,
+                    line: k.line,
+                    source,
+                };
+                gpu.function(k.key, &ks, entry)
                     .map_err(|m| Error::new(ErrorKind::Device, &Site::default(), m))?
             }
         };

@@ -304,11 +304,11 @@ pub fn launch_cuda(
         ))
     };
     let k = runtime::CudaKernel {
-        name: entry,
-        file: loc.file,
+        name: crate::error::Text::Str(entry),
+        file: crate::error::Text::Str(loc.file),
         line: loc.line,
         source: crate::error::Text::Str(source),
-        entry,
+        entry: crate::error::Text::Str(entry),
         key: (source.as_ptr() as usize, entry.as_ptr() as usize),
         lanes: crate::device::cuda::Lanes::None,
     };
