@@ -109,7 +109,7 @@ pub fn routine_globals(
 pub fn support(
     src: &str,
     trees: &[tree_sitter::Tree],
-    file: &str,
+    lines: &crate::line_map::LineMap,
     declared: &[String],
     bound: &[RoutineGlobal],
     routines: &[String],
@@ -155,15 +155,16 @@ pub fn support(
             _ => None,
         };
         if let Some(text) = keep {
-            let line = n.start_position().row + 1;
+            let place = lines.place(n.start_byte());
             // The macros only around routines: elsewhere the names may mean something else
             // (a member, a parameter of a macro).
             if routine {
                 out.push_str(&define);
             }
             out.push_str(&format!(
-                "#line {line} \"{}\"\n{}\n",
-                file.replace('\\', "\\\\"),
+                "#line {} \"{}\"\n{}\n",
+                place.line,
+                place.file.replace('\\', "\\\\"),
                 text.trim_end()
             ));
             if routine {
@@ -475,7 +476,15 @@ mod tests {
         let src = "#include <stdio.h>\n#define N 10\ntypedef struct { int a; } pair;\nstruct s { int b; };\nstatic int sq(int x);\n#pragma acc routine(sq) seq\n#pragma acc routine seq\nstatic int poly(int x) {\n#pragma acc loop seq\n  for (;;) {}\n  return sq(x) + 1;\n}\nstatic int sq(int x) { return x * x; }\nint host_only(void) { return 1; }\nint global = 3;\n";
         let t = crate::syntax::parse(src);
         let r = routines_of(src);
-        let s = support(src, &t, "t.c", &[], &routine_globals(src, &t, &r), &r).unwrap();
+        let s = support(
+            src,
+            &t,
+            &crate::line_map::LineMap::new(src, "t.c"),
+            &[],
+            &routine_globals(src, &t, &r),
+            &r,
+        )
+        .unwrap();
         assert!(s.contains("#define N 10"));
         assert!(s.contains("typedef struct { int a; } pair;"));
         assert!(s.contains("struct s { int b; };"));
@@ -551,7 +560,15 @@ mod tests {
         let at = src.find("g[i]").unwrap();
         assert_eq!(bound[0].uses.len(), 1);
         assert_eq!(bound[0].uses[0], at..at + 1);
-        let s = support(src, &t, "t.c", &["g".into(), "k".into()], &bound, &r).unwrap();
+        let s = support(
+            src,
+            &t,
+            &crate::line_map::LineMap::new(src, "t.c"),
+            &["g".into(), "k".into()],
+            &bound,
+            &r,
+        )
+        .unwrap();
         assert!(s.contains("__device__ double (*__acc_gp_g)[N];\n__device__ const int (*__acc_gp_k);\n#define g (*__acc_gp_g)\n#define k (*__acc_gp_k)\n"), "{s}");
         assert!(s.find("#define g").unwrap() < s.find("__device__ static double f").unwrap());
         assert!(s.ends_with("}\n#undef g\n#undef k\n"), "{s}");
@@ -566,7 +583,7 @@ mod tests {
         let (line, why) = support(
             src,
             &t,
-            "t.c",
+            &crate::line_map::LineMap::new(src, "t.c"),
             &["k".into()],
             &routine_globals(src, &t, &r),
             &r,

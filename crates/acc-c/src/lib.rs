@@ -14,6 +14,7 @@ pub mod deps;
 mod f80;
 mod flow;
 mod lex;
+pub mod line_map;
 pub mod loops;
 pub mod lower;
 pub mod macro_expand;

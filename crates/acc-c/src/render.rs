@@ -4,6 +4,8 @@
 
 use acc_engine::{Diagnostic, Severity, Span};
 
+use crate::line_map::LineMap;
+
 /// Line and column (both 1-based, column in bytes as clang counts) of a
 /// byte offset.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
@@ -13,25 +15,33 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, offset - line_start + 1)
 }
 
-/// Renders one diagnostic against the file it is about.
+/// Renders one diagnostic against the file it is about. Where the text's own `#line`
+/// directives say its lines come from another file (a header `acc cc` inlined), the place
+/// is that file's line, as the C compiler would say.
 pub fn render(d: &Diagnostic, file: &str, src: &str) -> String {
     let sev = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
+    let lines = LineMap::new(src, file);
     let mut out = String::new();
-    located(&mut out, file, src, d.span, sev, &d.message);
+    let located = |out: &mut String, span: Span, sev: &str, msg: &str| {
+        located(out, &lines, src, span, sev, msg)
+    };
+    located(&mut out, d.span, sev, &d.message);
     if !d.label.is_empty() {
         out.push_str(&format!("note: {}\n", d.label));
     }
     for l in &d.secondary {
-        located(&mut out, file, src, l.span, "note", &l.message);
+        located(&mut out, l.span, "note", &l.message);
     }
     for n in &d.notes {
         out.push_str(&format!("note: {n}\n"));
     }
     if let Some(fix) = &d.fix {
-        let (line, col) = line_col(src, fix.span.start);
+        let (_, col) = line_col(src, fix.span.start);
+        let place = lines.place(fix.span.start);
+        let (file, line) = (place.file, place.line);
         if fix.span.is_empty() {
             // An insertion (`acc check`'s directives to add): the text goes before that place.
             out.push_str(&format!(
@@ -49,8 +59,10 @@ pub fn render(d: &Diagnostic, file: &str, src: &str) -> String {
     out
 }
 
-fn located(out: &mut String, file: &str, src: &str, span: Span, sev: &str, msg: &str) {
-    let (line, col) = line_col(src, span.start);
+fn located(out: &mut String, lines: &LineMap, src: &str, span: Span, sev: &str, msg: &str) {
+    let (_, col) = line_col(src, span.start);
+    let place = lines.place(span.start);
+    let (file, line) = (place.file, place.line);
     out.push_str(&format!("{file}:{line}:{col}: {sev}: {msg}\n"));
     let start = span.start.min(src.len());
     let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);

@@ -101,7 +101,7 @@ impl Lowered {
             ));
         }
 
-        let user = crate::lower::apply(src, edits, &p.file);
+        let user = crate::lower::apply(src, edits, &p.lines);
         let mut kern = CWriter::new();
         // The user's code here is never run (only the kernels are), but it
         // names the module in its launches.
@@ -113,7 +113,10 @@ impl Lowered {
         if !kern.as_str().ends_with('\n') {
             kern.end_line();
         }
-        kern.line_marker_flagless(src.lines().count() + 1, &p.file)
+        // The kernels follow the user's last line, as in the one-unit form.
+        let after = p.lines.place(src.len());
+        let after_line = after.line + usize::from(!src.ends_with('\n'));
+        kern.line_marker_flagless(after_line, &crate::lower::c_string(after.file))
             .text(&kernels);
         let (host, kern) = (host.finish(), kern.finish());
         Ok(SplitTu {

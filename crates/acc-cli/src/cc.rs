@@ -725,13 +725,9 @@ impl Ctx<'_> {
         };
         if args.info {
             for line in &lowered.info {
-                // Lines that start with a line number read as `file:12: …`.
-                let sep = if line.starts_with(|c: char| c.is_ascii_digit()) {
-                    ""
-                } else {
-                    " "
-                };
-                let _ = writeln!(stderr, "{path}:{sep}{line}");
+                // Each starts with the construct's `file:line` (a header acc inlined names
+                // the header).
+                let _ = writeln!(stderr, "{line}");
             }
         }
         let mut host_c = lowered.host_c.clone();

@@ -241,3 +241,35 @@ fn a_directive_macro_from_a_header_applies_in_a_file_with_no_other_directive() {
     // copyin: the device's -1 never comes back; on the host (directives ignored) it would.
     assert_eq!(stdout(&ok(out)), "3\n");
 }
+
+/// A file another tool generated says with `#line` where its lines come from (a parser
+/// generator's actions, a template expander): `--info`, the runtime's messages and the C
+/// compiler's all name that file and line, as for any other code of the file.
+#[test]
+fn a_generated_files_line_directives_name_the_places_acc_reports() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\nstatic double a[8];\nint main(void) {\n#line 40 \"grammar.y\"\n  for (int r = 0; r < 2; r++) {\n#pragma acc parallel loop copy(a[0:8])\n    for (int i = 0; i < 8; i++) a[i] += i;\n  }\n#line 12 \"main.c\"\n  printf(\"%g\\n\", a[7]);\n#pragma acc update self(a[0:8])\n  return 0;\n}\n";
+    let dir = project("line-directives", &[("gen.c", src)]);
+    let out = ok(acc(&dir)
+        .args(["cc", "--info", "gen.c", "-o", "gen"])
+        .output()
+        .unwrap());
+    let info = stderr(&out);
+    assert!(
+        info.contains("grammar.y:41: parallel region: one kernel; data: copy(a[0:8])"),
+        "{info}"
+    );
+    assert!(info.contains("main.c:13: update: "), "{info}");
+    let out = Command::new(dir.join("gen"))
+        .env("ACC_DEVICE_TYPE", "host_discrete")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("main.c:13") && err.contains("not present"),
+        "the update names the place its #line gives: {err}"
+    );
+}

@@ -373,8 +373,8 @@ impl<'a> Lowerer<'a> {
         let open = format!(
             "{} {wait}{array} struct __acc_region __acc_r{n} __attribute__((cleanup(__acc_region_end))) = {{{}, {line}, __acc_d{n}, {count}, {asy}, {cond}}}; if (__acc_r{n}.active) acc_rt_region_begin({}, {line}, __acc_d{n}, {count}, {asy});",
             if is_declare { "" } else { "{" },
-            self.file,
-            self.file
+            self.file_at(c.pragma_span),
+            self.file_at(c.pragma_span)
         );
         let indent = self.indent_of(c.pragma_span);
         self.replace(c.pragma_span, one_statement_a_line(&open, &indent));
@@ -420,7 +420,7 @@ impl<'a> Lowerer<'a> {
                 let _ = write!(
                     open,
                     "void *__acc_ud{n} = ({cond}) ? acc_rt_use_device({}, {line}, (void *)({}), {}, {if_present}) : (void *)({}); ",
-                    self.file,
+                    self.file_at(c.pragma_span),
                     var.name,
                     c_string(&item.text),
                     var.name
@@ -460,7 +460,7 @@ impl<'a> Lowerer<'a> {
                 // program, entered before `main` runs.
                 let text = format!(
                     "__attribute__((constructor)) static void __acc_declare{n}(void) {{ {array} acc_rt_enter_data({}, {line}, __acc_d{n}, {count}, acc_async_sync); }}",
-                    self.file
+                    self.file_at(c.pragma_span)
                 );
                 let indent = self.indent_of(c.pragma_span);
                 self.replace(c.pragma_span, one_statement_a_line(&text, &indent));
@@ -469,7 +469,7 @@ impl<'a> Lowerer<'a> {
         };
         let body = format!(
             "{wait}{array} {call}({}, {line}, __acc_d{n}, {count}, {asy});",
-            self.file
+            self.file_at(c.pragma_span)
         );
         let text = match self.condition(id) {
             Some(cond) => format!("if ({cond}) {{ {body} }}"),
@@ -492,11 +492,14 @@ impl<'a> Lowerer<'a> {
                         format!(
                             "{{ const int __acc_q[] = {{{}}}; acc_rt_wait({}, {line}, __acc_q, {}, {asy}); }}",
                             qs.join(", "),
-                            self.file,
+                            self.file_at(c.pragma_span),
                             qs.len()
                         )
                     }
-                    _ => format!("acc_rt_wait({}, {line}, 0, 0, {asy});", self.file),
+                    _ => format!(
+                        "acc_rt_wait({}, {line}, 0, 0, {asy});",
+                        self.file_at(c.pragma_span)
+                    ),
                 }
             }
             DirectiveKind::Init | DirectiveKind::Shutdown => {

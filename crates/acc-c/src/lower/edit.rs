@@ -31,14 +31,6 @@ impl Edit {
     }
 }
 
-pub(super) fn line_of(src: &str, offset: usize) -> usize {
-    src.as_bytes()[..offset.min(src.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
 /// Puts the statement `s` between `<name>_BEGIN` and `<name>_END`, outside every other edit
 /// at its ends.
 pub(super) fn enclose(edits: &mut Vec<Edit>, s: Span, name: &str) {
@@ -80,9 +72,9 @@ pub(super) fn one_statement_a_line(code: &str, indent: &str) -> String {
     out
 }
 
-/// Applies edits to the whole file, resynchronising line numbers after
-/// each replaced region.
-pub(crate) fn apply(src: &str, mut edits: Vec<Edit>, file: &str) -> String {
+/// Applies edits to the whole file, resynchronising line numbers (and the file, where the
+/// text's own `#line` directives name another) after each replaced region.
+pub(crate) fn apply(src: &str, mut edits: Vec<Edit>, lines: &crate::line_map::LineMap) -> String {
     edits.sort_by_key(|e| (e.start, e.order, e.end));
     let mut out = String::with_capacity(src.len() * 2);
     let mut pos = 0;
@@ -95,7 +87,8 @@ pub(crate) fn apply(src: &str, mut edits: Vec<Edit>, file: &str) -> String {
         pos = e.end;
         if e.line_after {
             // Continue on a new line numbered as the original text is.
-            let line = line_of(src, pos);
+            let place = lines.place(pos);
+            let (line, file) = (place.line, c_string(place.file));
             let col_start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
             let _ = write!(
                 out,

@@ -72,7 +72,7 @@ impl<'a> Lowerer<'a> {
             "{wait}{unused}{data_array} acc_rt_region_begin_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy}); \
              {offset_decls}{args_decl} {reds_decl} {launches}\
              acc_rt_region_end_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy});",
-            f = self.file,
+            f = self.file_at(c.pragma_span),
         );
         let indent = self.indent_of(c.pragma_span);
         let launch = one_statement_a_line(&launch, &indent);
@@ -81,7 +81,7 @@ impl<'a> Lowerer<'a> {
             Some(cond) => format!(
                 "if ({cond}) {{ {launch} }} else {{\n#line {} {}\n{host_version}\n}}",
                 self.line(body),
-                self.file
+                self.file_at(body)
             ),
             None => format!("{{ {launch} }}"),
         };
@@ -410,7 +410,7 @@ impl<'a> Lowerer<'a> {
     ) -> String {
         let fname = format!("{}_{pi}", l.fname);
         let (num_gangs, nw, vl) = self.part_dims(k, span, l);
-        let (thread_gangs, lanes, rows) = self.cuda_shape(id, k, span, iterations, f, l.line);
+        let (thread_gangs, lanes, rows) = self.cuda_shape(id, k, span, iterations, f);
         let mut kernel_body = self.kernel_body(id, k, span);
         // A `kernels` region's declaration is a part of its own, whose variables the later
         // parts use (loop variables: each loop's own copy): used, as far as C can tell. (A
@@ -452,7 +452,7 @@ impl<'a> Lowerer<'a> {
         let mut launches = String::new();
         self.cuda_kernels.push(CudaKernel {
             entry: fname.clone(),
-            file: self.file.trim_matches('"').to_string(),
+            file: self.file_escaped_at(span),
             line: self.line(span),
             params: cuda_params.clone(),
             slot_bytes: cuda_slot_bytes.clone(),
@@ -488,7 +488,7 @@ impl<'a> Lowerer<'a> {
                 launches,
                 "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, {cuda}}}; \
                  acc_rt_launch_v(&__acc_k{n}_{pi}, {iterations}, {num_gangs}, {nw}, {vl}, {asy}, __acc_ai{n}, __acc_av{n}, {nargs}, __acc_ri{n}, __acc_rv{n}, {nreds}); ",
-                f = self.file,
+                f = self.file_at(span),
                 nargs = args.len(),
                 nreds = reds.len(),
             );
@@ -546,8 +546,8 @@ impl<'a> Lowerer<'a> {
         span: Span,
         iterations: &str,
         f: &Frame,
-        line: usize,
     ) -> (bool, bool, bool) {
+        let at = self.at(self.unit.construct(id).pragma_span);
         let cuda_blocks = f.cuda_blocks;
         let has_private_sections = !f.section_plans.is_empty();
         // Lanes where it is exact (and the kernel would spread threads over the gang loop).
@@ -557,7 +557,7 @@ impl<'a> Lowerer<'a> {
         let mut thread_gangs = threads_mode && self.once_per_gang(id, k, span).1;
         if thread_gangs {
             self.info.push(format!(
-                    "{line}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
+                    "{at}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
                 ));
         }
         self.lanes = if threads_mode && !thread_gangs {
@@ -570,18 +570,18 @@ impl<'a> Lowerer<'a> {
         if threads_mode && self.lanes.is_none() && !thread_gangs && has_private_sections {
             thread_gangs = true;
             self.info.push(format!(
-                "{line}: CUDA: one thread a gang (each gang's copy of a private section)"
+                "{at}: CUDA: one thread a gang (each gang's copy of a private section)"
             ));
         }
         let lanes = self.lanes.is_some();
         let rows = self.lanes.as_ref().is_some_and(|l| !l.rows.is_empty());
         if rows {
             self.info.push(format!(
-                    "{line}: CUDA: a block a gang iteration, its worker loops over the block's rows and their vector loops over each row's lanes"
+                    "{at}: CUDA: a block a gang iteration, its worker loops over the block's rows and their vector loops over each row's lanes"
                 ));
         } else if lanes {
             self.info.push(format!(
-                    "{line}: CUDA: a block a gang iteration, its worker/vector loops spread over the block's threads"
+                    "{at}: CUDA: a block a gang iteration, its worker/vector loops spread over the block's threads"
                 ));
         }
         (thread_gangs, lanes, rows)
@@ -602,7 +602,7 @@ impl<'a> Lowerer<'a> {
             .comment(&format!(
                 "{} at {}:{}",
                 l.construct_name,
-                self.file.trim_matches('"'),
+                self.file_escaped_at(span),
                 l.line
             ))
             .open(&format!(
@@ -617,7 +617,7 @@ impl<'a> Lowerer<'a> {
             w.line(&f.typedefs_used);
         }
         w.text(f.decls.as_str())
-            .line_marker(self.line(span), &self.file)
+            .line_marker(self.line(span), &self.file_at(span))
             .text(body)
             .end_line()
             .text(f.red_store.as_str())

@@ -60,7 +60,6 @@ mod spread;
 mod writer;
 
 use self::atomic::AtomicSeen;
-use self::edit::line_of;
 pub(crate) use self::edit::{apply, Edit};
 use self::module::declared_globals;
 pub(crate) use self::prelude::PRELUDE;
@@ -107,6 +106,8 @@ pub(crate) struct Parts {
     pub(crate) kernels: String,
     /// The file name as a C string literal.
     pub(crate) file: String,
+    /// Where the source's bytes are in the program's files.
+    pub(crate) lines: crate::line_map::LineMap,
     /// The definition of `__acc_cuda_module` that kernel descriptors name
     /// (empty when there are no kernels).
     pub(crate) cuda_decl: String,
@@ -176,7 +177,7 @@ fn lower_analysis(
         trees: &analysis.trees,
         unit: &analysis.unit,
         plans: &plans,
-        file: c_string(&opts.file_name),
+        lines: crate::line_map::LineMap::new(src, &opts.file_name),
         edits: Vec::new(),
         kernels: String::new(),
         prototypes: String::new(),
@@ -207,7 +208,7 @@ fn lower_analysis(
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
-    let cuda_c = lw.cuda_module(&opts.file_name, &declared, &bound, &routines, header_items);
+    let cuda_c = lw.cuda_module(&declared, &bound, &routines, header_items);
     let mut lowered = lw.assemble(cuda_c);
     lowered.parts.trees = analysis.trees;
     (Some(lowered), diags)
@@ -219,8 +220,9 @@ struct Lowerer<'a> {
     trees: &'a [tree_sitter::Tree],
     unit: &'a Unit,
     plans: &'a [ConstructPlan],
-    /// The file name as a C string literal.
-    file: String,
+    /// Where each byte of `src` is in the program's files (the file's own `#line`
+    /// directives say, as for the C compiler).
+    lines: crate::line_map::LineMap,
     edits: Vec<Edit>,
     kernels: String,
     prototypes: String,
@@ -245,7 +247,7 @@ struct Lowerer<'a> {
 /// as itself, newlines and tabs as `\n` and `\t`, and every other byte (a carriage return from
 /// a CRLF file, UTF-8 or Latin-1 text in a comment) as a three-digit octal escape, which no
 /// following character can extend. `?` is escaped after a `?`, so no trigraph forms.
-fn c_string(s: &str) -> String {
+pub(crate) fn c_string(s: &str) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(s.len() + s.len() / 8 + 2);
     out.push('"');
@@ -338,8 +340,27 @@ impl<'a> Lowerer<'a> {
         self.counter
     }
 
+    /// The line of `span`'s start in its file ([`Self::file_at`]).
     fn line(&self, span: Span) -> usize {
-        line_of(self.src, span.start)
+        self.lines.line(span.start)
+    }
+
+    /// `file:line` of `span`'s start, to begin an `--info` line with.
+    fn at(&self, span: Span) -> String {
+        let place = self.lines.place(span.start);
+        format!("{}:{}", place.file, place.line)
+    }
+
+    /// The file `span` starts in, as a C string literal (the runtime's calls and `#line`
+    /// markers name it).
+    fn file_at(&self, span: Span) -> String {
+        c_string(self.lines.place(span.start).file)
+    }
+
+    /// [`Self::file_at`] without the quotes, for a `#line` marker or a comment.
+    fn file_escaped_at(&self, span: Span) -> String {
+        let literal = self.file_at(span);
+        literal[1..literal.len() - 1].to_string()
     }
 
     /// Is the construct inside a compute construct (so its kernel handles
@@ -356,14 +377,14 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let c = self.unit.construct(id);
-            let line = self.line(c.pragma_span);
             match &self.plans[id.0 as usize] {
                 ConstructPlan::Kernel(k) => {
                     let info = acc_engine::plan::Info {
                         unit: self.unit,
                         plan: &self.plans[id.0 as usize],
                     };
-                    self.info.push(format!("{line}: {info}"));
+                    self.info
+                        .push(format!("{}: {info}", self.at(c.pragma_span)));
                     self.kernel(id, k);
                 }
                 ConstructPlan::Region { data, .. } => {
@@ -371,7 +392,8 @@ impl<'a> Lowerer<'a> {
                         unit: self.unit,
                         plan: &self.plans[id.0 as usize],
                     };
-                    self.info.push(format!("{line}: {info}"));
+                    self.info
+                        .push(format!("{}: {info}", self.at(c.pragma_span)));
                     self.region(id, data);
                 }
                 ConstructPlan::Dynamic { kind, data, .. } => {
@@ -379,7 +401,8 @@ impl<'a> Lowerer<'a> {
                         unit: self.unit,
                         plan: &self.plans[id.0 as usize],
                     };
-                    self.info.push(format!("{line}: {info}"));
+                    self.info
+                        .push(format!("{}: {info}", self.at(c.pragma_span)));
                     self.dynamic(id, *kind, data);
                 }
                 ConstructPlan::None => self.other(id),
@@ -425,6 +448,7 @@ impl<'a> Lowerer<'a> {
 
     /// `acc_rt_wait` for a `wait` clause, if any.
     fn wait_clause(&self, id: ConstructId, line: usize) -> String {
+        let file = self.file_at(self.unit.construct(id).pragma_span);
         let d = &self.unit.construct(id).directive;
         let Some(c) = d.clauses.iter().find(|c| c.kind == ClauseKind::Wait) else {
             return String::new();
@@ -435,11 +459,11 @@ impl<'a> Lowerer<'a> {
                 format!(
                     "{{ const int __acc_q[] = {{{}}}; acc_rt_wait({}, {line}, __acc_q, {}, acc_async_sync); }} ",
                     qs.join(", "),
-                    self.file,
+                    file,
                     qs.len()
                 )
             }
-            _ => format!("acc_rt_wait({}, {line}, 0, 0, acc_async_sync); ", self.file),
+            _ => format!("acc_rt_wait({file}, {line}, 0, 0, acc_async_sync); "),
         }
     }
 

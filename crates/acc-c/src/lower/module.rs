@@ -45,7 +45,6 @@ impl Lowerer<'_> {
     /// cannot have one (said in `--info`).
     pub(super) fn cuda_module(
         &mut self,
-        file_name: &str,
         declared: &[String],
         bound: &[RoutineGlobal],
         routines: &[String],
@@ -54,7 +53,7 @@ impl Lowerer<'_> {
         if self.cuda_kernels.is_empty() {
             return None;
         }
-        match crate::cuda::support(self.src, self.trees, file_name, declared, bound, routines) {
+        match crate::cuda::support(self.src, self.trees, &self.lines, declared, bound, routines) {
             Ok(support) => {
                 // What the program's headers define that the module uses, ahead of the rest.
                 let used = acc_engine::cuda::emit_module(&support, &self.cuda_kernels);
@@ -65,7 +64,9 @@ impl Lowerer<'_> {
                 )))
             }
             Err((line, why)) => {
-                self.info.push(format!("{line}: no CUDA version: {why}"));
+                let file = self.lines.main_file();
+                self.info
+                    .push(format!("{file}:{line}: no CUDA version: {why}"));
                 None
             }
         }
@@ -85,14 +86,14 @@ impl Lowerer<'_> {
             // The kernels name no CUDA source: on a GPU the runtime says so.
             None if !self.cuda_kernels.is_empty() => "#define __acc_cuda_module 0\n".to_string(),
             None => String::new(),
-        } + &crate::sites::table(self.unit, self.src, &self.file);
+        } + &crate::sites::table(self.unit, &self.lines);
         let mut w = CWriter::new();
         w.text(PRELUDE)
             .text(&cuda_decl)
             .text(&self.prototypes)
-            .line_marker(1, &self.file);
+            .line_marker(1, &c_string(self.lines.main_file()));
         let user_start = w.as_str().len();
-        w.text(&apply(self.src, self.edits.clone(), &self.file));
+        w.text(&apply(self.src, self.edits.clone(), &self.lines));
         if !w.as_str().ends_with('\n') {
             w.end_line();
         }
@@ -104,7 +105,8 @@ impl Lowerer<'_> {
             prototypes: self.prototypes,
             user,
             kernels: self.kernels,
-            file: self.file,
+            file: c_string(self.lines.main_file()),
+            lines: self.lines,
             cuda_decl,
             trees: Vec::new(),
         };
