@@ -269,7 +269,7 @@ impl Build {
         for (n, file) in self.files.iter().enumerate() {
             rerun_if_changed(file);
             match self.lower(&compiler, &pp_args, file)? {
-                Some(mut host_c) => {
+                Some((mut host_c, inlined)) => {
                     let stem = file
                         .file_stem()
                         .map_or_else(|| "input".into(), |s| s.to_string_lossy().into_owned());
@@ -278,7 +278,7 @@ impl Build {
                         host_c.push_str(&link_check());
                     }
                     write_if_changed(&out, &host_c)?;
-                    generated.push((file, out));
+                    generated.push((file, out, inlined));
                 }
                 None => failed += 1,
             }
@@ -313,13 +313,17 @@ impl Build {
         // generated files are elsewhere: the sources' directories go first
         // on the quoted path (one compiler command line for all files, so
         // each file sees every source directory, in the order of the files).
-        let mut quote_dirs: Vec<&Path> = Vec::new();
-        for (src, out) in &generated {
+        // The program's headers a file has put in (`acc_c::inline`) look for their own quoted
+        // includes beside themselves, after the sources' directories.
+        let mut quote_dirs: Vec<PathBuf> = Vec::new();
+        for (src, out, inlined) in &generated {
             let dir = src.parent().filter(|d| !d.as_os_str().is_empty());
-            let dir = dir.unwrap_or(Path::new("."));
-            if gnu_like && !quote_dirs.contains(&dir) {
-                quote_dirs.push(dir);
-                cc.flag("-iquote").flag(dir);
+            let dir = dir.unwrap_or(Path::new(".")).to_path_buf();
+            for dir in std::iter::once(dir).chain(acc_c::inline::quote_dirs(inlined)) {
+                if gnu_like && !quote_dirs.contains(&dir) {
+                    cc.flag("-iquote").flag(&dir);
+                    quote_dirs.push(dir);
+                }
             }
             cc.file(out);
         }
@@ -364,7 +368,7 @@ impl Build {
         compiler: &cc::Tool,
         pp_args: &[OsString],
         file: &Path,
-    ) -> Result<Option<String>, Error> {
+    ) -> Result<Option<(String, Vec<String>)>, Error> {
         let src = std::fs::read(file).map_err(|e| io_error(file, e))?;
         // Any bytes a C compiler takes survive, byte for byte: see `acc_c::text`.
         let (src, _) = acc_c::text::prepare(acc_c::text::decode(src));
@@ -377,11 +381,16 @@ impl Build {
         let opts = acc_c::lower::LowerOptions {
             file_name: name.clone(),
             read_headers: acc_c::preprocess::program_headers_may_hold_directives(file, &src, &args),
+            inline_headers: true,
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, file, &args);
-        let (lowered, diags) = acc_c::lower::lower_file_lazy(&src, &mut headers, &opts)
+        let acc_c::lower::LazyLowering {
+            lowered,
+            diags,
+            text,
+        } = acc_c::lower::lower_file_lazy(&src, &mut headers, &opts)
             .map_err(|e| Error::new(ErrorKind::Compiler, e))?;
-        report(&diags, &name, &src);
+        report(&diags, &name, text.as_deref().unwrap_or(&src));
         let errors = diags.iter().filter(|d| d.is_error()).count();
         let Some(lowered) = lowered.filter(|_| errors == 0) else {
             let errors = errors.max(1);
@@ -397,7 +406,7 @@ impl Build {
             // name the user's file.
             host_c = format!("#line 1 \"{}\"\n{src}", c_string(&name));
         }
-        Ok(Some(host_c))
+        Ok(Some((host_c, lowered.inlined_headers)))
     }
 
     #[cfg(feature = "bindgen")]

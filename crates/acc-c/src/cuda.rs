@@ -471,6 +471,17 @@ mod tests {
         routine_names(&crate::analyze_for(src, Default::default(), None).unit)
     }
 
+    /// An unnamed `routine` before a prototype names that function, not the next one the
+    /// file defines (`main` became a device function, and its host calls did not compile in
+    /// the CUDA module).
+    #[test]
+    fn a_routine_directive_before_a_prototype_names_the_prototypes_function() {
+        let src = "#pragma acc routine seq\nint one(void);\nint main(void) { return one(); }\n";
+        assert_eq!(routines_of(src), ["one"]);
+        let src = "#if 1\n#pragma acc routine seq\nextern double (*pick(int k))(double);\n#endif\nint main(void) { return 0; }\n";
+        assert_eq!(routines_of(src), ["pick"]);
+    }
+
     #[test]
     fn macros_types_and_routines_come_along_and_nothing_else() {
         let src = "#include <stdio.h>\n#define N 10\ntypedef struct { int a; } pair;\nstruct s { int b; };\nstatic int sq(int x);\n#pragma acc routine(sq) seq\n#pragma acc routine seq\nstatic int poly(int x) {\n#pragma acc loop seq\n  for (;;) {}\n  return sq(x) + 1;\n}\nstatic int sq(int x) { return x * x; }\nint host_only(void) { return 1; }\nint global = 3;\n";

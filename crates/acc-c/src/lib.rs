@@ -13,6 +13,7 @@ pub mod cuda;
 pub mod deps;
 mod f80;
 mod flow;
+pub mod inline;
 mod lex;
 pub mod line_map;
 pub mod loops;

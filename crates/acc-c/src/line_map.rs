@@ -71,7 +71,7 @@ impl LineMap {
         for row in 0..map.starts.len() {
             let start = map.starts[row];
             let end = map.starts.get(row + 1).map_or(src.len(), |&e| e - 1);
-            let text = &src[start..end];
+            let text = src[start..end].trim_end_matches('\r');
             let was_in_comment = in_comment;
             in_comment = still_in_comment(text, in_comment);
             if was_in_comment {
@@ -292,5 +292,9 @@ mod tests {
                 line: 20
             }
         );
+        // CRLF line ends, as a Windows editor writes them.
+        let src = "a\r\n#line 7\r\nz\r\n";
+        let m = LineMap::new(src, "t.c");
+        assert_eq!(m.place(src.find('z').unwrap()).line, 7);
     }
 }

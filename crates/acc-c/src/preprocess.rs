@@ -158,7 +158,12 @@ pub fn learn_text(text: &str) -> TypeEnv {
         for n in root.children(&mut c) {
             env.learn(n, text);
             if origins.get(n.start_position().row) == Some(&Origin::Program) {
+                let known = env.header_items.len();
                 env.learn_header_item(n, text);
+                if env.header_items.len() > known {
+                    let header = file_of_line(text, n.start_position().row);
+                    env.header_items.last_mut().expect("just learned").header = header;
+                }
             }
         }
     }
@@ -214,6 +219,16 @@ pub fn header_directives(text: &str) -> Vec<crate::types::HeaderDirective> {
         line += 1;
     }
     out
+}
+
+/// The file that line `row` (0-based) of `$CC -E` output comes from, by the last line marker
+/// before it.
+fn file_of_line(text: &str, row: usize) -> String {
+    text.lines()
+        .take(row)
+        .filter_map(line_marker)
+        .last()
+        .map_or_else(String::new, |(_, name, _)| name.to_string())
 }
 
 /// A line marker `# N "file" flags…` of `$CC -E` output.
@@ -280,7 +295,9 @@ fn line_origins(text: &str) -> Vec<Origin> {
         .collect()
 }
 
-/// Warnings for the directives of the program's own headers, which acc does not apply: one
+/// Warnings for the directives of the program's own headers that acc does not apply (all of
+/// them for `acc translate` and `acc check`; for `acc cc`, those of the headers it could not put
+/// into the file, see [`crate::inline`]): one
 /// for each header, at the `#include` of the file that brings it in. `routine` directives are
 /// left out: on the host they change nothing, and a GPU kernel that calls a function defined
 /// only in a header fails to compile with the GPU compiler's message.
@@ -336,9 +353,11 @@ pub fn header_directive_warnings(
                 ),
             )
             .with_note(
-                "acc applies the directives of the file it compiles; the header's code runs as \
-                 plain C on the host, with the host's data. Move the code that holds them into \
-                 a .c file",
+                "acc cc applies the directives of the headers the file includes itself (it puts \
+                 them in at the `#include`), not of a header another header includes or one \
+                 that guards itself with `#pragma once` alone: this header's code runs as plain \
+                 C on the host, with the host's data. Include it from the file, guard it with \
+                 `#ifndef`, or move the code that holds the directives into a .c file",
             ),
         );
     }

@@ -80,6 +80,8 @@ pub struct HeaderItem {
     /// The names it defines (a macro's, typedef names, a tag, enumerators).
     pub names: Vec<String>,
     pub text: String,
+    /// The header it comes from, as the preprocessor names it.
+    pub header: String,
 }
 
 /// Typedef names from the C standard headers that are scalars, for when the
@@ -323,7 +325,11 @@ impl TypeEnv {
             } else {
                 text
             };
-            self.header_items.push(HeaderItem { names, text });
+            self.header_items.push(HeaderItem {
+                names,
+                text,
+                header: String::new(),
+            });
         }
     }
 

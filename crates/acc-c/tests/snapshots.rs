@@ -64,7 +64,8 @@ fn generated(path: &Path) -> String {
         file_name: shown.clone(),
         ..Default::default()
     };
-    let (lowered, diags) = lower_file_lazy(&src, &mut headers, &opts).unwrap();
+    let acc_c::lower::LazyLowering { lowered, diags, .. } =
+        lower_file_lazy(&src, &mut headers, &opts).unwrap();
     let mut out = String::new();
     for d in &diags {
         out.push_str(&acc_c::render::render(d, &shown, &src));

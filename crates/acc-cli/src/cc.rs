@@ -162,6 +162,7 @@ pub fn drive(cc: &HostCc, args: &CcArgs, opts: &Options) -> Result<()> {
         link_out: &link_out,
         single_c: n_c == 1,
         omp: omp.as_ref(),
+        inlined_headers: std::sync::Mutex::new(Vec::new()),
     };
     // Every file is compiled, as gcc does, so that one run shows the errors
     // of all of them; the first failure is the status.
@@ -265,6 +266,10 @@ struct Ctx<'a> {
     single_c: bool,
     /// `--via=openmp`: the host compiler's OpenMP, which every compile uses.
     omp: Option<&'a via_openmp::OpenMp>,
+    /// The program's headers that the file being compiled has put in (see
+    /// `acc_c::inline`): their directories go on the quoted include path, and the
+    /// dependency file names them.
+    inlined_headers: std::sync::Mutex<Vec<String>>,
 }
 
 impl Ctx<'_> {
@@ -311,6 +316,10 @@ impl Ctx<'_> {
     fn compile_c(&self, n: usize, path: &str) -> Result<PathBuf> {
         let args = self.args;
         let object = self.object_path(n, path);
+        self.inlined_headers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         if args.check_data {
             crate::check::check_path(self.cc, args, path, false, true).map_err(Fail::Msg)?;
         }
@@ -377,7 +386,7 @@ impl Ctx<'_> {
                 }
                 None
             }
-            (Some(l), None) => match l.split(&src) {
+            (Some(l), None) => match l.split(l.source.as_deref().unwrap_or(&src)) {
                 Ok(s) => Some(s),
                 Err(why) => {
                     if args.verbose {
@@ -396,7 +405,7 @@ impl Ctx<'_> {
         let (out, dep) = self.compile_generated(path, &generated, &object, quote_dir, &[])?;
         self.show_host_messages(path, quote_dir, &out)?;
         if let Some(d) = dep {
-            name_the_source_in_dep_file(&d, &generated, path)?;
+            name_the_source_in_dep_file(&d, &generated, path, &self.inlined())?;
         }
         Ok(object)
     }
@@ -489,7 +498,7 @@ impl Ctx<'_> {
         }
         self.show_host_messages(path, quote_dir, &out)?;
         if let Some(d) = dep {
-            name_the_source_in_dep_file(&d, &generated, path)?;
+            name_the_source_in_dep_file(&d, &generated, path, &self.inlined())?;
         }
         Ok(object)
     }
@@ -645,7 +654,7 @@ impl Ctx<'_> {
         stderr.write_all(&host_out.stderr).ok();
         stderr.write_all(&kern_out.stderr).ok();
         if let Some(d) = dep {
-            name_the_source_in_dep_file(&d, generated, path)?;
+            name_the_source_in_dep_file(&d, generated, path, &self.inlined())?;
         }
         Ok(true)
     }
@@ -702,13 +711,25 @@ impl Ctx<'_> {
                 src,
                 &args.preprocess,
             ),
+            inline_headers: true,
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
-        let (lowered, diags) =
-            acc_c::lower::lower_file_lazy(src, &mut headers, &opts).map_err(Fail::Msg)?;
+        let acc_c::lower::LazyLowering {
+            lowered,
+            diags,
+            text,
+        } = acc_c::lower::lower_file_lazy(src, &mut headers, &opts).map_err(Fail::Msg)?;
+        *self
+            .inlined_headers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = lowered
+            .as_ref()
+            .map(|l| l.inlined_headers.clone())
+            .unwrap_or_default();
         let mut stderr = std::io::stderr().lock();
+        let text = text.as_deref().unwrap_or(src);
         for d in &diags {
-            let _ = stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, path, src)));
+            let _ = stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, path, text)));
         }
         let errors = diags.iter().filter(|d| d.is_error()).count();
         let lowered = match lowered {
@@ -752,6 +773,14 @@ impl Ctx<'_> {
         Ok(object)
     }
 
+    /// The headers the file being compiled has put in.
+    fn inlined(&self) -> Vec<String> {
+        self.inlined_headers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// `$CC` with the flags of a compile step (`quote_dir` first on the
     /// quoted include path), `_OPENACC` and the runtime's
     /// headers, as system headers: `-MMD` leaves them out of dependency
@@ -763,6 +792,11 @@ impl Ctx<'_> {
         cmd.arg(format!("-D_OPENACC={OPENACC}"));
         if let Some(d) = quote_dir {
             cmd.arg("-iquote").arg(d);
+            // The headers put into the file look for their own quoted includes beside
+            // themselves first, as when they were read from their place.
+            for dir in acc_c::inline::quote_dirs(&self.inlined()) {
+                cmd.arg("-iquote").arg(dir);
+            }
         }
         cmd.args(&a.preprocess).arg("-isystem").arg(self.include);
         if let Some(omp) = self.omp {
@@ -838,12 +872,31 @@ fn c_string(text: &str) -> String {
 /// The host compiler wrote the generated file's name into the dependency
 /// file; make wants the user's file there (the generated one is gone, and
 /// make would look for a rule to build it).
-fn name_the_source_in_dep_file(dep: &Path, generated: &Path, source: &str) -> Result<()> {
+fn name_the_source_in_dep_file(
+    dep: &Path,
+    generated: &Path,
+    source: &str,
+    inlined: &[String],
+) -> Result<()> {
     let Ok(text) = std::fs::read_to_string(dep) else {
         return Ok(());
     };
     let escaped = source.replace(' ', "\\ ");
-    let new = text.replace(&*generated.to_string_lossy(), &escaped);
+    let mut new = text.replace(&*generated.to_string_lossy(), &escaped);
+    // The headers acc put into the file are no longer `#include`d: the first rule names them
+    // at its end, as the compiler would have.
+    if !inlined.is_empty() {
+        let end = new
+            .match_indices('\n')
+            .map(|(i, _)| i)
+            .find(|&i| !new[..i].ends_with('\\'))
+            .unwrap_or(new.len());
+        let names: String = inlined
+            .iter()
+            .map(|h| format!(" {}", h.replace(' ', "\\ ")))
+            .collect();
+        new.insert_str(end, &names);
+    }
     if new != text {
         std::fs::write(dep, new)
             .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", dep.display())))?;

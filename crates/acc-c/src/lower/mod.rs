@@ -75,6 +75,10 @@ pub struct LowerOptions {
     /// header of the program's own may define a macro that expands to a directive
     /// ([`crate::preprocess::program_headers_may_hold_directives`]).
     pub read_headers: bool,
+    /// Put the program's own headers that hold directives into the file at their
+    /// `#include` and apply them there ([`crate::inline`]), as `acc cc` does; else they are
+    /// reported and left as plain C (`acc translate`, `acc check`).
+    pub inline_headers: bool,
 }
 
 /// The generated C for one file.
@@ -90,6 +94,13 @@ pub struct Lowered {
     pub cuda_c: Option<String>,
     /// The pieces `host_c` is made of, for [`Lowered::split`].
     pub(crate) parts: Parts,
+    /// The program's headers put into the file (`LowerOptions::inline_headers`): the C
+    /// compiler searches their directories for their own quoted includes, and a dependency
+    /// file names them.
+    pub inlined_headers: Vec<String>,
+    /// The text lowered when headers were put in (offsets of `parts` are into it); `None`:
+    /// the file's own.
+    pub source: Option<String>,
 }
 
 /// The pieces of a lowered file, for [`Lowered::split`] (`crate::split`), which rewrites the
@@ -130,11 +141,14 @@ pub fn lower_file(
 /// name the file does not define. Running the preprocessor and reading
 /// every header costs more than the rest of `acc cc` together, and most
 /// files do not need it.
+///
+/// With [`LowerOptions::inline_headers`], the headers put in make a new text, which the
+/// lowering and the diagnostics are about: it is returned too (`None`: the file's own).
 pub fn lower_file_lazy(
     src: &str,
     headers: &mut dyn FnMut() -> Result<TypeEnv, String>,
     opts: &LowerOptions,
-) -> Result<(Option<Lowered>, Vec<Diagnostic>), String> {
+) -> Result<LazyLowering, String> {
     let mut analysis = crate::analyze_for(src, TypeEnv::default(), None);
     let unknown_type = analysis
         .diags
@@ -152,13 +166,64 @@ pub fn lower_file_lazy(
         || opts.read_headers
         || (has_compute && crate::preprocess::includes_program_header(src))
     {
-        let env = headers()?;
+        let mut env = headers()?;
         header_items = env.header_items.clone();
+        if opts.inline_headers {
+            if let Some(inlined) = crate::inline::headers_into_file(
+                src,
+                &opts.file_name,
+                &env.header_directives,
+                &mut read_header,
+            ) {
+                // The directives of the headers put in are the file's now; the others stay
+                // reported at their `#include`, which moved.
+                env.header_directives
+                    .retain(|d| !inlined.put_in(&d.header, d.include_line));
+                for d in &mut env.header_directives {
+                    d.include_line = inlined.line_in_text(d.include_line);
+                }
+                header_items.retain(|i| !inlined.headers.contains(&i.header));
+                let text = inlined.text;
+                let analysis = crate::analyze_for(&text, env, None);
+                let (mut lowered, diags) = lower_analysis(&text, analysis, opts, &header_items);
+                if let Some(l) = &mut lowered {
+                    l.inlined_headers = inlined.headers;
+                    l.source = Some(text.clone());
+                }
+                return Ok(LazyLowering {
+                    lowered,
+                    diags,
+                    text: Some(text),
+                });
+            }
+        }
         // The same tree, analysed again with the headers' facts.
         let trees = std::mem::take(&mut analysis.trees);
         analysis = crate::analyze_parsed(src, trees, env, None);
     }
-    Ok(lower_analysis(src, analysis, opts, &header_items))
+    let (lowered, diags) = lower_analysis(src, analysis, opts, &header_items);
+    Ok(LazyLowering {
+        lowered,
+        diags,
+        text: None,
+    })
+}
+
+/// What [`lower_file_lazy`] gives.
+pub struct LazyLowering {
+    /// The lowered file; `None` when there are errors (in the diagnostics).
+    pub lowered: Option<Lowered>,
+    pub diags: Vec<Diagnostic>,
+    /// The text the lowering and the diagnostics are about when acc put headers into the
+    /// file; `None` when it is the file's own.
+    pub text: Option<String>,
+}
+
+/// A header's text, as the file's is read (any bytes; line ends as `crate::text::prepare`
+/// makes them).
+fn read_header(path: &std::path::Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    Some(crate::text::prepare(crate::text::decode(bytes)).0)
 }
 
 fn lower_analysis(

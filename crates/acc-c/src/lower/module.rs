@@ -115,6 +115,8 @@ impl Lowerer<'_> {
             info: self.info,
             cuda_c,
             parts,
+            inlined_headers: Vec::new(),
+            source: None,
         }
     }
 }

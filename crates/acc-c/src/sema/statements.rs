@@ -82,6 +82,7 @@ impl<'s> Walker<'s> {
                 {
                     self.local_type(format!("{};", self.text(ty)), node);
                 }
+                self.prototype_for_routines(node);
                 self.declaration(node, file_scope);
                 1
             }
@@ -351,6 +352,26 @@ impl<'s> Walker<'s> {
                 1
             }
             None => 1,
+        }
+    }
+
+    /// A function's prototype right after unnamed `routine` directives is the function they
+    /// name (OpenACC 3.3 §2.15.1: the directive is followed by a definition or a prototype), not
+    /// the next function the file defines.
+    fn prototype_for_routines(&mut self, node: Node<'s>) {
+        if self.pending_routines.is_empty() {
+            return;
+        }
+        let declarator = node.child_by_field_id(fields().declarator.get());
+        if find_descendant(declarator, "function_declarator").is_none() {
+            return;
+        }
+        let Some(name) = declarator.and_then(crate::syntax::declared_identifier) else {
+            return;
+        };
+        let name = self.text(name).to_string();
+        for id in self.pending_routines.drain(..) {
+            self.unit.constructs[id.0 as usize].function = Some((name.clone(), Self::span(node)));
         }
     }
 

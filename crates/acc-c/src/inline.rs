@@ -1,0 +1,304 @@
+//! The program's own headers that hold OpenACC directives, put into the file at the `#include`
+//! that brought them in, between `#line` markers, so that `acc cc` applies their directives as
+//! it does the file's own (a `static inline` function with a compute construct in a header, a
+//! style of whole books and codes). The C compiler sees the same translation unit: the
+//! header's text where the preprocessor read it, its lines and file named as before
+//! ([`crate::line_map`]).
+//!
+//! Only a header the file includes itself, at the inclusion where the preprocessor read its
+//! directives, and only one the C compiler would not read a second time unless it was guarded:
+//! a header that guards itself with `#pragma once` alone, or one a header includes, stays a
+//! header and its directives are reported (`preprocess::header_directive_warnings`). It reads
+//! the preprocessor's facts (`TypeEnv::header_directives`) and the headers' text; it must not
+//! analyse C.
+
+use std::path::{Path, PathBuf};
+
+use crate::types::HeaderDirective;
+
+/// The file with headers put in, and what changed.
+#[derive(Clone, Debug, Default)]
+pub struct Inlined {
+    /// The file's text with the headers in it.
+    pub text: String,
+    /// The headers put in (as the preprocessor named them), in the file's order.
+    pub headers: Vec<String>,
+    /// For each header put in: the file's line of its `#include`, and how many lines the text
+    /// grew there.
+    grown: Vec<(usize, usize)>,
+}
+
+impl Inlined {
+    /// Whether `header`, included at the file's line `include_line`, was put in there.
+    pub fn put_in(&self, header: &str, include_line: usize) -> bool {
+        self.grown
+            .iter()
+            .zip(&self.headers)
+            .any(|(&(at, _), h)| at == include_line && h == header)
+    }
+
+    /// The line of the new text that was line `line` of the file (1-based).
+    pub fn line_in_text(&self, line: usize) -> usize {
+        line + self
+            .grown
+            .iter()
+            .filter(|(at, _)| *at < line)
+            .map(|(_, n)| n)
+            .sum::<usize>()
+    }
+}
+
+/// `src` (the file named `file`) with each header of `directives` that it includes itself put
+/// in at that `#include`; `None` when none can be. `read` reads a header (the file system, in
+/// tests a table).
+pub fn headers_into_file(
+    src: &str,
+    file: &str,
+    directives: &[HeaderDirective],
+    read: &mut dyn FnMut(&Path) -> Option<String>,
+) -> Option<Inlined> {
+    // One inclusion per (header, line of the file), in the file's order.
+    let mut wanted: Vec<(usize, &str)> = Vec::new();
+    for d in directives {
+        if d.include_line > 0 && !wanted.contains(&(d.include_line, d.header.as_str())) {
+            wanted.push((d.include_line, d.header.as_str()));
+        }
+    }
+    wanted.sort_unstable();
+    let lines: Vec<&str> = src.split_inclusive('\n').collect();
+    let mut out = Inlined::default();
+    let mut next = 0usize;
+    for (line, header) in wanted {
+        let Some(&include) = lines.get(line - 1) else {
+            continue;
+        };
+        if !includes(include, header) || line <= next {
+            continue;
+        }
+        let Some(text) = read(Path::new(header)) else {
+            continue;
+        };
+        let Some(body) = unguarded(&text) else {
+            continue;
+        };
+        for l in &lines[next..line - 1] {
+            out.text.push_str(l);
+        }
+        let before = out.text.len();
+        out.text.push_str(&format!("#line 1 {}\n", quoted(header)));
+        out.text.push_str(&body);
+        if !body.ends_with('\n') {
+            out.text.push('\n');
+        }
+        out.text
+            .push_str(&format!("#line {} {}\n", line + 1, quoted(file)));
+        let added = out.text[before..].matches('\n').count();
+        // The `#include` line itself gave way.
+        out.grown.push((line, added - 1));
+        out.headers.push(header.to_string());
+        next = line;
+    }
+    if out.headers.is_empty() {
+        return None;
+    }
+    for l in &lines[next..] {
+        out.text.push_str(l);
+    }
+    Some(out)
+}
+
+/// Whether `line` is an `#include` naming `header` (the preprocessor's path of it, which ends
+/// with the name the directive wrote).
+fn includes(line: &str, header: &str) -> bool {
+    let Some(rest) = line.trim_start().strip_prefix('#') else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix("include") else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let (open, close) = match rest.chars().next() {
+        Some('"') => ('"', '"'),
+        Some('<') => ('<', '>'),
+        _ => return false,
+    };
+    let Some(name) = rest[open.len_utf8()..].split(close).next() else {
+        return false;
+    };
+    !name.is_empty() && Path::new(header).ends_with(name)
+}
+
+/// The header's text to put in at the inclusion where the preprocessor read it: its include
+/// guard (`#ifndef X` then `#define X` as its first directives) kept but made `#if 1`, since
+/// the preprocessor found X undefined there, so that acc's reading of the `#if` (which knows
+/// only the macros of the whole unit, where X is defined) keeps the body; `None` for a header
+/// that says `#pragma once`, which a later `#include` of it would read again once its text is
+/// no longer that file's.
+fn unguarded(text: &str) -> Option<String> {
+    let directives: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .scan(0usize, |at, l| {
+            let start = *at;
+            *at += l.len();
+            Some((start, l))
+        })
+        .filter(|(_, l)| l.trim_start().starts_with('#'))
+        .collect();
+    let words = |l: &str| -> Vec<String> {
+        l.trim_start()[1..]
+            .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == '!')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    if directives.iter().any(|(_, l)| {
+        words(l).first().is_some_and(|w| w == "pragma")
+            && words(l).get(1).is_some_and(|w| w == "once")
+    }) {
+        return None;
+    }
+    let guard = match (directives.first(), directives.get(1)) {
+        (Some(&(at, first)), Some(&(_, second))) if before_is_blank(&text[..at]) => {
+            let (w1, w2) = (words(first), words(second));
+            let name = match w1.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                ["ifndef", x] => Some(x.to_string()),
+                ["if", "defined", x] if first.contains('!') => Some(x.to_string()),
+                _ => None,
+            };
+            name.filter(|x| w2.len() >= 2 && w2[0] == "define" && w2[1] == *x)
+                .map(|_| (at, first.trim_end_matches(['\n', '\r']).len()))
+        }
+        _ => None,
+    };
+    Some(match guard {
+        Some((at, len)) => format!(
+            "{}#if 1 /* acc: {} (the header, put in where it was first read) */{}",
+            &text[..at],
+            text[at..at + len].trim(),
+            &text[at + len..]
+        ),
+        None => text.to_string(),
+    })
+}
+
+/// Whether only blanks and comments come before the first directive.
+fn before_is_blank(text: &str) -> bool {
+    let mut rest = text.trim_start();
+    loop {
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, t)| t).trim_start();
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            match r.split_once("*/") {
+                Some((_, t)) => rest = t.trim_start(),
+                None => return false,
+            }
+        } else {
+            return rest.is_empty();
+        }
+    }
+}
+
+/// A C string literal of `s` as a `#line` directive takes it.
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The directories of the headers put in, for the C compiler's `-iquote`: their own
+/// `#include "…"` lines look there first, as when they were files of their own.
+pub fn quote_dirs(headers: &[String]) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for h in headers {
+        let dir = Path::new(h)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    dirs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn directive(header: &str, include_line: usize) -> HeaderDirective {
+        HeaderDirective {
+            header: header.into(),
+            line: 3,
+            text: "acc parallel loop".into(),
+            include_line,
+        }
+    }
+
+    fn run(src: &str, dirs: &[HeaderDirective], files: &[(&str, &str)]) -> Option<Inlined> {
+        headers_into_file(src, "m.c", dirs, &mut |p| {
+            files
+                .iter()
+                .find(|(n, _)| Path::new(n) == p)
+                .map(|(_, t)| t.to_string())
+        })
+    }
+
+    #[test]
+    fn a_header_goes_where_the_file_includes_it_with_its_lines_named() {
+        let src = "#include <stdio.h>\n#include \"k.h\"\nint main(void) { return 0; }\n";
+        let header = "/* k */\n#ifndef K_H\n#define K_H\nstatic void k(void) {}\n#endif\n";
+        let got = run(src, &[directive("inc/k.h", 2)], &[("inc/k.h", header)]).unwrap();
+        assert_eq!(
+            got.text,
+            "#include <stdio.h>\n#line 1 \"inc/k.h\"\n/* k */\n#if 1 /* acc: #ifndef K_H (the header, put in where it was first read) */\n#define K_H\nstatic void k(void) {}\n#endif\n#line 3 \"m.c\"\nint main(void) { return 0; }\n"
+        );
+        assert_eq!(got.headers, ["inc/k.h"]);
+        let map = crate::line_map::LineMap::new(&got.text, "m.c");
+        let at = |s: &str| map.place(got.text.find(s).unwrap());
+        assert_eq!((at("static").file, at("static").line), ("inc/k.h", 4));
+        assert_eq!((at("int main").file, at("int main").line), ("m.c", 3));
+        assert_eq!(got.line_in_text(1), 1);
+        assert_eq!(got.line_in_text(3), 9);
+    }
+
+    #[test]
+    fn headers_acc_cannot_put_in_stay_headers() {
+        let src = "#include \"a.h\"\n#include \"once.h\"\nint x;\n";
+        // b.h is included by a.h, not by the file; once.h guards itself with #pragma once.
+        let dirs = [directive("b.h", 1), directive("once.h", 2)];
+        let files = [
+            ("b.h", "void b(void);\n"),
+            ("once.h", "#pragma once\nvoid o(void);\n"),
+        ];
+        assert!(run(src, &dirs, &files).is_none());
+        // A header that cannot be read stays too.
+        assert!(run(src, &[directive("a.h", 1)], &[]).is_none());
+    }
+
+    #[test]
+    fn guards_are_recognised_only_as_the_first_directives() {
+        assert_eq!(
+            unguarded("#if !defined(G)\n#define G\nint g;\n#endif\n").unwrap(),
+            "#if 1 /* acc: #if !defined(G) (the header, put in where it was first read) */\n#define G\nint g;\n#endif\n"
+        );
+        let not_a_guard = "#include <x.h>\n#ifndef G\n#define G\n#endif\n";
+        assert_eq!(unguarded(not_a_guard).unwrap(), not_a_guard);
+        let other_name = "#ifndef G\n#define H\n#endif\n";
+        assert_eq!(unguarded(other_name).unwrap(), other_name);
+    }
+
+    #[test]
+    fn two_headers_and_the_lines_after_them() {
+        let src = "#include \"a.h\"\nint x;\n#include \"b.h\"\nint y;\n";
+        let files = [("a.h", "int a;\n"), ("b.h", "int b;")];
+        let got = run(src, &[directive("b.h", 3), directive("a.h", 1)], &files).unwrap();
+        assert_eq!(
+            got.text,
+            "#line 1 \"a.h\"\nint a;\n#line 2 \"m.c\"\nint x;\n#line 1 \"b.h\"\nint b;\n#line 4 \"m.c\"\nint y;\n"
+        );
+        assert_eq!(got.headers, ["a.h", "b.h"]);
+        assert_eq!(got.line_in_text(2), 4);
+        assert_eq!(got.line_in_text(4), 8);
+        let map = crate::line_map::LineMap::new(&got.text, "m.c");
+        let y = map.place(got.text.find("int y").unwrap());
+        assert_eq!((y.file, y.line), ("m.c", 4));
+    }
+}
