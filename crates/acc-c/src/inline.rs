@@ -131,9 +131,11 @@ fn includes(line: &str, header: &str) -> bool {
 /// The header's text to put in at the inclusion where the preprocessor read it: its include
 /// guard (`#ifndef X` then `#define X` as its first directives) kept but made `#if 1`, since
 /// the preprocessor found X undefined there, so that acc's reading of the `#if` (which knows
-/// only the macros of the whole unit, where X is defined) keeps the body; `None` for a header
-/// that says `#pragma once`, which a later `#include` of it would read again once its text is
-/// no longer that file's.
+/// only the macros of the whole unit, where X is defined) keeps the body. A `#pragma once`
+/// beside such a guard becomes a comment (in the file it would say nothing, and the guard
+/// keeps a later `#include` of the header out); `None` for a header guarded by `#pragma once`
+/// alone, which a later `#include` of it would read again once its text is no longer that
+/// file's.
 fn unguarded(text: &str) -> Option<String> {
     let directives: Vec<(usize, &str)> = text
         .split_inclusive('\n')
@@ -151,14 +153,31 @@ fn unguarded(text: &str) -> Option<String> {
             .map(str::to_string)
             .collect()
     };
-    if directives.iter().any(|(_, l)| {
-        words(l).first().is_some_and(|w| w == "pragma")
-            && words(l).get(1).is_some_and(|w| w == "once")
-    }) {
-        return None;
-    }
+    let is_once = |l: &str| {
+        if !l.trim_start().starts_with('#') {
+            return false;
+        }
+        let w = words(l);
+        w.len() >= 2 && w[0] == "pragma" && w[1] == "once"
+    };
+    let once: Vec<(usize, &str)> = directives
+        .iter()
+        .copied()
+        .filter(|(_, l)| is_once(l))
+        .collect();
+    let directives: Vec<(usize, &str)> = directives
+        .into_iter()
+        .filter(|(_, l)| !is_once(l))
+        .collect();
     let guard = match (directives.first(), directives.get(1)) {
-        (Some(&(at, first)), Some(&(_, second))) if before_is_blank(&text[..at]) => {
+        (Some(&(at, first)), Some(&(_, second)))
+            if before_is_blank(
+                &text[..at]
+                    .split_inclusive('\n')
+                    .filter(|l| !is_once(l))
+                    .collect::<String>(),
+            ) =>
+        {
             let (w1, w2) = (words(first), words(second));
             let name = match w1.iter().map(String::as_str).collect::<Vec<_>>()[..] {
                 ["ifndef", x] => Some(x.to_string()),
@@ -170,15 +189,35 @@ fn unguarded(text: &str) -> Option<String> {
         }
         _ => None,
     };
-    Some(match guard {
-        Some((at, len)) => format!(
-            "{}#if 1 /* acc: {} (the header, put in where it was first read) */{}",
-            &text[..at],
-            text[at..at + len].trim(),
-            &text[at + len..]
+    let Some((at, len)) = guard else {
+        return once.is_empty().then(|| text.to_string());
+    };
+    // The edits, from the end so the offsets before stay.
+    let mut edits: Vec<(usize, usize, String)> = once
+        .iter()
+        .map(|&(o, l)| {
+            let l = l.trim_end_matches(['\n', '\r']);
+            (
+                o,
+                l.len(),
+                format!("/* acc: {} (the header's guard keeps it once) */", l.trim()),
+            )
+        })
+        .collect();
+    edits.push((
+        at,
+        len,
+        format!(
+            "#if 1 /* acc: {} (the header, put in where it was first read) */",
+            text[at..at + len].trim()
         ),
-        None => text.to_string(),
-    })
+    ));
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (o, l, new) in edits {
+        out.replace_range(o..o + l, &new);
+    }
+    Some(out)
 }
 
 /// Whether only blanks and comments come before the first directive.
@@ -283,6 +322,12 @@ mod tests {
         assert_eq!(unguarded(not_a_guard).unwrap(), not_a_guard);
         let other_name = "#ifndef G\n#define H\n#endif\n";
         assert_eq!(unguarded(other_name).unwrap(), other_name);
+        // `#pragma once` beside a guard: the guard does its work.
+        assert_eq!(
+            unguarded("#pragma once\n#ifndef G\n#define G\n#endif\n").unwrap(),
+            "/* acc: #pragma once (the header's guard keeps it once) */\n#if 1 /* acc: #ifndef G (the header, put in where it was first read) */\n#define G\n#endif\n"
+        );
+        assert!(unguarded("#pragma once\nint g;\n").is_none());
     }
 
     #[test]
