@@ -31,6 +31,13 @@ pub struct MacroDef {
     pub body: String,
 }
 
+impl MacroDef {
+    /// An object-like macro whose replacement is empty (`#define INLINE`).
+    pub fn is_empty_object(&self) -> bool {
+        self.params.is_none() && self.body.trim().is_empty()
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokKind {
     Ident,

@@ -320,3 +320,29 @@ fn a_generated_files_line_directives_name_the_places_acc_reports() {
         "the update names the place its #line gives: {err}"
     );
 }
+
+/// A portability header's empty macros (a qualifier or `inline` the compiler may lack,
+/// defined away) stand before a parameter's type: the kernel's copy of the parameter keeps
+/// its type (LQCD codes write `#define __restrict`; acc read `Q vec *v` as a `Q` and wrote a
+/// kernel the C compiler refused).
+#[test]
+fn empty_macros_before_a_type_leave_the_type_alone() {
+    if !have_cc() {
+        return;
+    }
+    let port = "#ifndef PORT_H\n#define PORT_H\n#define RESTRICT\n#define INLINE\n#endif\n";
+    let main = "#include <stdio.h>\n#include \"port.h\"\n#define QUAL\ntypedef struct { double c[100]; } vec;\nstatic INLINE double sum(RESTRICT vec *const v, QUAL const int n) {\n  double s = 0.0;\n#pragma acc kernels present(v[0:1])\n#pragma acc loop reduction(+:s)\n  for (int i = 0; i < n; i++) s += v->c[i];\n  return s;\n}\nint main(void) {\n  static vec a;\n  for (int i = 0; i < 100; i++) a.c[i] = i;\n  vec *p = &a;\n  double s;\n#pragma acc data copyin(p[0:1])\n  s = sum(p, 100);\n  printf(\"%g\\n\", s);\n  return s != 4950.0;\n}\n";
+    let dir = project("empty-macros", &[("port.h", port), ("main.c", main)]);
+    let out = ok(acc(&dir)
+        .args(["cc", "main.c", "-o", "main"])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    for device in ["host", "host_discrete"] {
+        let out = Command::new(dir.join("main"))
+            .env("ACC_DEVICE_TYPE", device)
+            .output()
+            .unwrap();
+        assert_eq!(stdout(&ok(out)), "4950\n", "{device}");
+    }
+}

@@ -112,8 +112,8 @@ pub(super) struct Found {
     /// By where the reparsed tree's empty statement stands (the use's last byte).
     pub directives: HashMap<usize, MacroDirective>,
     pub diags: Vec<Diagnostic>,
-    /// The file with each directive use replaced by an empty statement of its length; `None`
-    /// when there is none.
+    /// The file with each directive use replaced by an empty statement of its length, and
+    /// each use of an empty object-like macro by blanks; `None` when there is neither.
     pub masked: Option<String>,
 }
 
@@ -131,6 +131,17 @@ impl<'a> Definitions<'a> {
             file.entry(e.name.as_str()).or_default().push(e);
         }
         Definitions { file, headers }
+    }
+
+    /// Whether some definition (the file's or a header's) is an object-like macro that
+    /// expands to nothing.
+    fn any_empty(&self) -> bool {
+        self.headers.values().any(MacroDef::is_empty_object)
+            || self
+                .file
+                .values()
+                .flatten()
+                .any(|e| e.def.as_ref().is_some_and(MacroDef::is_empty_object))
     }
 
     fn event_at(&self, name: &str, at: usize) -> Option<&'a MacroEvent> {
@@ -188,14 +199,21 @@ impl<'a> Definitions<'a> {
     }
 }
 
-/// Finds the uses in `src` of macros that expand to OpenACC directives, outside `dead`
-/// (the branches of `#if`s the compiler will not see).
+/// Finds the uses in `src` of macros that expand to OpenACC directives, and of object-like
+/// macros that expand to nothing, outside `dead` (the branches of `#if`s the compiler will not
+/// see).
+///
+/// An empty macro is what a portability header makes of a qualifier or an attribute the
+/// compiler may lack (`#define __restrict`, `#define INLINE`): the compiler sees nothing where
+/// it is used, and neither must the parse, which would read `Q vec *v` as a variable of type
+/// `Q` and lose `vec`. Its uses are blanked in the masked copy.
 pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
     let (producers, acc_producers) = defs.pragma_producers();
     let mut found = Found::default();
-    if producers.is_empty() {
+    if producers.is_empty() && !defs.any_empty() {
         return found;
     }
+    let mut blanks: Vec<Span> = Vec::new();
     let b = src.as_bytes();
     let mut uses: Vec<MacroDirective> = Vec::new();
     let mut i = 0;
@@ -249,6 +267,11 @@ pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
             i = end;
             continue;
         };
+        if def.is_empty_object() {
+            blanks.push(Span::new(i, end));
+            i = end;
+            continue;
+        }
         let use_end = match &def.params {
             None => Some(end),
             Some(_) => arguments_end(b, src, end),
@@ -295,10 +318,13 @@ pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
         }
         i = use_end;
     }
-    if uses.is_empty() {
+    if uses.is_empty() && blanks.is_empty() {
         return found;
     }
     let mut masked = src.as_bytes().to_vec();
+    for b in blanks {
+        masked[b.start..b.end].fill(b' ');
+    }
     for u in uses {
         found.directives.insert(mask(&mut masked, u.span), u);
     }

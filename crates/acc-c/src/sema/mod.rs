@@ -63,7 +63,7 @@ pub fn analyze_trees(
 ) -> (Unit, Vec<Diagnostic>, Vec<tree_sitter::Tree>) {
     let may_expand_to_pragma =
         src.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"));
-    if !may_expand_to_pragma {
+    if !may_expand_to_pragma && !may_use_empty_macro(src, &env) {
         let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
         let w = walk(&roots, src, env, for_runtime, HashMap::new());
         let (unit, diags) = (w.unit, w.diags);
@@ -111,6 +111,41 @@ pub fn analyze_trees(
     w.diags.extend(unused);
     let (unit, diags) = (w.unit, w.diags);
     (unit, diags, masked_trees)
+}
+
+/// Whether `src` may use an object-like macro that expands to nothing (see
+/// [`macro_directives::find`]): one the headers define, or one the file defines itself on a
+/// line of its own, named in a line of code. A cheap test before the search proper.
+fn may_use_empty_macro(src: &str, env: &TypeEnv) -> bool {
+    let mut names: std::collections::HashSet<&str> = env
+        .macros
+        .iter()
+        .filter(|(_, d)| d.is_empty_object())
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let is_word =
+        |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    for line in src.lines() {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let Some(def) = rest.trim_start().strip_prefix("define") else {
+            continue;
+        };
+        let def = def.split("//").next().unwrap_or("");
+        let def = def.split("/*").next().unwrap_or("").trim();
+        if is_word(def) {
+            names.insert(def);
+        }
+    }
+    !names.is_empty()
+        && src
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .any(|l| {
+                l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|w| names.contains(w))
+            })
 }
 
 /// The walk over `roots`, the trees of `src`; `macro_directives` are the directives macro

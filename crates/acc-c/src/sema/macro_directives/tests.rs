@@ -155,3 +155,30 @@ fn a_use_before_a_missing_brace_prints_without_overlap() {
         let _ = crate::translate(src, TypeEnv::default(), Default::default(), mode);
     }
 }
+
+/// An object-like macro that expands to nothing (a qualifier a portability header defines
+/// away) is not read as a type: the variable keeps its own type, and what a kernel declares of
+/// it is the declaration as written (the macro stays defined for the compiler).
+#[test]
+fn an_empty_macro_before_a_type_is_not_the_type() {
+    let src = "#define QUAL\ntypedef struct { double c[4]; } vec;\nvoid f(QUAL vec *const v, int n) {\n#pragma acc parallel loop copy(v[0:1])\n  for (int i = 0; i < n; i++) v->c[i] = i;\n}\n";
+    let a = crate::analyze_for(src, TypeEnv::default(), None);
+    let warnings: Vec<&str> = a.diags.iter().map(|d| d.message.as_str()).collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let v = a.unit.vars.iter().find(|v| v.name == "v").unwrap();
+    assert_eq!(v.decl_text, "vec *const v");
+    // Not where the compiler does not expand it: before its definition, in a comment or a
+    // string, on a preprocessor line.
+    let src = "typedef int QUAL;\nQUAL before;\n#define QUAL\n/* QUAL */ const char *s = \"QUAL\";\n#ifdef QUAL\nQUAL int after;\n#endif\n";
+    let a = crate::analyze_for(src, TypeEnv::default(), None);
+    let ty = |name: &str| {
+        a.unit
+            .vars
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.decl_text.clone())
+    };
+    assert_eq!(ty("before").as_deref(), Some("QUAL before"));
+    assert_eq!(ty("after").as_deref(), Some("int after"));
+    assert!(a.diags.iter().all(|d| !d.is_error()), "{:?}", a.diags);
+}
