@@ -5,10 +5,11 @@
 //! header's text where the preprocessor read it, its lines and file named as before
 //! ([`crate::line_map`]).
 //!
-//! Only a header the file includes itself, at the inclusion where the preprocessor read its
-//! directives, and only one the C compiler would not read a second time unless it was guarded:
-//! a header that guards itself with `#pragma once` alone, or one a header includes, stays a
-//! header and its directives are reported (`preprocess::header_directive_warnings`). It reads
+//! A header goes in at the inclusion where the preprocessor read its directives: the file's
+//! `#include` of it, or of the header that includes it (to any depth, each level put in). A
+//! header the C compiler would read a second time once its text is no longer that file's (one
+//! that guards itself with `#pragma once` alone) stays a header, and its directives are
+//! reported (`preprocess::header_directive_warnings`). It reads
 //! the preprocessor's facts (`TypeEnv::header_directives`) and the headers' text; it must not
 //! analyse C.
 
@@ -21,20 +22,19 @@ use crate::types::HeaderDirective;
 pub struct Inlined {
     /// The file's text with the headers in it.
     pub text: String,
-    /// The headers put in (as the preprocessor named them), in the file's order.
+    /// The headers put in (as the preprocessor named them), in the order they were.
     pub headers: Vec<String>,
-    /// For each header put in: the file's line of its `#include`, and how many lines the text
+    /// For each header put in at a line of the file: that line, and how many lines the text
     /// grew there.
     grown: Vec<(usize, usize)>,
+    /// The inclusion chains put in (see `HeaderDirective::chain`), each level.
+    chains: Vec<Vec<(String, usize)>>,
 }
 
 impl Inlined {
-    /// Whether `header`, included at the file's line `include_line`, was put in there.
-    pub fn put_in(&self, header: &str, include_line: usize) -> bool {
-        self.grown
-            .iter()
-            .zip(&self.headers)
-            .any(|(&(at, _), h)| at == include_line && h == header)
+    /// Whether the inclusion that brought `d`'s header in was put in, at every level.
+    pub fn put_in(&self, d: &HeaderDirective) -> bool {
+        !d.chain.is_empty() && self.chains.contains(&d.chain)
     }
 
     /// The line of the new text that was line `line` of the file (1-based).
@@ -48,63 +48,118 @@ impl Inlined {
     }
 }
 
-/// `src` (the file named `file`) with each header of `directives` that it includes itself put
-/// in at that `#include`; `None` when none can be. `read` reads a header (the file system, in
-/// tests a table).
+/// The inclusions to put in below one file: by the line of its `#include`, the header and
+/// what to put in below that header.
+#[derive(Default)]
+struct Wanted {
+    below: Vec<(usize, String, Wanted)>,
+    /// The header (the inclusion that leads here) holds directives itself.
+    own: bool,
+}
+
+impl Wanted {
+    fn add(&mut self, chain: &[(String, usize)]) {
+        let Some(((header, line), rest)) = chain.split_first() else {
+            self.own = true;
+            return;
+        };
+        let i = match self
+            .below
+            .iter()
+            .position(|(l, h, _)| l == line && h == header)
+        {
+            Some(i) => i,
+            None => {
+                self.below.push((*line, header.clone(), Wanted::default()));
+                self.below.len() - 1
+            }
+        };
+        self.below[i].2.add(rest);
+    }
+}
+
+/// `src` (the file named `file`) with the headers of `directives` put in at the `#include`s
+/// that brought them in: a header the file includes itself, and one such a header includes
+/// (to any depth), each where the preprocessor read its directives; `None` when none can be.
+/// `read` reads a header (the file system; in tests a table).
 pub fn headers_into_file(
     src: &str,
     file: &str,
     directives: &[HeaderDirective],
     read: &mut dyn FnMut(&Path) -> Option<String>,
 ) -> Option<Inlined> {
-    // One inclusion per (header, line of the file), in the file's order.
-    let mut wanted: Vec<(usize, &str)> = Vec::new();
+    let mut wanted = Wanted::default();
     for d in directives {
-        if d.include_line > 0 && !wanted.contains(&(d.include_line, d.header.as_str())) {
-            wanted.push((d.include_line, d.header.as_str()));
-        }
+        wanted.add(&d.chain);
     }
-    wanted.sort_unstable();
-    let lines: Vec<&str> = src.split_inclusive('\n').collect();
     let mut out = Inlined::default();
+    let text = put_in(src, file, &wanted, read, &mut out, &[])?;
+    out.text = text;
+    Some(out)
+}
+
+/// `text` (of `file`, reached through the inclusions `path`) with the headers `wanted` names
+/// put in; `None` when none could be.
+fn put_in(
+    text: &str,
+    file: &str,
+    wanted: &Wanted,
+    read: &mut dyn FnMut(&Path) -> Option<String>,
+    out: &mut Inlined,
+    path: &[(String, usize)],
+) -> Option<String> {
+    let mut below: Vec<&(usize, String, Wanted)> = wanted.below.iter().collect();
+    below.sort_by_key(|(line, _, _)| *line);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut new = String::new();
     let mut next = 0usize;
-    for (line, header) in wanted {
-        let Some(&include) = lines.get(line - 1) else {
+    let mut any = false;
+    for (line, header, deeper) in below {
+        let line = *line;
+        let Some(&include) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
             continue;
         };
         if !includes(include, header) || line <= next {
             continue;
         }
-        let Some(text) = read(Path::new(header)) else {
+        let Some(body) = read(Path::new(header)).and_then(|t| unguarded(&t)) else {
             continue;
         };
-        let Some(body) = unguarded(&text) else {
-            continue;
+        let mut here = path.to_vec();
+        here.push((header.clone(), line));
+        let body = match put_in(&body, header, deeper, read, out, &here) {
+            Some(b) => b,
+            // A header that only leads to one acc could not put in stays a header.
+            None if !deeper.own => continue,
+            None => body,
         };
         for l in &lines[next..line - 1] {
-            out.text.push_str(l);
+            new.push_str(l);
         }
-        let before = out.text.len();
-        out.text.push_str(&format!("#line 1 {}\n", quoted(header)));
-        out.text.push_str(&body);
+        let before = new.len();
+        new.push_str(&format!("#line 1 {}\n", quoted(header)));
+        new.push_str(&body);
         if !body.ends_with('\n') {
-            out.text.push('\n');
+            new.push('\n');
         }
-        out.text
-            .push_str(&format!("#line {} {}\n", line + 1, quoted(file)));
-        let added = out.text[before..].matches('\n').count();
-        // The `#include` line itself gave way.
-        out.grown.push((line, added - 1));
-        out.headers.push(header.to_string());
+        new.push_str(&format!("#line {} {}\n", line + 1, quoted(file)));
+        if path.is_empty() {
+            // The `#include` line itself gave way.
+            let added = new[before..].matches('\n').count();
+            out.grown.push((line, added - 1));
+        }
+        out.headers.push(header.clone());
+        out.chains.push(here);
         next = line;
+        any = true;
     }
-    if out.headers.is_empty() {
+    if !any {
         return None;
     }
     for l in &lines[next..] {
-        out.text.push_str(l);
+        new.push_str(l);
     }
-    Some(out)
+    Some(new)
 }
 
 /// Whether `line` is an `#include` naming `header` (the preprocessor's path of it, which ends
@@ -268,6 +323,7 @@ mod tests {
             line: 3,
             text: "acc parallel loop".into(),
             include_line,
+            chain: vec![(header.into(), include_line)],
         }
     }
 
@@ -310,6 +366,41 @@ mod tests {
         assert!(run(src, &dirs, &files).is_none());
         // A header that cannot be read stays too.
         assert!(run(src, &[directive("a.h", 1)], &[]).is_none());
+    }
+
+    /// A header that a header the file includes includes: both go in, each with its lines.
+    #[test]
+    fn a_nested_header_goes_in_inside_the_header_that_includes_it() {
+        let src = "#include \"outer.h\"\nint main(void) { return 0; }\n";
+        let outer = "#ifndef OUTER_H\n#define OUTER_H\n#include \"inner.h\"\nint o;\n#endif\n";
+        let inner = "static void k(void) {}\n";
+        let mut d = directive("inc/inner.h", 1);
+        d.chain = vec![("inc/outer.h".into(), 1), ("inc/inner.h".into(), 3)];
+        let got = run(
+            src,
+            &[d.clone()],
+            &[("inc/outer.h", outer), ("inc/inner.h", inner)],
+        )
+        .unwrap();
+        assert_eq!(
+            got.text,
+            "#line 1 \"inc/outer.h\"\n#if 1 /* acc: #ifndef OUTER_H (the header, put in where it was first read) */\n#define OUTER_H\n#line 1 \"inc/inner.h\"\nstatic void k(void) {}\n#line 4 \"inc/outer.h\"\nint o;\n#endif\n#line 2 \"m.c\"\nint main(void) { return 0; }\n"
+        );
+        assert!(got.put_in(&d));
+        assert_eq!(got.headers, ["inc/inner.h", "inc/outer.h"]);
+        assert_eq!(got.line_in_text(2), 10);
+        let map = crate::line_map::LineMap::new(&got.text, "m.c");
+        let at = |s: &str| map.place(got.text.find(s).unwrap());
+        assert_eq!((at("static").file, at("static").line), ("inc/inner.h", 1));
+        assert_eq!((at("int o").file, at("int o").line), ("inc/outer.h", 4));
+        // An inner header acc cannot put in leaves the outer one in, its #include kept.
+        let once = "#pragma once\nstatic void k(void) {}\n";
+        let got = run(
+            src,
+            &[d.clone()],
+            &[("inc/outer.h", outer), ("inc/inner.h", once)],
+        );
+        assert!(got.is_none(), "nothing of the chain's last header went in");
     }
 
     #[test]

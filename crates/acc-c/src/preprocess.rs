@@ -184,12 +184,23 @@ pub fn header_directives(text: &str) -> Vec<crate::types::HeaderDirective> {
     let mut line = 0usize;
     let mut program = false;
     let mut include_line = 0usize;
+    // The headers entered below the main file, each with its includer's line of the
+    // `#include`.
+    let mut chain: Vec<(String, usize)> = Vec::new();
     for l in text.lines() {
         if let Some((n, name, flags)) = line_marker(l) {
             let main_name = main.get_or_insert_with(|| name.to_string()).clone();
             if file == main_name && name != main_name && flags.contains(&1) {
                 // Entered from the main file: its current line is the `#include`.
                 include_line = line;
+            }
+            if flags.contains(&1) && !file.is_empty() {
+                chain.push((name.to_string(), line));
+            } else if flags.contains(&2) {
+                // Back in `name`: the headers below it are done.
+                while chain.last().is_some_and(|(h, _)| h != name) {
+                    chain.pop();
+                }
             }
             program = name != main_name
                 && name != "<command-line>"
@@ -211,6 +222,7 @@ pub fn header_directives(text: &str) -> Vec<crate::types::HeaderDirective> {
                             line,
                             text: rest.trim_end().to_string(),
                             include_line,
+                            chain: chain.clone(),
                         });
                     }
                 }
@@ -353,11 +365,12 @@ pub fn header_directive_warnings(
                 ),
             )
             .with_note(
-                "acc cc applies the directives of the headers the file includes itself (it puts \
-                 them in at the `#include`), not of a header another header includes or one \
-                 that guards itself with `#pragma once` alone: this header's code runs as plain \
-                 C on the host, with the host's data. Include it from the file, guard it with \
-                 `#ifndef`, or move the code that holds the directives into a .c file",
+                "acc cc applies the directives of the program's headers by putting them into \
+                 the file at their `#include`, but not of a header that guards itself with \
+                 `#pragma once` alone (a later `#include` would read it again), nor of one it \
+                 cannot read: this header's code runs as plain C on the host, with the host's \
+                 data. Guard it with `#ifndef`, or move the code that holds the directives into \
+                 a .c file",
             ),
         );
     }
@@ -426,6 +439,12 @@ mod tests {
                 ("u.h", 1, "acc routine seq", 3),
                 ("u.h", 3, "acc kernels", 3)
             ]
+        );
+        // The inclusions that lead to each: t.h from the file's line 3, u.h from t.h's line 3.
+        assert_eq!(found[0].chain, [("t.h".to_string(), 3)]);
+        assert_eq!(
+            found[2].chain,
+            [("t.h".to_string(), 3), ("u.h".to_string(), 3)]
         );
         let src = "#include <x.h>\nint a;\n  #include \"t.h\"\nint main(void) { return 0; }\n";
         let w = super::header_directive_warnings(src, &found);

@@ -59,6 +59,9 @@ pub struct HeaderDirective {
     pub text: String,
     /// The line of the file being compiled whose `#include` brings the header in.
     pub include_line: usize,
+    /// The inclusions that lead to the header, from the file's: each header and the line of
+    /// its includer's `#include` (the first is `include_line`, the last is `header`'s).
+    pub chain: Vec<(String, usize)>,
 }
 
 /// A file-scope variable a header declares.

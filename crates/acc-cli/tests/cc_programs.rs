@@ -109,27 +109,56 @@ fn directives_in_the_programs_own_headers_apply_where_the_file_includes_them() {
 }
 
 #[test]
-fn directives_of_a_header_another_header_includes_are_reported_not_ignored_silently() {
+fn directives_of_a_header_another_header_includes_apply_too() {
     if !have_cc() {
         return;
     }
-    let inner = "static inline void twice(double *a, int n) {\n#pragma acc parallel loop present(a[0:n])\n  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n";
-    let main = "#include <stdio.h>\n#include \"outer.h\"\nint main(void) {\n  double a[4] = {1, 2, 3, 4};\n  twice(a, 4);\n  printf(\"%g\\n\", a[3]);\n  return 0;\n}\n";
+    let inner = "#ifndef INNER_H\n#define INNER_H\nstatic inline void twice(double *a, int n) {\n#pragma acc parallel loop present(a[0:n])\n  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n#endif\n";
+    let main = "#include <stdio.h>\n#include \"outer.h\"\nint main(void) {\n  double a[4] = {1, 2, 3, 4};\n#pragma acc data copy(a)\n  twice(a, 4);\n  printf(\"%g\\n\", a[3]);\n  return 0;\n}\n";
     let dir = project(
         "nested-header-directives",
         &[
             ("inc/inner.h", inner),
-            ("inc/outer.h", "#include \"inner.h\"\n"),
+            ("inc/outer.h", "#include \"inner.h\"\n#include <stdlib.h>\n"),
             ("main.c", main),
         ],
     );
     let out = ok(acc(&dir)
-        .args(["cc", "-Iinc", "main.c", "-o", "main"])
+        .args(["cc", "--info", "-Iinc", "main.c", "-o", "main"])
+        .output()
+        .unwrap());
+    let info = stderr(&out);
+    assert!(!info.contains("warning"), "{info}");
+    assert!(info.contains("inc/inner.h:4: parallel region: "), "{info}");
+    for device in ["host", "host_discrete"] {
+        let out = Command::new(dir.join("main"))
+            .env("ACC_DEVICE_TYPE", device)
+            .output()
+            .unwrap();
+        assert_eq!(stdout(&ok(out)), "8\n", "{device}");
+    }
+}
+
+/// A header guarded by `#pragma once` alone would be read again by a later `#include` once
+/// its text is in the file: it stays a header, and acc says its directives are not applied.
+#[test]
+fn directives_of_a_pragma_once_header_are_reported_not_ignored_silently() {
+    if !have_cc() {
+        return;
+    }
+    let header = "#pragma once\nstatic inline void twice(double *a, int n) {\n#pragma acc parallel loop present(a[0:n])\n  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n";
+    let main = "#include <stdio.h>\n#include \"twice.h\"\nint main(void) {\n  double a[4] = {1, 2, 3, 4};\n  twice(a, 4);\n  printf(\"%g\\n\", a[3]);\n  return 0;\n}\n";
+    let dir = project(
+        "once-header-directives",
+        &[("twice.h", header), ("main.c", main)],
+    );
+    let out = ok(acc(&dir)
+        .args(["cc", "main.c", "-o", "main"])
         .output()
         .unwrap());
     let warnings = stderr(&out);
     assert!(
-        warnings.contains("main.c:2:1: warning: acc does not apply the OpenACC directives of the program's headers: `#pragma acc parallel loop present(a[0:n])` at inc/inner.h:2 is ignored"),
+        warnings.contains("main.c:2:1: warning: acc does not apply the OpenACC directives of the program's headers: `#pragma acc parallel loop present(a[0:n])` at twice.h:3 is ignored"),
         "{warnings}"
     );
     assert_eq!(stdout(&ok(exe(&dir, "main"))), "8\n");

@@ -177,8 +177,7 @@ pub fn lower_file_lazy(
             ) {
                 // The directives of the headers put in are the file's now; the others stay
                 // reported at their `#include`, which moved.
-                env.header_directives
-                    .retain(|d| !inlined.put_in(&d.header, d.include_line));
+                env.header_directives.retain(|d| !inlined.put_in(d));
                 for d in &mut env.header_directives {
                     d.include_line = inlined.line_in_text(d.include_line);
                 }
