@@ -145,7 +145,8 @@ pub fn learn_text(text: &str) -> TypeEnv {
     // and tree-sitter then takes the next line as its value (swallowing,
     // say, the typedef after an include guard). Offsets do not matter
     // here, so trailing blanks go.
-    let trimmed: String = text
+    let joined = join_marked_pieces(text);
+    let trimmed: String = joined
         .lines()
         .map(|l| format!("{}\n", l.trim_end()))
         .collect();
@@ -241,6 +242,50 @@ fn file_of_line(text: &str, row: usize) -> String {
         .filter_map(line_marker)
         .last()
         .map_or_else(String::new, |(_, name, _)| name.to_string())
+}
+
+/// `$CC -E` output with the pieces of a line put back together. GCC marks the tokens a
+/// system header's macro gave (`complex` from `<complex.h>` becomes `_Complex`) with line
+/// markers inside the line: `typedef double`, `# 4 "s.h" 3 4`, `_Complex`, `# 4 "s.h"`,
+/// `d_complex;`. The parser would read the markers as directives cutting the declaration (a
+/// header's `typedef double complex d_complex` named nothing, and the CUDA module lacked it);
+/// a marker that names the current file at the line just written (and neither enters nor
+/// leaves a file) goes, and the piece after it joins that line, which keeps every later line's
+/// number.
+fn join_marked_pieces(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut file = String::new();
+    // The number of the next line of `file`, and whether the next piece continues the last.
+    let mut next = 0usize;
+    let mut join = false;
+    for l in text.lines() {
+        if let Some((n, name, flags)) = line_marker(l) {
+            let continues = name == file
+                && n + 1 == next
+                && !flags.contains(&1)
+                && !flags.contains(&2)
+                && out.ends_with('\n');
+            if continues {
+                join = true;
+                continue;
+            }
+            file = name.to_string();
+            next = n;
+            join = false;
+            out.push_str(l);
+            out.push('\n');
+            continue;
+        }
+        if std::mem::take(&mut join) {
+            out.pop();
+            out.push(' ');
+        } else {
+            next += 1;
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
 }
 
 /// A line marker `# N "file" flags…` of `$CC -E` output.
@@ -405,6 +450,29 @@ mod tests {
                 vec!["color".into(), "RED".into(), "GREEN".into()]
             ]
         );
+    }
+
+    /// A typedef of a complex type (C99 `double _Complex`, as `complex` expands) names its
+    /// type, also where GCC cut the line with markers around the system macro's tokens: a
+    /// CUDA module whose struct has such members takes the typedef along.
+    #[test]
+    fn a_complex_typedef_names_its_type() {
+        let text = "# 0 \"m.c\"\n# 1 \"t.h\" 1\n# 3 \"t.h\"\ntypedef double \n# 3 \"t.h\" 3 4\n\
+                    _Complex \n# 3 \"t.h\"\n    d_complex;\n\
+                    typedef float _Complex f_complex, *f_complex_ptr;\n#pragma acc routine seq\n\
+                    # 2 \"m.c\" 2\n";
+        let env = learn_text(text);
+        let names: Vec<Vec<String>> = env.header_items.iter().map(|i| i.names.clone()).collect();
+        assert_eq!(
+            names,
+            [
+                vec!["d_complex".to_string()],
+                vec!["f_complex".into(), "f_complex_ptr".into()]
+            ]
+        );
+        // The lines after the joined one keep their numbers: the directive is t.h's line 5.
+        let d = super::header_directives(&super::join_marked_pieces(text));
+        assert_eq!((d[0].header.as_str(), d[0].line), ("t.h", 5));
     }
 
     #[test]

@@ -60,12 +60,18 @@ fn generated(path: &Path) -> String {
     let include = root.join("crates/acc-runtime/include");
     let args = vec![format!("-I{}", include.display())];
     let mut headers = || acc_c::preprocess::header_facts("cc", path, &args);
+    // As `acc cc` lowers: the program's headers that hold directives put in.
     let opts = LowerOptions {
         file_name: shown.clone(),
+        inline_headers: true,
         ..Default::default()
     };
-    let acc_c::lower::LazyLowering { lowered, diags, .. } =
-        lower_file_lazy(&src, &mut headers, &opts).unwrap();
+    let acc_c::lower::LazyLowering {
+        lowered,
+        diags,
+        text,
+    } = lower_file_lazy(&src, &mut headers, &opts).unwrap();
+    let src = text.unwrap_or(src);
     let mut out = String::new();
     for d in &diags {
         out.push_str(&acc_c::render::render(d, &shown, &src));
@@ -97,7 +103,8 @@ fn generated(path: &Path) -> String {
             out.push('\n');
         }
     }
-    out
+    // A header put in is named as the preprocessor found it, from the workspace's root.
+    out.replace(&format!("{}/", root.display()), "")
 }
 
 /// The CUDA module embedded in host C as one string literal, replaced by its length and
