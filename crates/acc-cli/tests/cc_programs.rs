@@ -6,7 +6,7 @@
 use std::process::Command;
 
 mod support;
-use support::{acc, exe, have_cc, ok, project, stderr, stdout};
+use support::{acc, exe, have_cc, ok, project, stderr, stdout, stdout_on};
 
 /// A jagged array (`double **rows`) is mapped as `rows[lo:n][0:m]`: each row pointer points at
 /// its row's start, so a rows' section that starts elsewhere cannot be attached, and acc says so
@@ -51,11 +51,7 @@ fn a_nested_counter_declared_before_a_kernels_loop_is_each_iterations_own() {
         "{info}"
     );
     for device in ["host", "host_discrete"] {
-        let out = Command::new(dir.join("counter"))
-            .env("ACC_DEVICE_TYPE", device)
-            .output()
-            .unwrap();
-        assert_eq!(stdout(&ok(out)), "0\n", "{device}");
+        assert_eq!(stdout_on(&dir, "counter", device), "0\n", "{device}");
     }
 }
 
@@ -95,11 +91,7 @@ fn directives_in_the_programs_own_headers_apply_where_the_file_includes_them() {
     // separate memory the copy out brings its result back (the header read as plain C left
     // the device copy unchanged, and the copy out wrote 4 over the host's 8).
     for device in ["host", "host_discrete"] {
-        let out = Command::new(dir.join("main"))
-            .env("ACC_DEVICE_TYPE", device)
-            .output()
-            .unwrap();
-        assert_eq!(stdout(&ok(out)), "8\n", "{device}");
+        assert_eq!(stdout_on(&dir, "main", device), "8\n", "{device}");
     }
     let deps = std::fs::read_to_string(dir.join("main.d")).unwrap();
     assert!(
@@ -131,11 +123,7 @@ fn directives_of_a_header_another_header_includes_apply_too() {
     assert!(!info.contains("warning"), "{info}");
     assert!(info.contains("inc/inner.h:4: parallel region: "), "{info}");
     for device in ["host", "host_discrete"] {
-        let out = Command::new(dir.join("main"))
-            .env("ACC_DEVICE_TYPE", device)
-            .output()
-            .unwrap();
-        assert_eq!(stdout(&ok(out)), "8\n", "{device}");
+        assert_eq!(stdout_on(&dir, "main", device), "8\n", "{device}");
     }
 }
 
@@ -368,10 +356,6 @@ fn empty_macros_before_a_type_leave_the_type_alone() {
         .unwrap());
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     for device in ["host", "host_discrete"] {
-        let out = Command::new(dir.join("main"))
-            .env("ACC_DEVICE_TYPE", device)
-            .output()
-            .unwrap();
-        assert_eq!(stdout(&ok(out)), "4950\n", "{device}");
+        assert_eq!(stdout_on(&dir, "main", device), "4950\n", "{device}");
     }
 }

@@ -138,3 +138,13 @@ pub fn stderr(out: &Output) -> String {
 pub fn exe(dir: &Path, name: &str) -> Output {
     Command::new(dir.join(name)).output().unwrap()
 }
+
+/// What the program `name` in `dir` prints on `device` (`ACC_DEVICE_TYPE`), once it has
+/// exited 0.
+pub fn stdout_on(dir: &Path, name: &str, device: &str) -> String {
+    let out = Command::new(dir.join(name))
+        .env("ACC_DEVICE_TYPE", device)
+        .output()
+        .unwrap();
+    stdout(&ok(out))
+}
