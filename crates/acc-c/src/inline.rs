@@ -22,8 +22,6 @@ use crate::types::HeaderDirective;
 pub struct Inlined {
     /// The file's text with the headers in it.
     pub text: String,
-    /// The headers put in (as the preprocessor named them), in the order they were.
-    pub headers: Vec<String>,
     /// For each header put in at a line of the file: that line, and how many lines the text
     /// grew there.
     grown: Vec<(usize, usize)>,
@@ -32,6 +30,15 @@ pub struct Inlined {
 }
 
 impl Inlined {
+    /// The headers put in (as the preprocessor named them), in the order they were: each
+    /// chain's last.
+    pub fn headers(&self) -> Vec<String> {
+        self.chains
+            .iter()
+            .filter_map(|c| c.last().map(|(h, _)| h.clone()))
+            .collect()
+    }
+
     /// Whether the inclusion that brought `d`'s header in was put in, at every level.
     pub fn put_in(&self, d: &HeaderDirective) -> bool {
         !d.chain.is_empty() && self.chains.contains(&d.chain)
@@ -148,7 +155,6 @@ fn put_in(
             let added = new[before..].matches('\n').count();
             out.grown.push((line, added - 1));
         }
-        out.headers.push(header.clone());
         out.chains.push(here);
         next = line;
         any = true;
@@ -345,7 +351,7 @@ mod tests {
             got.text,
             "#include <stdio.h>\n#line 1 \"inc/k.h\"\n/* k */\n#if 1 /* acc: #ifndef K_H (the header, put in where it was first read) */\n#define K_H\nstatic void k(void) {}\n#endif\n#line 3 \"m.c\"\nint main(void) { return 0; }\n"
         );
-        assert_eq!(got.headers, ["inc/k.h"]);
+        assert_eq!(got.headers(), ["inc/k.h"]);
         let map = crate::line_map::LineMap::new(&got.text, "m.c");
         let at = |s: &str| map.place(got.text.find(s).unwrap());
         assert_eq!((at("static").file, at("static").line), ("inc/k.h", 4));
@@ -387,7 +393,7 @@ mod tests {
             "#line 1 \"inc/outer.h\"\n#if 1 /* acc: #ifndef OUTER_H (the header, put in where it was first read) */\n#define OUTER_H\n#line 1 \"inc/inner.h\"\nstatic void k(void) {}\n#line 4 \"inc/outer.h\"\nint o;\n#endif\n#line 2 \"m.c\"\nint main(void) { return 0; }\n"
         );
         assert!(got.put_in(&d));
-        assert_eq!(got.headers, ["inc/inner.h", "inc/outer.h"]);
+        assert_eq!(got.headers(), ["inc/inner.h", "inc/outer.h"]);
         assert_eq!(got.line_in_text(2), 10);
         let map = crate::line_map::LineMap::new(&got.text, "m.c");
         let at = |s: &str| map.place(got.text.find(s).unwrap());
@@ -430,7 +436,7 @@ mod tests {
             got.text,
             "#line 1 \"a.h\"\nint a;\n#line 2 \"m.c\"\nint x;\n#line 1 \"b.h\"\nint b;\n#line 4 \"m.c\"\nint y;\n"
         );
-        assert_eq!(got.headers, ["a.h", "b.h"]);
+        assert_eq!(got.headers(), ["a.h", "b.h"]);
         assert_eq!(got.line_in_text(2), 4);
         assert_eq!(got.line_in_text(4), 8);
         let map = crate::line_map::LineMap::new(&got.text, "m.c");

@@ -64,9 +64,6 @@ impl LineMap {
             }],
             files: vec![file.to_string()],
         };
-        if !src.contains("line") && !src.contains("# ") && !src.contains("#\t") {
-            return map;
-        }
         let mut in_comment = false;
         for row in 0..map.starts.len() {
             let start = map.starts[row];

@@ -152,6 +152,7 @@ pub fn learn_text(text: &str) -> TypeEnv {
         .collect();
     let text = trimmed.as_str();
     let origins = line_origins(text);
+    let files = files_of_lines(text);
     env.header_directives = header_directives(text);
     for tree in crate::syntax::parse(text) {
         let root = tree.root_node();
@@ -162,8 +163,8 @@ pub fn learn_text(text: &str) -> TypeEnv {
                 let known = env.header_items.len();
                 env.learn_header_item(n, text);
                 if env.header_items.len() > known {
-                    let header = file_of_line(text, n.start_position().row);
-                    env.header_items.last_mut().expect("just learned").header = header;
+                    let header = files.get(n.start_position().row).copied().unwrap_or("");
+                    env.header_items.last_mut().expect("just learned").header = header.into();
                 }
             }
         }
@@ -234,14 +235,17 @@ pub fn header_directives(text: &str) -> Vec<crate::types::HeaderDirective> {
     out
 }
 
-/// The file that line `row` (0-based) of `$CC -E` output comes from, by the last line marker
-/// before it.
-fn file_of_line(text: &str, row: usize) -> String {
+/// The file each line of `$CC -E` output comes from, by the last line marker before it.
+fn files_of_lines(text: &str) -> Vec<&str> {
+    let mut file = "";
     text.lines()
-        .take(row)
-        .filter_map(line_marker)
-        .last()
-        .map_or_else(String::new, |(_, name, _)| name.to_string())
+        .map(|l| {
+            if let Some((_, name, _)) = line_marker(l) {
+                file = name;
+            }
+            file
+        })
+        .collect()
 }
 
 /// `$CC -E` output with the pieces of a line put back together. GCC marks the tokens a
@@ -450,6 +454,9 @@ mod tests {
                 vec!["color".into(), "RED".into(), "GREEN".into()]
             ]
         );
+        // Each names the header it comes from (a header acc puts into the file leaves its
+        // items out of the CUDA module's, which the file's text gives).
+        assert!(env.header_items.iter().all(|i| i.header == "t.h"));
     }
 
     /// A typedef of a complex type (C99 `double _Complex`, as `complex` expands) names its

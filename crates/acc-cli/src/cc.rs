@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::flags::{self, CcArgs, Input, Stage};
+use crate::generated_includes::{name_the_source_in_dep_file, Includes};
 use crate::toolchain::{self, Fail, HostCc, Result, TempDir};
 use crate::via_openmp;
 
@@ -162,7 +163,6 @@ pub fn drive(cc: &HostCc, args: &CcArgs, opts: &Options) -> Result<()> {
         link_out: &link_out,
         single_c: n_c == 1,
         omp: omp.as_ref(),
-        inlined_headers: std::sync::Mutex::new(Vec::new()),
     };
     // Every file is compiled, as gcc does, so that one run shows the errors
     // of all of them; the first failure is the status.
@@ -266,10 +266,6 @@ struct Ctx<'a> {
     single_c: bool,
     /// `--via=openmp`: the host compiler's OpenMP, which every compile uses.
     omp: Option<&'a via_openmp::OpenMp>,
-    /// The program's headers that the file being compiled has put in (see
-    /// `acc_c::inline`): their directories go on the quoted include path, and the
-    /// dependency file names them.
-    inlined_headers: std::sync::Mutex<Vec<String>>,
 }
 
 impl Ctx<'_> {
@@ -316,10 +312,6 @@ impl Ctx<'_> {
     fn compile_c(&self, n: usize, path: &str) -> Result<PathBuf> {
         let args = self.args;
         let object = self.object_path(n, path);
-        self.inlined_headers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
         if args.check_data {
             crate::check::check_path(self.cc, args, path, false, true).map_err(Fail::Msg)?;
         }
@@ -338,7 +330,7 @@ impl Ctx<'_> {
             // Nothing to lower: compile the user's file itself, which is
             // what lowering would give, without running the preprocessor
             // twice, and with dependency files that name it.
-            let mut cmd = self.compile_command(None, true);
+            let mut cmd = self.compile_command(&[], true);
             cmd.arg(stage_flag(args.stage()));
             let by_name = matches!(
                 Path::new(path).extension().and_then(|e| e.to_str()),
@@ -355,7 +347,7 @@ impl Ctx<'_> {
         if let Some(omp) = self.omp {
             return self.compile_through_openmp(n, path, &src, layout, object, omp);
         }
-        let (host_c, lowered) = self.lower(path, &src)?;
+        let (host_c, lowered, text) = self.lower(path, &src)?;
         let generated = self.generated_path(n, path, &object);
         if let Some(dir) = generated.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(dir);
@@ -371,13 +363,8 @@ impl Ctx<'_> {
             std::fs::write(&cu, acc_c::text::encode(cuda_c))
                 .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", cu.display())))?;
         }
-        // `#include "x.h"` looks first beside the file that includes it, and
-        // the generated file is elsewhere: put the user's directory first on
-        // the quoted search path.
-        let src_dir = Path::new(path)
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty());
-        let quote_dir = src_dir.unwrap_or(Path::new("."));
+        let inlined = lowered.as_ref().map(|l| l.inlined_headers.clone());
+        let inc = &Includes::of(path, inlined.unwrap_or_default());
         let split = match (lowered, self.one_unit_because()) {
             (None, _) => None,
             (Some(_), Some(why)) => {
@@ -386,7 +373,7 @@ impl Ctx<'_> {
                 }
                 None
             }
-            (Some(l), None) => match l.split(l.source.as_deref().unwrap_or(&src)) {
+            (Some(l), None) => match l.split(text.as_deref().unwrap_or(&src)) {
                 Ok(s) => Some(s),
                 Err(why) => {
                     if args.verbose {
@@ -397,15 +384,15 @@ impl Ctx<'_> {
             },
         };
         if let Some(split) = split {
-            if self.compile_split(n, path, &object, &generated, quote_dir, &split)? {
+            if self.compile_split(n, path, &object, &generated, inc, &split)? {
                 return Ok(object);
             }
         }
         write(&generated, &host_c)?;
-        let (out, dep) = self.compile_generated(path, &generated, &object, quote_dir, &[])?;
-        self.show_host_messages(path, quote_dir, &out)?;
+        let (out, dep) = self.compile_generated(path, &generated, &object, inc, &[])?;
+        self.show_host_messages(path, inc, &out)?;
         if let Some(d) = dep {
-            name_the_source_in_dep_file(&d, &generated, path, &self.inlined())?;
+            name_the_source_in_dep_file(&d, &generated, path, &inc.inlined)?;
         }
         Ok(object)
     }
@@ -417,11 +404,11 @@ impl Ctx<'_> {
         path: &str,
         generated: &Path,
         object: &Path,
-        quote_dir: &Path,
+        inc: &Includes,
         extra: &[&str],
     ) -> Result<(std::process::Output, Option<PathBuf>)> {
         let args = self.args;
-        let mut cmd = self.compile_command(Some(quote_dir), true);
+        let mut cmd = self.compile_command(&inc.quote_dirs, true);
         cmd.args(extra);
         let dep = args.dep_file_wanted.then(|| self.dep_file(path, object));
         if let Some(d) = &dep {
@@ -465,21 +452,13 @@ impl Ctx<'_> {
             let _ = std::fs::create_dir_all(dir);
         }
         write(&generated, &text)?;
-        let quote_dir = Path::new(path)
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
+        let inc = &Includes::of(path, Vec::new());
         // The OpenMP form calls the OpenACC routines for `init`, `shutdown` and `set`, in files
         // that need not include openacc.h themselves (acc's own lowering includes it too).
-        let (out, dep) = self.compile_generated(
-            path,
-            &generated,
-            &object,
-            quote_dir,
-            &["-include", "openacc.h"],
-        )?;
+        let (out, dep) =
+            self.compile_generated(path, &generated, &object, inc, &["-include", "openacc.h"])?;
         if !out.status.success() {
-            if let Some(own) = self.own_code_fails(path, quote_dir) {
+            if let Some(own) = self.own_code_fails(path, inc) {
                 return Err(own);
             }
             // The user's own C compiles: the messages are about the OpenMP form, which the
@@ -496,9 +475,9 @@ impl Ctx<'_> {
             );
             return Err(Fail::Status(toolchain::exit_code(out.status)));
         }
-        self.show_host_messages(path, quote_dir, &out)?;
+        self.show_host_messages(path, inc, &out)?;
         if let Some(d) = dep {
-            name_the_source_in_dep_file(&d, &generated, path, &self.inlined())?;
+            name_the_source_in_dep_file(&d, &generated, path, &inc.inlined)?;
         }
         Ok(object)
     }
@@ -594,7 +573,7 @@ impl Ctx<'_> {
         path: &str,
         object: &Path,
         generated: &Path,
-        quote_dir: &Path,
+        inc: &Includes,
         split: &acc_c::split::SplitTu,
     ) -> Result<bool> {
         let args = self.args;
@@ -604,13 +583,13 @@ impl Ctx<'_> {
         let stem = stem(path);
         let host_o = self.tmp.path().join(format!("{n}-{stem}.host.o"));
         let kernels_o = self.tmp.path().join(format!("{n}-{stem}.kernels.o"));
-        let mut host = self.compile_command(Some(quote_dir), true);
+        let mut host = self.compile_command(&inc.quote_dirs, true);
         let dep = args.dep_file_wanted.then(|| self.dep_file(path, object));
         if let Some(d) = &dep {
             host.arg("-MF").arg(d);
         }
         host.arg("-c").arg(generated).arg("-o").arg(&host_o);
-        let mut kern = self.compile_command(Some(quote_dir), false);
+        let mut kern = self.compile_command(&inc.quote_dirs, false);
         kern.arg("-c").arg(&kernels_c).arg("-o").arg(&kernels_o);
         let (host_out, kern_out) = std::thread::scope(|s| {
             let k = s.spawn(|| output(kern, args.verbose));
@@ -623,7 +602,7 @@ impl Ctx<'_> {
         });
         let (host_out, kern_out) = (host_out?, kern_out?);
         if !host_out.status.success() {
-            self.show_host_messages(path, quote_dir, &host_out)?;
+            self.show_host_messages(path, inc, &host_out)?;
         }
         let fall_back = |why: &str| {
             if args.verbose {
@@ -654,7 +633,7 @@ impl Ctx<'_> {
         stderr.write_all(&host_out.stderr).ok();
         stderr.write_all(&kern_out.stderr).ok();
         if let Some(d) = dep {
-            name_the_source_in_dep_file(&d, generated, path, &self.inlined())?;
+            name_the_source_in_dep_file(&d, generated, path, &inc.inlined)?;
         }
         Ok(true)
     }
@@ -666,11 +645,11 @@ impl Ctx<'_> {
     fn show_host_messages(
         &self,
         path: &str,
-        quote_dir: &Path,
+        inc: &Includes,
         out: &std::process::Output,
     ) -> Result<()> {
         if !out.status.success() {
-            if let Some(own) = self.own_code_fails(path, quote_dir) {
+            if let Some(own) = self.own_code_fails(path, inc) {
                 return Err(own);
             }
         }
@@ -683,8 +662,8 @@ impl Ctx<'_> {
 
     /// The user's file compiled alone (directives ignored): on failure its messages are said
     /// and the status returned.
-    fn own_code_fails(&self, path: &str, quote_dir: &Path) -> Option<Fail> {
-        let mut check = self.compile_command(Some(quote_dir), true);
+    fn own_code_fails(&self, path: &str, inc: &Includes) -> Option<Fail> {
+        let mut check = self.compile_command(&inc.quote_dirs, true);
         check
             .arg("-fsyntax-only")
             .arg("-Wno-unknown-pragmas")
@@ -697,9 +676,13 @@ impl Ctx<'_> {
         Some(Fail::Status(toolchain::exit_code(own.status)))
     }
 
-    /// Header facts, lowering, diagnostics; the host C on success, and
-    /// the lowering when the file has kernels.
-    fn lower(&self, path: &str, src: &str) -> Result<(String, Option<acc_c::lower::Lowered>)> {
+    /// Header facts, lowering, diagnostics; the host C on success, the lowering, and the text
+    /// lowered when acc put the program's headers into it (`None`: the file's own).
+    fn lower(
+        &self,
+        path: &str,
+        src: &str,
+    ) -> Result<(String, Option<acc_c::lower::Lowered>, Option<String>)> {
         let args = self.args;
         let (program, mut pp) = self.cc.for_preprocessor();
         pp.extend(args.preprocess.iter().cloned());
@@ -719,17 +702,10 @@ impl Ctx<'_> {
             diags,
             text,
         } = acc_c::lower::lower_file_lazy(src, &mut headers, &opts).map_err(Fail::Msg)?;
-        *self
-            .inlined_headers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = lowered
-            .as_ref()
-            .map(|l| l.inlined_headers.clone())
-            .unwrap_or_default();
         let mut stderr = std::io::stderr().lock();
-        let text = text.as_deref().unwrap_or(src);
+        let shown = text.as_deref().unwrap_or(src);
         for d in &diags {
-            let _ = stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, path, text)));
+            let _ = stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, path, shown)));
         }
         let errors = diags.iter().filter(|d| d.is_error()).count();
         let lowered = match lowered {
@@ -757,12 +733,12 @@ impl Ctx<'_> {
             // the host compiler's messages name the user's file.
             host_c = format!("#line 1 \"{}\"\n{src}", c_string(path));
         }
-        Ok((host_c, Some(lowered)))
+        Ok((host_c, Some(lowered), text))
     }
 
     fn compile_foreign(&self, n: usize, path: &str, lang: Option<&str>) -> Result<PathBuf> {
         let object = self.object_path(n, path);
-        let mut cmd = self.compile_command(None, true);
+        let mut cmd = self.compile_command(&[], true);
         cmd.arg(stage_flag(self.args.stage()));
         with_lang(&mut cmd, path, lang);
         if self.args.dep_file_wanted {
@@ -773,30 +749,17 @@ impl Ctx<'_> {
         Ok(object)
     }
 
-    /// The headers the file being compiled has put in.
-    fn inlined(&self) -> Vec<String> {
-        self.inlined_headers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
-    /// `$CC` with the flags of a compile step (`quote_dir` first on the
-    /// quoted include path), `_OPENACC` and the runtime's
+    /// `$CC` with the flags of a compile step (`quote_dirs` on the
+    /// quoted include path, see [`Includes`]), `_OPENACC` and the runtime's
     /// headers, as system headers: `-MMD` leaves them out of dependency
     /// files and their warnings are not the user's.
     /// `deps: false` leaves out the dependency-file flags (`-MD`, `-MT x`…).
-    fn compile_command(&self, quote_dir: Option<&Path>, deps: bool) -> std::process::Command {
+    fn compile_command(&self, quote_dirs: &[PathBuf], deps: bool) -> std::process::Command {
         let a = self.args;
         let mut cmd = self.cc.command();
         cmd.arg(format!("-D_OPENACC={OPENACC}"));
-        if let Some(d) = quote_dir {
+        for d in quote_dirs {
             cmd.arg("-iquote").arg(d);
-            // The headers put into the file look for their own quoted includes beside
-            // themselves first, as when they were read from their place.
-            for dir in acc_c::inline::quote_dirs(&self.inlined()) {
-                cmd.arg("-iquote").arg(dir);
-            }
         }
         cmd.args(&a.preprocess).arg("-isystem").arg(self.include);
         if let Some(omp) = self.omp {
@@ -867,41 +830,6 @@ fn stem(path: &str) -> String {
 /// A C string literal's contents for `text`.
 fn c_string(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// The host compiler wrote the generated file's name into the dependency
-/// file; make wants the user's file there (the generated one is gone, and
-/// make would look for a rule to build it).
-fn name_the_source_in_dep_file(
-    dep: &Path,
-    generated: &Path,
-    source: &str,
-    inlined: &[String],
-) -> Result<()> {
-    let Ok(text) = std::fs::read_to_string(dep) else {
-        return Ok(());
-    };
-    let escaped = source.replace(' ', "\\ ");
-    let mut new = text.replace(&*generated.to_string_lossy(), &escaped);
-    // The headers acc put into the file are no longer `#include`d: the first rule names them
-    // at its end, as the compiler would have.
-    if !inlined.is_empty() {
-        let end = new
-            .match_indices('\n')
-            .map(|(i, _)| i)
-            .find(|&i| !new[..i].ends_with('\\'))
-            .unwrap_or(new.len());
-        let names: String = inlined
-            .iter()
-            .map(|h| format!(" {}", h.replace(' ', "\\ ")))
-            .collect();
-        new.insert_str(end, &names);
-    }
-    if new != text {
-        std::fs::write(dep, new)
-            .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", dep.display())))?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod cc;
 mod check;
 mod check_run;
 mod flags;
+mod generated_includes;
 mod run;
 mod toolchain;
 mod via_openmp;

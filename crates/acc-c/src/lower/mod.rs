@@ -98,9 +98,6 @@ pub struct Lowered {
     /// compiler searches their directories for their own quoted includes, and a dependency
     /// file names them.
     pub inlined_headers: Vec<String>,
-    /// The text lowered when headers were put in (offsets of `parts` are into it); `None`:
-    /// the file's own.
-    pub source: Option<String>,
 }
 
 /// The pieces of a lowered file, for [`Lowered::split`] (`crate::split`), which rewrites the
@@ -181,13 +178,13 @@ pub fn lower_file_lazy(
                 for d in &mut env.header_directives {
                     d.include_line = inlined.line_in_text(d.include_line);
                 }
-                header_items.retain(|i| !inlined.headers.contains(&i.header));
+                let headers = inlined.headers();
+                header_items.retain(|i| !headers.contains(&i.header));
                 let text = inlined.text;
                 let analysis = crate::analyze_for(&text, env, None);
                 let (mut lowered, diags) = lower_analysis(&text, analysis, opts, &header_items);
                 if let Some(l) = &mut lowered {
-                    l.inlined_headers = inlined.headers;
-                    l.source = Some(text.clone());
+                    l.inlined_headers = headers;
                 }
                 return Ok(LazyLowering {
                     lowered,
@@ -213,8 +210,8 @@ pub struct LazyLowering {
     /// The lowered file; `None` when there are errors (in the diagnostics).
     pub lowered: Option<Lowered>,
     pub diags: Vec<Diagnostic>,
-    /// The text the lowering and the diagnostics are about when acc put headers into the
-    /// file; `None` when it is the file's own.
+    /// The text the lowering and the diagnostics are about (what [`Lowered::split`] takes)
+    /// when acc put headers into the file; `None` when it is the file's own.
     pub text: Option<String>,
 }
 

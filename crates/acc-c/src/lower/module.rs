@@ -116,7 +116,6 @@ impl Lowerer<'_> {
             cuda_c,
             parts,
             inlined_headers: Vec::new(),
-            source: None,
         }
     }
 }
