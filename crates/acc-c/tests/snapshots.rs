@@ -85,7 +85,9 @@ fn generated(path: &Path) -> String {
         out.push('\n');
     }
     out.push_str("==== host C\n");
-    out.push_str(&digest_embedded_module(&lowered.host_c));
+    // The module's literal names a header put in by its path too: digest it as shown.
+    let from_root = |text: &str| text.replace(&format!("{}/", root.display()), "");
+    out.push_str(&digest_embedded_module(&from_root(&lowered.host_c)));
     if let Some(cuda) = &lowered.cuda_c {
         out.push_str("==== CUDA module\n");
         out.push_str(&name_preludes(cuda));
@@ -93,7 +95,7 @@ fn generated(path: &Path) -> String {
     match lowered.split(&src) {
         Ok(split) => {
             out.push_str("==== split: host unit\n");
-            out.push_str(&digest_embedded_module(&split.host));
+            out.push_str(&digest_embedded_module(&from_root(&split.host)));
             out.push_str("==== split: kernel unit\n");
             out.push_str(&split.kernels);
         }
@@ -104,7 +106,7 @@ fn generated(path: &Path) -> String {
         }
     }
     // A header put in is named as the preprocessor found it, from the workspace's root.
-    out.replace(&format!("{}/", root.display()), "")
+    from_root(&out)
 }
 
 /// The CUDA module embedded in host C as one string literal, replaced by its length and
