@@ -175,6 +175,14 @@ fn each(
     how: (bool, c_int),
     step: impl Fn(&'static DeviceState, Action, &AccRtData, &Site<'_>) -> Result<()>,
 ) {
+    // Clauses-free and unobserved (a compute construct without data, the common case of a
+    // small kernel launched often): nothing to do, and the launch that follows selects the
+    // device and reports its errors. The thread's device is known only after the runtime
+    // started, and with it the profiling libraries of `ACC_PROFLIB`, so `prof::active` is
+    // then the whole answer on whether events are due.
+    if n == 0 && !prof::active() && !crate::check::on() && runtime::thread_has_device() {
+        return;
+    }
     let check = crate::check::on().then(|| {
         // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
         let site = unsafe { Site::c(file, line, std::ptr::null()) };

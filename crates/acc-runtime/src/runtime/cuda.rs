@@ -152,11 +152,8 @@ impl DeviceState {
         let private_buffers = self.cuda_private_buffers(gpu, &mut vals, blocks, what);
         let mut iterations = iterations;
         let base = vals.storage.as_ptr() as usize;
-        let mut params: Vec<*mut c_void> = vals
-            .offsets
-            .iter()
-            .map(|&o| (base + o * 8) as *mut c_void)
-            .collect();
+        let mut params: Vec<*mut c_void> = Vec::with_capacity(vals.offsets.len() + 2);
+        params.extend(vals.offsets.iter().map(|&o| (base + o * 8) as *mut c_void));
         params.push((&mut slots.red_dev as *mut u64).cast());
         params.push((&mut iterations as *mut i64).cast());
         // SAFETY: one pointer per parameter of the convention, each to a value of the

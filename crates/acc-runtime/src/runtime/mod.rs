@@ -44,7 +44,7 @@ pub use launch::{Chunk, Geometry, HostFn};
 pub use reductions::{CustomReduction, Reduction};
 pub use select::{
     current, no_nvidia, not_host_kind, nvidia, nvidia_unavailable, parse_device_type, runtime,
-    set_current, Runtime,
+    set_current, thread_has_device, Runtime,
 };
 pub use state::DeviceState;
 pub use waits::{default_async, queue_sel, set_default_async, ASYNC_NOVAL, ASYNC_SYNC};

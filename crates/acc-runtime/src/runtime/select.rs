@@ -274,6 +274,11 @@ pub fn current(site: &Site<'_>) -> Result<&'static DeviceState> {
     Ok(d)
 }
 
+/// Whether the calling thread has used a device already (the runtime has started).
+pub fn thread_has_device() -> bool {
+    CURRENT.with(Cell::get).is_some()
+}
+
 /// Makes device `num` of `kind` the calling thread's current device.
 pub fn set_current(kind: DeviceKind, num: usize, site: &Site<'_>) -> Result<()> {
     let d = runtime()?.device(kind, num, site)?;

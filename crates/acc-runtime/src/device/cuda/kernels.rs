@@ -158,6 +158,11 @@ impl CudaDevice {
     /// when free. Made with the context (see [`bind`](Self::bind)), so it is there before any
     /// memory count is taken. Returns the block's address.
     pub fn lock_block(&self) -> Result<DevAddr, String> {
+        // Made once, by the first `bind`: a launch binds for its stream anyway, so only a
+        // block not made yet needs the context here.
+        if let Some(block) = self.lock_word.get() {
+            return block.clone();
+        }
         self.bind();
         self.lock_word
             .get()
@@ -318,10 +323,11 @@ impl CudaDevice {
         shape: Shape,
         params: &mut [*mut c_void],
     ) -> Result<(), String> {
+        let s = self.stream();
         // SAFETY: forwarded from the caller.
-        unsafe { self.launch_kernel_unwaited(f, shape, params) }?;
+        unsafe { self.launch_on(s, f, shape, params) }?;
         // SAFETY: the stream is a live stream of this device.
-        unsafe { cu::stream::synchronize(self.stream()) }
+        unsafe { cu::stream::synchronize(s) }
             .map_err(|e| format!("the kernel failed while it ran: {}", describe(e)))
     }
 
@@ -338,7 +344,22 @@ impl CudaDevice {
         shape: Shape,
         params: &mut [*mut c_void],
     ) -> Result<(), String> {
-        let s = self.stream();
+        // SAFETY: forwarded from the caller.
+        unsafe { self.launch_on(self.stream(), f, shape, params) }
+    }
+
+    /// Launches `f` on stream `s`, a stream of the calling queue got by the caller (each
+    /// lookup of the stream binds the context: one a launch).
+    ///
+    /// # Safety
+    /// As for [`launch_kernel_unwaited`](Self::launch_kernel_unwaited).
+    unsafe fn launch_on(
+        &self,
+        s: cusys::CUstream,
+        f: Function,
+        shape: Shape,
+        params: &mut [*mut c_void],
+    ) -> Result<(), String> {
         // SAFETY: `f` was loaded into this device's context; the caller guarantees `params`.
         unsafe {
             cu::launch_kernel(
