@@ -1,5 +1,5 @@
-/* Data, compute (explicit and implicit data), update, async enter data, waits with the wait
- * events toggled off and on, and exit data, for the recorder's events. */
+/* Data, compute (explicit, implicit and no data), update, async enter data, waits with the
+ * wait events toggled off and on, and exit data, for the recorder's events. */
 #include <acc_prof.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +25,8 @@ int main(void) {
   acc_prof_register(acc_ev_wait_end, NULL, acc_toggle_per_thread);
   #pragma acc wait(1)
   #pragma acc exit data delete(a[0:n])
+  #pragma acc parallel num_gangs(1)
+  { }
   for (int i = 0; i < n; i++)
     if (a[i] != 2.0 * i) { printf("a[%d] = %g\n", i, a[i]); return 1; }
   for (int i = 0; i < 8; i++)
