@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "sim_api.h"
+#include "sim_util.h"
 
 #define API __attribute__((visibility("default")))
 
@@ -710,6 +711,11 @@ API CUresult cuModuleLoadData(CUmodule *m, const void *image) {
     fprintf(stderr, "acc-sim: cuModuleLoadData: not an image of this simulator's NVRTC\n");
     return CUDA_ERROR_INVALID_IMAGE;
   }
+  if (h->relocatable) {
+    fprintf(stderr, "acc-sim: cuModuleLoadData: relocatable device code (-rdc=true) must be "
+                    "linked first (cuLinkCreate)\n");
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
   const char *tmp = getenv("TMPDIR");
   char path[4096];
   snprintf(path, sizeof path, "%s/acc-sim-kernel-XXXXXX.so", tmp && *tmp ? tmp : "/tmp");
@@ -751,6 +757,131 @@ API CUresult cuModuleLoadData(CUmodule *m, const void *image) {
   if (!mod) return CUDA_ERROR_OUT_OF_MEMORY;
   *mod = (struct sim_module){MODULE_MAGIC, handle, q.size, tls};
   *m = mod;
+  return CUDA_SUCCESS;
+}
+
+/* ---- linking relocatable device code ----------------------------------------------------- */
+/* The driver's linker, as the runtime uses it: relocatable images (NVRTC's -rdc=true: objects)
+ * added one by one, then linked by the host compiler into one kernel shared object, whose image
+ * cuModuleLoadData takes. Undefined symbols are an error, as nvlink's unresolved externals are;
+ * the compiler's message goes to the caller's CU_JIT_ERROR_LOG_BUFFER. */
+typedef struct sim_link *CUlinkState;
+enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
+enum { CU_JIT_INPUT_CUBIN = 0, CU_JIT_INPUT_PTX = 1 };
+#define LINK_MAGIC 0x4c494e4bu
+
+struct sim_link {
+  unsigned magic;
+  char dir[4096];
+  int parts;
+  unsigned arch;
+  char *log;
+  size_t log_size;
+  char *image;
+};
+
+static void link_log(struct sim_link *l, const char *text) {
+  if (!l->log || l->log_size == 0) return;
+  snprintf(l->log, l->log_size, "%s", text ? text : "");
+}
+
+API CUresult cuLinkCreate_v2(unsigned int n, int *options, void **values, CUlinkState *out) {
+  CHECK_CTX();
+  if (!out || (n && (!options || !values))) return CUDA_ERROR_INVALID_VALUE;
+  struct sim_link *l = calloc(1, sizeof *l);
+  if (!l) return CUDA_ERROR_OUT_OF_MEMORY;
+  l->magic = LINK_MAGIC;
+  for (unsigned int i = 0; i < n; i++) {
+    if (options[i] == CU_JIT_ERROR_LOG_BUFFER) l->log = values[i];
+    if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES) l->log_size = (size_t)(uintptr_t)values[i];
+  }
+  const char *tmp = getenv("TMPDIR");
+  snprintf(l->dir, sizeof l->dir, "%s/acc-sim-link-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(l->dir)) {
+    free(l);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  *out = l;
+  return CUDA_SUCCESS;
+}
+
+API CUresult cuLinkAddData_v2(CUlinkState l, int type, void *data, size_t size, const char *name,
+                              unsigned int n, int *options, void **values) {
+  (void)name, (void)n, (void)options, (void)values;
+  if (!l || l->magic != LINK_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  if (!data || (type != CU_JIT_INPUT_CUBIN && type != CU_JIT_INPUT_PTX)) return CUDA_ERROR_INVALID_VALUE;
+  const struct acc_sim_image *h = data;
+  if (size < sizeof *h || memcmp(h->magic, ACC_SIM_MAGIC, 8) != 0 || h->abi != ACC_SIM_ABI ||
+      size < sizeof *h + h->so_bytes) {
+    link_log(l, "acc-sim: not an image of this simulator's NVRTC");
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  if (!h->relocatable) {
+    link_log(l, "acc-sim: not relocatable device code (compile it with -rdc=true)");
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  char path[4200];
+  snprintf(path, sizeof path, "%s/part%d.o", l->dir, l->parts);
+  if (write_file(path, (const char *)(h + 1), h->so_bytes) != 0) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (l->parts++ == 0) l->arch = h->arch;
+  return CUDA_SUCCESS;
+}
+
+API CUresult cuLinkComplete(CUlinkState l, void **image_out, size_t *size_out) {
+  if (!l || l->magic != LINK_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  if (!image_out || !size_out || l->parts == 0) return CUDA_ERROR_INVALID_VALUE;
+  char so[4200], logp[4200], parts[64][4200];
+  snprintf(so, sizeof so, "%s/linked.so", l->dir);
+  snprintf(logp, sizeof logp, "%s/log", l->dir);
+  char *argv[128];
+  int argc = 0;
+  char *cxx = add_compiler(argv, &argc, 32);
+  const char *fixed[] = {"-shared", "-fPIC", "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-o", so};
+  for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) argv[argc++] = (char *)fixed[k];
+  for (int i = 0; i < l->parts && i < 64; i++) {
+    snprintf(parts[i], sizeof parts[i], "%s/part%d.o", l->dir, i);
+    argv[argc++] = parts[i];
+  }
+  argv[argc++] = "-lm";
+  argv[argc] = NULL;
+  int status = cxx ? run(argv, logp) : -1;
+  free(cxx);
+  char *log = read_file(logp, NULL);
+  if (status != 0) {
+    link_log(l, log && *log ? log : "acc-sim: the host compiler could not link the parts");
+    free(log);
+    return CUDA_ERROR_INVALID_IMAGE;
+  }
+  free(log);
+  size_t so_len = 0;
+  char *bytes = read_file(so, &so_len);
+  if (!bytes) return CUDA_ERROR_OUT_OF_MEMORY;
+  free(l->image);
+  l->image = malloc(sizeof(struct acc_sim_image) + so_len);
+  if (!l->image) {
+    free(bytes);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  struct acc_sim_image h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, ACC_SIM_MAGIC, 8);
+  h.abi = ACC_SIM_ABI;
+  h.arch = l->arch;
+  h.so_bytes = so_len;
+  memcpy(l->image, &h, sizeof h);
+  memcpy(l->image + sizeof h, bytes, so_len);
+  free(bytes);
+  *image_out = l->image;
+  *size_out = sizeof h + so_len;
+  return CUDA_SUCCESS;
+}
+
+API CUresult cuLinkDestroy(CUlinkState l) {
+  if (!l || l->magic != LINK_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  if (!getenv("ACC_SIM_KEEP")) remove_tree(l->dir);
+  free(l->image);
+  l->magic = 0;
+  free(l);
   return CUDA_SUCCESS;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "sim_api.h"
+#include "sim_util.h"
 
 #define API __attribute__((visibility("default")))
 
@@ -25,7 +26,6 @@
 #error "build with -DACC_SIM_DIR=\"<directory of shim.h>\""
 #endif
 
-extern char **environ;
 
 typedef int nvrtcResult;
 enum {
@@ -121,52 +121,6 @@ API nvrtcResult nvrtcDestroyProgram(nvrtcProgram *prog) {
 
 /* ---- compiling --------------------------------------------------------------------------------- */
 
-static int write_file(const char *path, const char *text, size_t len) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  size_t w = fwrite(text, 1, len, f);
-  return fclose(f) == 0 && w == len ? 0 : -1;
-}
-
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap + 1);
-  for (;;) {
-    if (!buf) break;
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    char *more = realloc(buf, 2 * cap + 1);
-    if (!more) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = more;
-    cap *= 2;
-  }
-  fclose(f);
-  if (buf) buf[n] = 0;
-  if (len) *len = n;
-  return buf;
-}
-
-static void remove_tree(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *e;
-    char path[4096];
-    while ((e = readdir(d)))
-      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-      }
-    closedir(d);
-  }
-  rmdir(dir);
-}
-
 static int ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -245,30 +199,6 @@ static void set_log(struct program *p, char *log) {
   p->log = log ? log : strdup("");
 }
 
-/* Runs argv[0] with stdout and stderr into `log_path`; its exit status, or -1. */
-static int run(char *const argv[], const char *log_path) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  /* Messages in plain ASCII quotes, whatever the locale, as NVRTC writes them. */
-  size_t n = 0;
-  while (environ[n]) n++;
-  char **envp = malloc((n + 2) * sizeof *envp);
-  if (!envp) return -1;
-  envp[0] = "LC_ALL=C";
-  memcpy(envp + 1, environ, (n + 1) * sizeof *envp);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, envp);
-  free(envp);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return -1;
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Appends the words of `s` (split at spaces) to argv. */
 static void add_words(char **argv, int *argc, int max, char *s) {
   for (char *w = strtok(s, " \t"); w && *argc < max; w = strtok(NULL, " \t")) argv[(*argc)++] = w;
@@ -278,11 +208,10 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
                                     const char *const *options) {
   if (!valid(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
   if (num_options < 0 || (num_options > 0 && !options)) return NVRTC_ERROR_INVALID_INPUT;
-  int arch = 52, cubin = 0;
+  int arch = 52, cubin = 0, relocatable = 0;
   char *argv[256];
   int argc = 0;
-  char *cxx = strdup(getenv("ACC_SIM_CXX") && *getenv("ACC_SIM_CXX") ? getenv("ACC_SIM_CXX")
-                                                                      : "c++");
+  char *cxx = NULL;
   char *flags = strdup(getenv("ACC_SIM_CXXFLAGS") ? getenv("ACC_SIM_CXXFLAGS") : "");
   char defines[64][256];
   int ndefines = 0;
@@ -306,6 +235,8 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
         set_log(prog, log);
         return NVRTC_ERROR_INVALID_OPTION;
       }
+    } else if (!strcmp(o, "-rdc=true") || !strcmp(o, "--relocatable-device-code=true")) {
+      relocatable = 1;
     } else if ((!strncmp(o, "-D", 2) || !strncmp(o, "--define-macro=", 15)) && ndefines < 64) {
       snprintf(defines[ndefines++], 256, "-D%s", o[1] == 'D' ? o + 2 : o + 15);
     }
@@ -322,7 +253,7 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
   const char *base = strrchr(prog->name, '/') ? strrchr(prog->name, '/') + 1 : prog->name;
   char src[4096], obj[4096], logp[4096], shim[4096], inc[4096], archdef[64];
   snprintf(src, sizeof src, "%s/%s", d, *base ? base : "default_program");
-  snprintf(obj, sizeof obj, "%s/kernel.so", d);
+  snprintf(obj, sizeof obj, "%s/%s", d, relocatable ? "kernel.o" : "kernel.so");
   snprintf(logp, sizeof logp, "%s/log", d);
   const char *sim_dir = getenv("ACC_SIM_DIR") && *getenv("ACC_SIM_DIR") ? getenv("ACC_SIM_DIR")
                                                                           : ACC_SIM_DIR;
@@ -338,10 +269,15 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
                             wrappers) < 0)
     goto done;
   if (write_file(src, unit_text, strlen(unit_text)) != 0) goto done;
-  add_words(argv, &argc, 200, cxx);
-  const char *fixed[] = {"-std=c++17", "-O1", "-g0", "-fPIC", "-shared", "-w",
+  cxx = add_compiler(argv, &argc, 200);
+  const char *fixed[] = {"-std=c++17", "-O1", "-g0", "-fPIC", "-w",
                          "-ffp-contract=off", "-fno-strict-aliasing", "-fvisibility=hidden",
-                         "-Wl,-Bsymbolic", "-include"};
+                         "-include"};
+  /* Relocatable device code is an object for cuLinkComplete to link (libcuda.c), with the
+   * shim's per-module state shared by the objects of one link (see shim.h). */
+  const char *whole[] = {"-shared", "-Wl,-Bsymbolic"};
+  const char *part[] = {"-c", "-D__ACC_SIM_RDC=1"};
+  for (size_t k = 0; k < 2; k++) argv[argc++] = (char *)(relocatable ? part : whole)[k];
   for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) argv[argc++] = (char *)fixed[k];
   argv[argc++] = shim;
   argv[argc++] = inc;
@@ -353,9 +289,11 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
   argv[argc++] = "-x";
   argv[argc++] = "c++";
   argv[argc++] = src;
-  argv[argc++] = "-x";
-  argv[argc++] = "none";
-  argv[argc++] = "-lm";
+  if (!relocatable) {
+    argv[argc++] = "-x";
+    argv[argc++] = "none";
+    argv[argc++] = "-lm";
+  }
   argv[argc] = NULL;
   int status = run(argv, logp);
   char *log = read_file(logp, NULL);
@@ -396,6 +334,7 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
   h.abi = ACC_SIM_ABI;
   h.arch = (unsigned)arch;
   h.so_bytes = so_len;
+  h.relocatable = (unsigned)relocatable;
   memcpy(prog->image, &h, sizeof h);
   memcpy(prog->image + sizeof h, so, so_len);
   free(so);

@@ -19,9 +19,17 @@
 
 #define __ACC_SIM_EXPORT extern "C" __attribute__((visibility("default")))
 
-/* The driver's table, set by cuModuleLoadData through __acc_sim_bind. */
+/* The driver's table, set by cuModuleLoadData through __acc_sim_bind. Relocatable device code
+ * (-rdc=true: objects cuLinkComplete links into one module) shares one table, and one of each
+ * exported function, among the objects of a link: weak definitions, which the link merges. */
+#ifdef __ACC_SIM_RDC
+#define __ACC_SIM_MODULE_WIDE __attribute__((weak))
+__attribute__((weak, visibility("hidden"))) const struct acc_sim_api *__acc_sim_rt;
+#else
+#define __ACC_SIM_MODULE_WIDE
 static const struct acc_sim_api *__acc_sim_rt;
-__ACC_SIM_EXPORT int __acc_sim_bind(const struct acc_sim_api *api) {
+#endif
+__ACC_SIM_EXPORT __ACC_SIM_MODULE_WIDE int __acc_sim_bind(const struct acc_sim_api *api) {
   if (api->abi != ACC_SIM_ABI) return ACC_SIM_ABI;
   __acc_sim_rt = api;
   return 0;
@@ -29,7 +37,7 @@ __ACC_SIM_EXPORT int __acc_sim_bind(const struct acc_sim_api *api) {
 /* Touching a thread_local makes the loader give this OS thread the module's TLS block (where
  * `__shared__` variables live), which the driver then poisons. */
 static thread_local char __acc_sim_tls_anchor;
-__ACC_SIM_EXPORT void *__acc_sim_tls(void) { return &__acc_sim_tls_anchor; }
+__ACC_SIM_EXPORT __ACC_SIM_MODULE_WIDE void *__acc_sim_tls(void) { return &__acc_sim_tls_anchor; }
 
 /* ---- keywords ---------------------------------------------------------------------------- */
 #define __global__
@@ -297,7 +305,8 @@ extern "C" void *memcpy(void *, const void *, __SIZE_TYPE__);
 extern "C" void *memset(void *, int, __SIZE_TYPE__);
 /* CUDA's vprintf takes the packed argument buffer, not a va_list: the module's own definition,
  * hidden, so that libc's vprintf can never be bound in its place. */
-extern "C" __attribute__((visibility("hidden"))) int vprintf(const char *format, const char *args) {
+extern "C" __attribute__((visibility("hidden"))) __ACC_SIM_MODULE_WIDE int vprintf(const char *format,
+                                                                                  const char *args) {
   return __acc_sim_rt->vprintf(format, args);
 }
 

@@ -9,17 +9,20 @@
 #ifndef ACC_SIM_API_H
 #define ACC_SIM_API_H
 
-#define ACC_SIM_ABI 1
+#define ACC_SIM_ABI 2
 
 /* The header of an image the fake NVRTC produces (its "PTX" and "CUBIN" alike), followed by
- * the bytes of the kernel shared object. cuModuleLoadData receives no size, so the image
- * describes itself. */
+ * the bytes of the kernel shared object, or with `relocatable` (NVRTC's -rdc=true) of an
+ * object file that cuLinkComplete links with others into a shared object. cuModuleLoadData
+ * receives no size, so the image describes itself. */
 #define ACC_SIM_MAGIC "ACCSIM-\x01"
 struct acc_sim_image {
   char magic[8];
   unsigned int abi;
   unsigned int arch;
   unsigned long long so_bytes;
+  unsigned int relocatable;
+  unsigned int reserved;
 };
 
 struct acc_sim_dim {

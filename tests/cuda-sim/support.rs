@@ -17,7 +17,13 @@ fn source_dir() -> PathBuf {
         .expect("tests/cuda-sim above this crate")
 }
 
-const SOURCES: &[&str] = &["libcuda.c", "libnvrtc.c", "sim_api.h", "shim.h"];
+const SOURCES: &[&str] = &[
+    "libcuda.c",
+    "libnvrtc.c",
+    "sim_api.h",
+    "sim_util.h",
+    "shim.h",
+];
 
 /// The built simulator: a directory holding `libcuda.so.1` and `libnvrtc.so.12` (and their
 /// unversioned names, which cudarc tries first).

@@ -33,6 +33,63 @@ pub fn routine_names(unit: &acc_engine::facts::Unit) -> Vec<String> {
     names
 }
 
+/// Which of a file's `routine` functions other files' kernels may call on a GPU, and which
+/// it calls without defining them: what the runtime links a module with (relocatable device
+/// code, as nvc's `-gpu=rdc`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoutineLinkage {
+    /// Routines the file defines without `static`, in the order it defines them.
+    pub provides: Vec<String>,
+    /// Routines the file declares (a prototype) and does not define: another file must.
+    pub needs: Vec<String>,
+}
+
+/// The [`RoutineLinkage`] of a file's `routines` ([`routine_names`]), from its top-level
+/// items (those of `#if` blocks included, as [`support`] takes them).
+pub fn routine_linkage(
+    src: &str,
+    trees: &[tree_sitter::Tree],
+    routines: &[String],
+) -> RoutineLinkage {
+    let mut defined: Vec<(String, bool)> = Vec::new();
+    let mut declared: Vec<String> = Vec::new();
+    if routines.is_empty() {
+        return RoutineLinkage::default();
+    }
+    for n in items(trees) {
+        let Some(name) = function_name(n, src).filter(|f| routines.contains(f)) else {
+            continue;
+        };
+        if n.node_kind() == "function_definition" {
+            if !defined.iter().any(|(d, _)| *d == name) {
+                defined.push((name, is_static(n, src)));
+            }
+        } else if !declared.contains(&name) {
+            declared.push(name);
+        }
+    }
+    RoutineLinkage {
+        needs: declared
+            .into_iter()
+            .filter(|d| !defined.iter().any(|(f, _)| f == d))
+            .collect(),
+        provides: defined
+            .into_iter()
+            .filter(|(_, local)| !local)
+            .map(|(f, _)| f)
+            .collect(),
+    }
+}
+
+/// Whether a definition or declaration has the `static` storage class.
+fn is_static(n: Node, src: &str) -> bool {
+    let mut cursor = n.walk();
+    let found = n
+        .children(&mut cursor)
+        .any(|c| c.node_kind() == "storage_class_specifier" && &src[c.byte_range()] == "static");
+    found
+}
+
 /// The file's top-level items.
 fn items(trees: &[tree_sitter::Tree]) -> Vec<Node<'_>> {
     let mut items: Vec<Node> = Vec::new();
@@ -480,6 +537,23 @@ mod tests {
         assert_eq!(routines_of(src), ["one"]);
         let src = "#if 1\n#pragma acc routine seq\nextern double (*pick(int k))(double);\n#endif\nint main(void) { return 0; }\n";
         assert_eq!(routines_of(src), ["pick"]);
+    }
+
+    /// What a file's routines give other files and take from them: definitions without
+    /// `static`, and prototypes it never defines.
+    #[test]
+    fn routines_defined_here_are_provided_and_prototypes_alone_are_needed() {
+        let src = "#pragma acc routine seq\ndouble far(double);\n#pragma acc routine seq\nstatic double near(double x) { return far(x); }\n#pragma acc routine seq\ndouble mine(double);\n#pragma acc routine seq\ndouble mine(double x) { return near(x); }\ndouble plain(double);\n";
+        let t = crate::syntax::parse(src);
+        let linkage = routine_linkage(src, &t, &routines_of(src));
+        assert_eq!(linkage.provides, ["mine"]);
+        assert_eq!(linkage.needs, ["far"]);
+        let none = routine_linkage(
+            "int f(void);\n",
+            &crate::syntax::parse("int f(void);\n"),
+            &[],
+        );
+        assert_eq!(none, RoutineLinkage::default());
     }
 
     #[test]

@@ -28,7 +28,9 @@ runtime, compiles it with $CC (default cc) and links the runtime.
   -MD -MMD -MF -MT -MP                       dependency files
   -x LANG             the language of the files that follow
   --keep              keep the generated C beside the output (NAME.acc.c, and
-                      NAME.acc.kernels.c when the kernels are a unit of their own)
+                      NAME.acc.kernels.c when the kernels are a unit of their own;
+                      NAME.acc.cu and NAME.acc.routines.cu, the CUDA module of
+                      its kernels and the library of its routines)
   --info              print how each construct was mapped (also -Minfo)
   -Wdata              first check the data mapping as `acc check` does, its
                       findings printed as warnings
@@ -352,16 +354,19 @@ impl Ctx<'_> {
         if let Some(dir) = generated.parent().filter(|d| !d.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(dir);
         }
-        if let Some(cuda_c) = lowered
-            .as_ref()
-            .and_then(|l| l.cuda_c.as_ref())
-            .filter(|_| args.keep)
-        {
-            // The CUDA module is embedded in the generated C; `--keep`
-            // also leaves it beside it, as NVRTC will see it.
-            let cu = generated.with_extension("cu");
-            std::fs::write(&cu, acc_c::text::encode(cuda_c))
-                .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", cu.display())))?;
+        if let Some(l) = lowered.as_ref().filter(|_| args.keep) {
+            // The CUDA module and routine library are embedded in the generated C; `--keep`
+            // also leaves them beside it, as NVRTC will see them.
+            let kept = [
+                (&l.cuda_c, generated.with_extension("cu")),
+                (&l.cuda_library, generated.with_extension("routines.cu")),
+            ];
+            for (text, cu) in kept {
+                if let Some(text) = text {
+                    std::fs::write(&cu, acc_c::text::encode(text))
+                        .map_err(|e| Fail::Msg(format!("cannot write {}: {e}", cu.display())))?;
+                }
+            }
         }
         let inlined = lowered.as_ref().map(|l| l.inlined_headers.clone());
         let inc = &Includes::of(path, inlined.unwrap_or_default());

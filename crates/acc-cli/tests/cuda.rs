@@ -114,3 +114,77 @@ fn every_generated_cuda_module_compiles_with_nvrtc() {
     assert!(modules >= 50, "only {modules} CUDA modules were generated");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The device code of a program whose kernels call routines of other files
+/// (`tests/data/routines-across-files`): each file's kernel module and routine library
+/// compile with NVRTC as relocatable device code, as the runtime compiles them to link
+/// them, and ptxas assembles each as a relocatable object (`-c`), the callee left to the
+/// link. The simulator links and runs them (`cuda_sim.rs`).
+#[test]
+fn the_parts_of_modules_linked_across_files_compile_as_relocatable_device_code() {
+    if !have_cc() || !nvrtc() {
+        return;
+    }
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/routines-across-files");
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-rdc");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let ptxas = have("ptxas");
+    let mut parts = Vec::new();
+    for stem in ["main", "scale", "twice"] {
+        let object = out_dir.join(format!("{stem}.o"));
+        let build = Command::new(env!("CARGO_BIN_EXE_acc"))
+            .args(["cc", "-c", "--keep", "-o"])
+            .arg(&object)
+            .arg(data.join(format!("{stem}.c")))
+            .output()
+            .unwrap();
+        assert!(
+            build.status.success(),
+            "{}",
+            String::from_utf8_lossy(&build.stderr)
+        );
+        for kind in ["cu", "routines.cu"] {
+            let cu = out_dir.join(format!("{stem}.acc.{kind}"));
+            if let Ok(text) = std::fs::read_to_string(&cu) {
+                parts.push((format!("{stem}.{kind}"), text));
+            }
+        }
+    }
+    let names: Vec<&str> = parts.iter().map(|(n, _)| n.as_str()).collect();
+    // main.c has kernels only, scale.c routines only, twice.c both.
+    assert_eq!(
+        names,
+        [
+            "main.cu",
+            "scale.routines.cu",
+            "twice.cu",
+            "twice.routines.cu"
+        ]
+    );
+    for (name, text) in &parts {
+        let ptx = acc_runtime::jit::compile_cuda_with(text, name, "sm_80", &["-rdc=true"])
+            .unwrap_or_else(|log| panic!("{name}: {log}"));
+        let ptx = String::from_utf8_lossy(&ptx).to_string();
+        if name == "main.cu" {
+            // The callee is declared, for the link to resolve.
+            assert!(ptx.contains(".extern .func"), "{name}:\n{ptx}");
+        }
+        if ptxas {
+            let file = out_dir.join(format!("{name}.ptx"));
+            std::fs::write(&file, &ptx).unwrap();
+            let asm = Command::new("ptxas")
+                .args(["-arch=sm_80", "-c"])
+                .arg(&file)
+                .arg("-o")
+                .arg(file.with_extension("o"))
+                .output()
+                .unwrap();
+            assert!(
+                asm.status.success(),
+                "{name}: ptxas: {}",
+                String::from_utf8_lossy(&asm.stderr)
+            );
+        }
+    }
+}

@@ -229,3 +229,83 @@ int main(int argc, char **argv) {
         "{printed}"
     );
 }
+
+/// Kernels that call routines of other files (`tests/data/routines-across-files`: one file's
+/// kernel calls a routine of a second, which calls one of a third, whose own kernel calls
+/// back into the second) run right on the simulated GPU, where the runtime links the files'
+/// device code, as on the CPU devices; a routine that no file defines with a `routine`
+/// directive stops the program at the launch, naming the routine and the kernel.
+#[test]
+fn kernels_call_routines_that_other_files_define() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/routines-across-files");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-routines-across-files");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let build = |exe: &Path, sources: &[&Path]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_acc"))
+            .args(["cc", "-O1", "-o"])
+            .arg(exe)
+            .args(sources)
+            .env("ACC_RUNTIME_LIB", runtime_lib())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let exe = dir.join("routines");
+    let files: Vec<_> = ["main.c", "scale.c", "twice.c"]
+        .iter()
+        .map(|f| data.join(f))
+        .collect();
+    build(&exe, &files.iter().map(|f| f.as_path()).collect::<Vec<_>>());
+    let cache = sim::fresh_cache("routines-across-files");
+    for device in ["nvidia", "host_discrete"] {
+        let mut cmd = Command::new(&exe);
+        cmd.env("ACC_DEVICE_TYPE", device)
+            .env_remove("ACC_DEVICE_NUM");
+        let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+        let printed = sim::printed(&run);
+        assert!(
+            run.status.success() && printed.contains("routines across files: ok"),
+            "{device}:\n{printed}"
+        );
+    }
+
+    // `far` is defined in plain C, without a `routine` directive: it has no device code.
+    std::fs::write(
+        dir.join("lost.c"),
+        "#include <stdio.h>\n#pragma acc routine seq\ndouble far(double x);\nint main(void) {\n  \
+         double a[10] = {0};\n  #pragma acc parallel loop copy(a)\n  for (int i = 0; i < 10; i++) \
+         a[i] = far(i);\n  printf(\"%g\\n\", a[3]);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("far.c"),
+        "double far(double x) { return 2 * x; }\n",
+    )
+    .unwrap();
+    let lost = dir.join("lost");
+    build(&lost, &[&dir.join("lost.c"), &dir.join("far.c")]);
+    let mut cmd = Command::new(&lost);
+    cmd.env("ACC_DEVICE_TYPE", "nvidia")
+        .env_remove("ACC_DEVICE_NUM");
+    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    let printed = sim::printed(&run);
+    assert_eq!(run.status.code(), Some(1), "{printed}");
+    assert!(
+        printed.contains(
+            "lost.c:6: kernel 'parallel loop at line 6' cannot run on device nvidia 0: the \
+             routine `far` (declared with `#pragma acc routine` in "
+        ) && printed.contains("lost.c) is defined by no file"),
+        "{printed}"
+    );
+}

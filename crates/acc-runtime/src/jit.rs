@@ -237,6 +237,16 @@ unsafe fn read_bytes(
 /// only, no GPU. `name_for_messages` is the file name NVRTC's log uses. Returns the PTX text
 /// (without a terminating NUL) or NVRTC's log.
 pub fn compile_cuda(source: &str, name_for_messages: &str, arch: &str) -> Result<Vec<u8>, String> {
+    compile_cuda_with(source, name_for_messages, arch, &[])
+}
+
+/// [`compile_cuda`] with NVRTC options of its own (`-rdc=true` for a part of a linked module).
+pub fn compile_cuda_with(
+    source: &str,
+    name_for_messages: &str,
+    arch: &str,
+    more: &[&str],
+) -> Result<Vec<u8>, String> {
     let num = arch
         .trim_start_matches("sm_")
         .trim_start_matches("compute_")
@@ -246,8 +256,9 @@ pub fn compile_cuda(source: &str, name_for_messages: &str, arch: &str) -> Result
         arch: num,
         output: Output::Ptx,
     };
-    let mut ptx =
-        compile(source, name_for_messages, target, &extra_options()).map_err(|e| e.log)?;
+    let mut options = extra_options();
+    options.extend(more.iter().map(|o| o.to_string()));
+    let mut ptx = compile(source, name_for_messages, target, &options).map_err(|e| e.log)?;
     while ptx.last() == Some(&0) {
         ptx.pop();
     }
@@ -386,6 +397,18 @@ pub fn image_for(k: &KernelSource<'_>, target: Target) -> Result<Vec<u8>, String
         crate::error::verbose(&format!("JIT cache not used: {why}"));
     }
     image_for_in(k, target, &extra_options(), dir.ok().as_deref())
+}
+
+/// [`image_for`] with NVRTC options besides [`extra_options`]: `-rdc=true` for the parts of
+/// a linked module (`device_code`).
+pub fn image_with(k: &KernelSource<'_>, target: Target, more: &[&str]) -> Result<Vec<u8>, String> {
+    let dir = cache_dir();
+    if let Err(why) = &dir {
+        crate::error::verbose(&format!("JIT cache not used: {why}"));
+    }
+    let mut options = extra_options();
+    options.extend(more.iter().map(|o| o.to_string()));
+    image_for_in(k, target, &options, dir.ok().as_deref())
 }
 
 /// [`image_for`] with the options and the cache directory (none: no disk cache) given.

@@ -22,6 +22,7 @@ pub mod abi;
 pub mod api;
 pub mod check;
 pub mod device;
+pub mod device_code;
 pub mod error;
 mod ffi;
 pub mod jit;

@@ -92,6 +92,9 @@ pub struct Lowered {
     /// The CUDA module of the file's kernels (that have a CUDA form), as
     /// `host_c` embeds it for the runtime; `None` when there is none.
     pub cuda_c: Option<String>,
+    /// The file's routine library: its `routine` functions as CUDA, without kernels, for
+    /// the runtime to link into other files' kernels that call them.
+    pub cuda_library: Option<String>,
     /// The pieces `host_c` is made of, for [`Lowered::split`].
     pub(crate) parts: Parts,
     /// The program's headers put into the file (`LowerOptions::inline_headers`): the C
@@ -269,8 +272,8 @@ fn lower_analysis(
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
-    let cuda_c = lw.cuda_module(&declared, &bound, &routines, header_items);
-    let mut lowered = lw.assemble(cuda_c);
+    let code = lw.cuda_module(&declared, &bound, &routines, header_items);
+    let mut lowered = lw.assemble(code);
     lowered.parts.trees = analysis.trees;
     (Some(lowered), diags)
 }

@@ -42,39 +42,83 @@ impl Lowerer<'_> {
 
     /// One CUDA module per file: the runtime compiles it once, on the first launch of any of
     /// its kernels on a GPU. `None` when no kernel has a CUDA version, or the file's routines
-    /// cannot have one (said in `--info`).
+    /// cannot have one (said in `--info`). With it, the file's routine library, when the file
+    /// defines routines other files' kernels may call ([`DeviceCode`]).
     pub(super) fn cuda_module(
         &mut self,
         declared: &[String],
         bound: &[RoutineGlobal],
         routines: &[String],
         header_items: &[crate::types::HeaderItem],
-    ) -> Option<String> {
-        if self.cuda_kernels.is_empty() {
-            return None;
+    ) -> DeviceCode {
+        let linkage = crate::cuda::routine_linkage(self.src, self.trees, routines);
+        if self.cuda_kernels.is_empty() && linkage.provides.is_empty() {
+            return DeviceCode::default();
         }
-        match crate::cuda::support(self.src, self.trees, &self.lines, declared, bound, routines) {
-            Ok(support) => {
-                // What the program's headers define that the module uses, ahead of the rest.
-                let used = acc_engine::cuda::emit_module(&support, &self.cuda_kernels);
-                let support = crate::cuda::header_support(header_items, &used) + &support;
-                Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
-                    &acc_engine::cuda::emit_module(&support, &self.cuda_kernels),
-                    self.src.contains("<complex.h>"),
-                )))
-            }
+        let support = match crate::cuda::support(
+            self.src,
+            self.trees,
+            &self.lines,
+            declared,
+            bound,
+            routines,
+        ) {
+            Ok(support) => support,
             Err((line, why)) => {
                 let file = self.lines.main_file();
                 self.info
                     .push(format!("{file}:{line}: no CUDA version: {why}"));
-                None
+                return DeviceCode {
+                    linkage,
+                    ..DeviceCode::default()
+                };
             }
+        };
+        // What the program's headers define that the text uses, ahead of the rest.
+        let complete = |text: String| {
+            let support = crate::cuda::header_support(header_items, &text) + &support;
+            (support, self.src.contains("<complex.h>"))
+        };
+        let kernels = (!self.cuda_kernels.is_empty()).then(|| {
+            let used = acc_engine::cuda::emit_module(&support, &self.cuda_kernels);
+            let (support, complex_h) = complete(used);
+            crate::cuda::ascii_module(&crate::cuda::cxx_types(
+                &acc_engine::cuda::emit_module(&support, &self.cuda_kernels),
+                complex_h,
+            ))
+        });
+        // A library reaches no file-scope variable: the device pointers to them are set by
+        // the file's own kernels, which another file's launch does not run.
+        let library = if linkage.provides.is_empty() {
+            None
+        } else if let Some(g) = bound.first() {
+            let file = self.lines.main_file();
+            self.info.push(format!(
+                "{file}:{}: the routines {} use the file-scope variable `{}`: on a GPU only \
+                 this file's kernels may call them",
+                g.line,
+                linkage.provides.join(", "),
+                g.name
+            ));
+            None
+        } else {
+            let (support, complex_h) = complete(acc_engine::cuda::emit_library(&support));
+            Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
+                &acc_engine::cuda::emit_library(&support),
+                complex_h,
+            )))
+        };
+        DeviceCode {
+            kernels,
+            library,
+            linkage,
         }
     }
 
     /// The host C of the file: the prelude, the CUDA module's declaration and the site table,
     /// the prototypes, the user's text with its edits, the kernels.
-    pub(super) fn assemble(self, cuda_c: Option<String>) -> Lowered {
+    pub(super) fn assemble(self, code: DeviceCode) -> Lowered {
+        let cuda_c = code.kernels.clone();
         let cuda_decl = match &cuda_c {
             // ISO C only promises 4095-character literals; GCC and clang take
             // any length, and `-pedantic` users should not hear about ours.
@@ -86,7 +130,8 @@ impl Lowerer<'_> {
             // The kernels name no CUDA source: on a GPU the runtime says so.
             None if !self.cuda_kernels.is_empty() => "#define __acc_cuda_module 0\n".to_string(),
             None => String::new(),
-        } + &crate::sites::table(self.unit, &self.lines);
+        } + &self.device_code_registration(&code)
+            + &crate::sites::table(self.unit, &self.lines);
         let mut w = CWriter::new();
         w.text(PRELUDE)
             .text(&cuda_decl)
@@ -114,8 +159,134 @@ impl Lowerer<'_> {
             host_c: out,
             info: self.info,
             cuda_c,
+            cuda_library: code.library,
             parts,
             inlined_headers: Vec::new(),
         }
+    }
+
+    /// The file's routine library and what its code takes from other files, handed to the
+    /// runtime as the program starts (`acc_rt_register_device_code`): where a kernel calls a
+    /// routine another file defines, the runtime links their device code. Nothing for a file
+    /// that neither defines routines nor calls another file's.
+    fn device_code_registration(&self, code: &DeviceCode) -> String {
+        let DeviceCode {
+            kernels,
+            library,
+            linkage,
+        } = code;
+        if library.is_none() && linkage.needs.is_empty() {
+            return String::new();
+        }
+        let mut out = String::new();
+        if let Some(library) = library {
+            out.push_str(&format!(
+                "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n\
+                 static const char __acc_cuda_routines[] = {};\n#pragma GCC diagnostic pop\n",
+                c_string(library)
+            ));
+        }
+        out.push_str(&format!(
+            "/* This file's device code for the runtime's linking of routines across files. */\n\
+             __attribute__((constructor)) static void __acc_register_device_code(void) {{\n  \
+             acc_rt_register_device_code({}, {}, {}, {}, {});\n}}\n",
+            c_string(self.lines.main_file()),
+            if kernels.is_some() {
+                "__acc_cuda_module"
+            } else {
+                "0"
+            },
+            if library.is_some() {
+                "__acc_cuda_routines"
+            } else {
+                "0"
+            },
+            c_string(&linkage.provides.join(" ")),
+            c_string(&linkage.needs.join(" ")),
+        ));
+        out
+    }
+}
+
+/// A file's device code: the CUDA module of its kernels, its routine library, and the
+/// routines it gives and takes (see `crate::cuda::RoutineLinkage`).
+#[derive(Default)]
+pub(super) struct DeviceCode {
+    pub(super) kernels: Option<String>,
+    pub(super) library: Option<String>,
+    pub(super) linkage: crate::cuda::RoutineLinkage,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::{lower_file, LowerOptions};
+
+    fn lowered(src: &str) -> crate::lower::Lowered {
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            ..Default::default()
+        };
+        let (l, d) = lower_file(src, Default::default(), &opts);
+        l.unwrap_or_else(|| panic!("{d:?}"))
+    }
+
+    /// A file of routines only has no module but a routine library, registered with what it
+    /// provides and needs; a file whose kernel calls another file's routine registers the need.
+    #[test]
+    fn files_register_the_routines_they_give_and_take() {
+        let lib = lowered(
+            "#pragma acc routine seq\ndouble far(double x);\n#pragma acc routine seq\nstatic double near(double x) { return x; }\n#pragma acc routine seq\ndouble give(double x) { return far(near(x)); }\n",
+        );
+        assert!(lib.cuda_c.is_none());
+        let library = lib.cuda_library.as_deref().expect("a routine library");
+        assert!(
+            library.starts_with("#define __ACC_ROUTINE_LIBRARY 1\n"),
+            "{library}"
+        );
+        assert!(
+            library.contains("__device__ double give(double x)"),
+            "{library}"
+        );
+        assert!(!library.contains("__global__"), "{library}");
+        assert!(
+            lib.host_c.contains(
+                "acc_rt_register_device_code(\"f.c\", 0, __acc_cuda_routines, \"give\", \"far\");"
+            ),
+            "{}",
+            lib.host_c
+        );
+        let user = lowered(
+            "#pragma acc routine seq\ndouble give(double x);\nvoid k(double *a) {\n#pragma acc parallel loop copy(a[0:4])\n  for (int i = 0; i < 4; i++) a[i] = give(a[i]);\n}\n",
+        );
+        assert!(user.cuda_library.is_none());
+        assert!(
+            user.host_c.contains(
+                "acc_rt_register_device_code(\"f.c\", __acc_cuda_module, 0, \"\", \"give\");"
+            ),
+            "{}",
+            user.host_c
+        );
+        // A file that neither defines routines nor calls another file's registers nothing.
+        let plain = lowered(
+            "void k(double *a) {\n#pragma acc parallel loop copy(a[0:4])\n  for (int i = 0; i < 4; i++) a[i] = 1;\n}\n",
+        );
+        assert!(!plain.host_c.contains("acc_rt_register_device_code"));
+    }
+
+    /// Routines that reach file-scope variables need the file's own kernels to set the device
+    /// pointers: no library, and `--info` says why.
+    #[test]
+    fn routines_that_use_file_scope_variables_have_no_library() {
+        let l = lowered(
+            "double g;\n#pragma acc declare create(g)\n#pragma acc routine seq\ndouble get(void) { return g; }\n",
+        );
+        assert!(l.cuda_library.is_none());
+        assert!(
+            l.info
+                .iter()
+                .any(|i| i.contains("the routines get use the file-scope variable `g`")),
+            "{:?}",
+            l.info
+        );
     }
 }

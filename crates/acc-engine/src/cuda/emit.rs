@@ -47,6 +47,17 @@ pub fn emit_module(support: &str, kernels: &[CudaKernel]) -> String {
     out
 }
 
+/// A file's routine library: its `routine` functions (in `support`, as for
+/// [`emit_module`]) without kernels, for the runtime to link into the kernels of
+/// other files that call them (compiled as relocatable device code; the atomics'
+/// lock is the kernels' module's).
+pub fn emit_library(support: &str) -> String {
+    format!(
+        "#define __ACC_ROUTINE_LIBRARY 1\n{}",
+        emit_module(support, &[])
+    )
+}
+
 /// One kernel, following `acc_rt.h`'s CUDA launch convention.
 pub fn emit_kernel(k: &CudaKernel) -> String {
     let mut out = String::new();

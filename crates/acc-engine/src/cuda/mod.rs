@@ -75,6 +75,12 @@
 //! gives a device copy) gets no module: acc-c says why (`acc cc --info`) and
 //! the runtime refuses its kernels on a GPU with that pointer.
 //!
+//! A `routine` a kernel calls may be defined in another file. Each file that defines
+//! routines also gets a routine library ([`emit_library`]: its support code without
+//! kernels); the runtime compiles a module that calls routines it does not define, and the
+//! libraries that define them, as relocatable device code and links them, as nvc's
+//! `-gpu=rdc` does at link time.
+//!
 //! Layout: `model` holds the kernel description a front end fills in
 //! ([`CudaKernel`], [`Mode`], ...), `emit` turns it into text
 //! ([`emit_module`], [`emit_kernel`]), and `prelude` holds the fixed C++
@@ -87,6 +93,6 @@ mod prelude;
 #[cfg(test)]
 mod tests;
 
-pub use emit::{emit_kernel, emit_module};
+pub use emit::{emit_kernel, emit_library, emit_module};
 pub use model::{CudaKernel, CudaParam, CudaReduction, Mode};
 pub use prelude::{functor, PRELUDE, PRELUDE_F80, PRELUDE_F80_COMPLEX};

@@ -53,8 +53,13 @@ static __device__ int acc_on_device(int t) {
   return t == acc_device_nvidia || t == acc_device_not_host;
 }
 /* The device's one lock word for atomics (every module's kernels share it: the runtime passes
- * it after the reductions' slots, and each kernel stores it here as it starts). */
+ * it after the reductions' slots, and each kernel stores it here as it starts). A file's
+ * routines linked into another file's kernels (a routine library) use that module's. */
+#ifdef __ACC_ROUTINE_LIBRARY
+extern __device__ unsigned int *__acc_lock;
+#else
 __device__ unsigned int *__acc_lock;
+#endif
 static __device__ void acc_rt_atomic_begin(void) {
   while (atomicCAS(__acc_lock, 0u, 1u) != 0u) {
   }

@@ -214,10 +214,26 @@ impl CudaDevice {
                 self.label()
             )
         })?;
-        let mut image = jit::image_for(k, target)?;
-        if target.output == jit::Output::Ptx && image.last() != Some(&0) {
-            image.push(0);
-        }
+        // A module whose kernels call another file's routines is linked with their libraries.
+        let libraries = crate::device_code::link_plan(key.0).map_err(|why| {
+            format!(
+                "{}kernel '{}' cannot run on device {}: {why}",
+                k.location(),
+                k.name,
+                self.label()
+            )
+        })?;
+        // The linker's output is a CUBIN; NVRTC's PTX text needs its NUL.
+        let image = match libraries {
+            Some(libraries) => self.linked_image(k, target, &libraries)?,
+            None => {
+                let mut image = jit::image_for(k, target)?;
+                if target.output == jit::Output::Ptx && image.last() != Some(&0) {
+                    image.push(0);
+                }
+                image
+            }
+        };
         self.bind();
         // SAFETY: `image` is a CUBIN or NUL-terminated PTX from NVRTC (or the cache, which
         // holds only what NVRTC produced); the module is never unloaded.

@@ -41,6 +41,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 mod kernels;
+mod link;
 mod staging;
 
 pub use kernels::{launch_shape, Function, Hints, Lanes, LoadedKernel, ReductionBuffer, Shape};

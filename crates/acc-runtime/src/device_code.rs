@@ -1,0 +1,190 @@
+//! The program's device code by file, for `routine`s called across files: each file's CUDA
+//! module and routine library with the routines it provides and needs, as its generated code
+//! registers them when the program starts (`acc_rt_register_device_code`), and which libraries
+//! a module must be linked with ([`link_plan`]).
+//!
+//! nvc links the device code of all files when it links the program (`-gpu=rdc`); acc compiles
+//! on the device, at a module's first launch, so the runtime resolves the routines then. A file
+//! that defines routines has a library: its routines (and what they use) without its kernels, so
+//! that linking it into another file's kernels defines no kernel twice. A module already holds
+//! every routine of its own file, so its own library never joins its link.
+//!
+//! It must not compile or load anything: the CUDA device does (`device::cuda`).
+
+use std::ffi::{c_char, CStr};
+use std::sync::Mutex;
+
+/// One file's device code, as its generated code registered it.
+#[derive(Clone, Debug)]
+struct FileCode {
+    file: String,
+    /// The address of the file's CUDA module (0: none), which kernel descriptors name.
+    module: usize,
+    /// Its routine library: generated text that lives for the process.
+    library: Option<&'static str>,
+    provides: Vec<String>,
+    needs: Vec<String>,
+}
+
+/// A routine library to link into a module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Library {
+    /// The file whose routines it holds, for messages.
+    pub file: String,
+    pub source: &'static str,
+}
+
+static FILES: Mutex<Vec<FileCode>> = Mutex::new(Vec::new());
+
+/// `acc_rt_register_device_code`: a file's device code (see `acc_rt.h`).
+///
+/// # Safety
+/// Each pointer is null or a NUL-terminated string that lives for the process (generated code
+/// passes literals and its static module texts).
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_register_device_code(
+    file: *const c_char,
+    module: *const c_char,
+    library: *const c_char,
+    provides: *const c_char,
+    needs: *const c_char,
+) {
+    // SAFETY: as the caller guarantees.
+    let text = |p: *const c_char| (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) });
+    let words = |p| {
+        text(p)
+            .map(|t| {
+                t.to_string_lossy()
+                    .split_whitespace()
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let code = FileCode {
+        file: text(file).map_or_else(String::new, |f| f.to_string_lossy().into_owned()),
+        module: module as usize,
+        // Generated libraries are ASCII (acc-c's `ascii_module`); anything else is not one.
+        library: text(library).and_then(|l| l.to_str().ok()),
+        provides: words(provides),
+        needs: words(needs),
+    };
+    FILES.lock().unwrap_or_else(|e| e.into_inner()).push(code);
+}
+
+/// The libraries the module at `module` (a kernel descriptor's `cuda_source`) must be linked
+/// with, in the order to link them; `None` when it calls no routine of another file (or was
+/// not registered: a Rust kernel's module, a file of an older acc). `Err` names a routine no
+/// registered file can give it.
+pub fn link_plan(module: usize) -> Result<Option<Vec<Library>>, String> {
+    plan_in(&FILES.lock().unwrap_or_else(|e| e.into_inner()), module)
+}
+
+fn plan_in(files: &[FileCode], module: usize) -> Result<Option<Vec<Library>>, String> {
+    let Some(own) = files.iter().find(|f| f.module == module && module != 0) else {
+        return Ok(None);
+    };
+    if own.needs.is_empty() {
+        return Ok(None);
+    }
+    let mut defined: Vec<&str> = own.provides.iter().map(String::as_str).collect();
+    let mut libraries: Vec<Library> = Vec::new();
+    let mut wanted: Vec<(&str, &str)> = own
+        .needs
+        .iter()
+        .map(|n| (n.as_str(), own.file.as_str()))
+        .collect();
+    while let Some((name, by)) = wanted.pop() {
+        if defined.contains(&name) {
+            continue;
+        }
+        let Some(giver) = files.iter().find(|f| f.provides.iter().any(|p| p == name)) else {
+            return Err(format!(
+                "the routine `{name}` (declared with `#pragma acc routine` in {by}) is defined \
+                 by no file of the program that acc cc compiled with a `routine` directive \
+                 before the definition, so it has no device code to link"
+            ));
+        };
+        let Some(source) = giver.library else {
+            return Err(format!(
+                "the routine `{name}` is defined in {}, whose routines have no device code \
+                 that other files can link (`acc cc --info` on that file says why)",
+                giver.file
+            ));
+        };
+        defined.extend(giver.provides.iter().map(String::as_str));
+        libraries.push(Library {
+            file: giver.file.clone(),
+            source,
+        });
+        wanted.extend(
+            giver
+                .needs
+                .iter()
+                .map(|n| (n.as_str(), giver.file.as_str())),
+        );
+    }
+    Ok(Some(libraries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, module: usize, library: bool, provides: &str, needs: &str) -> FileCode {
+        FileCode {
+            file: name.to_string(),
+            module,
+            library: library.then_some("library text"),
+            provides: provides.split_whitespace().map(str::to_owned).collect(),
+            needs: needs.split_whitespace().map(str::to_owned).collect(),
+        }
+    }
+
+    fn files_of(plan: Option<Vec<Library>>) -> Vec<String> {
+        plan.unwrap().into_iter().map(|l| l.file).collect()
+    }
+
+    #[test]
+    fn a_module_links_the_libraries_of_what_it_calls_and_what_they_call() {
+        let files = [
+            file("main.c", 1, false, "", "scale"),
+            file("scale.c", 0, true, "scale", "twice"),
+            file("twice.c", 2, true, "twice", ""),
+            file("other.c", 3, true, "unused", ""),
+        ];
+        assert_eq!(
+            files_of(plan_in(&files, 1).unwrap()),
+            ["scale.c", "twice.c"]
+        );
+        // A module that calls nothing of another file, and one nobody registered.
+        assert_eq!(plan_in(&files, 2).unwrap(), None);
+        assert_eq!(plan_in(&files, 9).unwrap(), None);
+    }
+
+    #[test]
+    fn a_modules_own_routines_never_come_from_its_library() {
+        // a.c's kernels call b's routine, which calls back into a: a's module has it already.
+        let files = [
+            file("a.c", 1, true, "back", "forth"),
+            file("b.c", 0, true, "forth", "back"),
+        ];
+        assert_eq!(files_of(plan_in(&files, 1).unwrap()), ["b.c"]);
+    }
+
+    #[test]
+    fn a_routine_nobody_defines_or_nobody_can_link_is_named() {
+        let files = [
+            file("main.c", 1, false, "", "lost kept"),
+            file("kept.c", 0, false, "kept", ""),
+        ];
+        let err = plan_in(&files, 1).unwrap_err();
+        assert!(err.contains("routine `kept` is defined in kept.c"), "{err}");
+        let files = [file("main.c", 1, false, "", "lost")];
+        let err = plan_in(&files, 1).unwrap_err();
+        assert!(
+            err.contains("routine `lost` (declared with `#pragma acc routine` in main.c)"),
+            "{err}"
+        );
+    }
+}
