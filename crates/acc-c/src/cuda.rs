@@ -62,7 +62,7 @@ pub fn routine_linkage(
         };
         if n.node_kind() == "function_definition" {
             if !defined.iter().any(|(d, _)| *d == name) {
-                defined.push((name, is_static(n, src)));
+                defined.push((name, crate::syntax::has_storage_class(n, src, &["static"])));
             }
         } else if !declared.contains(&name) {
             declared.push(name);
@@ -79,15 +79,6 @@ pub fn routine_linkage(
             .map(|(f, _)| f)
             .collect(),
     }
-}
-
-/// Whether a definition or declaration has the `static` storage class.
-fn is_static(n: Node, src: &str) -> bool {
-    let mut cursor = n.walk();
-    let found = n
-        .children(&mut cursor)
-        .any(|c| c.node_kind() == "storage_class_specifier" && &src[c.byte_range()] == "static");
-    found
 }
 
 /// The file's top-level items.
@@ -471,7 +462,7 @@ fn all_uses<'t>(n: Node<'t>, src: &str, names: &[&str], out: &mut Vec<Node<'t>>)
 }
 
 /// Top-level items, looking inside `#if`/`#ifdef` blocks.
-fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
+pub(crate) fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
         match child.node_kind() {

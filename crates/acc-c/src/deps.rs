@@ -11,7 +11,7 @@ use crate::syntax::fields;
 use crate::syntax::NodeKind;
 
 /// Functions without side effects that loops commonly call.
-const PURE: &[&str] = &[
+pub(crate) const PURE: &[&str] = &[
     "sqrt", "sqrtf", "fabs", "fabsf", "abs", "labs", "exp", "expf", "log", "logf", "log2", "log10",
     "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "atan", "atan2", "tanh", "floor",
     "floorf", "ceil", "ceilf", "fmax", "fmaxf", "fmin", "fminf", "fma", "fmaf", "round", "lround",
@@ -20,12 +20,21 @@ const PURE: &[&str] = &[
 
 /// The facts of the `for` statement `node` whose control variable is
 /// `control`; `refs` are the unit's references (sorted), which name the
-/// variable at each identifier.
-pub fn dep_facts(node: Node, src: &str, control: &str, unit: &Unit, macros: &Macros) -> DepFacts {
+/// variable at each identifier. `env` gives the macros and the headers' globals; a call of a
+/// function of the file that only computes ([`crate::pure_functions`]) is no call of unknown
+/// effect.
+pub fn dep_facts(
+    node: Node,
+    src: &str,
+    control: &str,
+    unit: &Unit,
+    env: &crate::types::TypeEnv,
+) -> DepFacts {
     let mut cx = Cx {
         src,
         unit,
-        macros,
+        macros: &env.macros,
+        functions: crate::pure_functions::FileFunctions::of(node, src, env),
         control,
         written: HashSet::new(),
         facts: DepFacts::default(),
@@ -61,17 +70,10 @@ fn pure_macro(name: &str, macros: &Macros, depth: usize) -> bool {
         let is_name = !body.is_empty() && body.bytes().all(is_word);
         return is_name && (PURE.contains(&body) || pure_macro(body, macros, depth + 1));
     }
-    let b = body.as_bytes();
-    for (i, &c) in b.iter().enumerate() {
-        let next = b.get(i + 1).copied();
-        let prev = i.checked_sub(1).map(|j| b[j]);
-        let assigns =
-            c == b'=' && next != Some(b'=') && !matches!(prev, Some(b'=' | b'!' | b'<' | b'>'));
-        let steps = (c == b'+' || c == b'-') && next == Some(c);
-        if assigns || steps {
-            return false;
-        }
+    if writes_something(body) {
+        return false;
     }
+    let b = body.as_bytes();
     let mut words = body.char_indices().peekable();
     while let Some((at, ch)) = words.next() {
         if !(ch.is_ascii_alphabetic() || ch == '_') || (at > 0 && is_word(b[at - 1])) {
@@ -96,14 +98,27 @@ fn pure_macro(name: &str, macros: &Macros, depth: usize) -> bool {
     true
 }
 
+/// Whether macro text assigns (`=`, `+=`, ...) or steps (`++`, `--`) anything.
+pub(crate) fn writes_something(body: &str) -> bool {
+    let b = body.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        let next = b.get(i + 1).copied();
+        let prev = i.checked_sub(1).map(|j| b[j]);
+        let assigns =
+            c == b'=' && next != Some(b'=') && !matches!(prev, Some(b'=' | b'!' | b'<' | b'>'));
+        assigns || ((c == b'+' || c == b'-') && next == Some(c))
+    })
+}
+
 fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
-struct Cx<'s, 'u> {
+struct Cx<'t, 's, 'u> {
     src: &'s str,
     unit: &'u Unit,
     macros: &'u Macros,
+    functions: crate::pure_functions::FileFunctions<'t, 's>,
     control: &'s str,
     /// Every name assigned anywhere in the body (locals too): subscripts
     /// that use one are not invariant.
@@ -118,7 +133,7 @@ fn span(n: Node) -> Span {
     Span::new(n.start_byte(), n.end_byte())
 }
 
-impl<'s> Cx<'s, '_> {
+impl<'s> Cx<'_, 's, '_> {
     fn text(&self, n: Node) -> &'s str {
         &self.src[n.byte_range()]
     }
@@ -340,7 +355,10 @@ impl<'s> Cx<'s, '_> {
             "call_expression" => {
                 if let Some(func) = n.child_by_field_id(f.function.get()) {
                     let name = self.text(func);
-                    if !PURE.contains(&name) && !pure_macro(name, self.macros, 0) {
+                    if !PURE.contains(&name)
+                        && !pure_macro(name, self.macros, 0)
+                        && !self.functions.is_pure(name)
+                    {
                         self.facts.calls.push((name.to_string(), span(n)));
                     }
                 }

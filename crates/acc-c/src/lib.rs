@@ -21,6 +21,7 @@ pub mod lower;
 pub mod macro_expand;
 pub mod preprocess;
 pub mod print;
+mod pure_functions;
 pub mod render;
 pub mod sema;
 mod sites;

@@ -68,6 +68,16 @@ pub fn fields() -> &'static Fields {
     })
 }
 
+/// Whether a declaration or definition has one of `classes` as its storage class
+/// (`static`, `extern`).
+pub(crate) fn has_storage_class(n: tree_sitter::Node, src: &str, classes: &[&str]) -> bool {
+    let mut cursor = n.walk();
+    let found = n.children(&mut cursor).any(|c| {
+        c.node_kind() == "storage_class_specifier" && classes.contains(&&src[c.byte_range()])
+    });
+    found
+}
+
 /// The declarator kind closest to the name (what the name is: a function,
 /// an array, a pointer; `None`: the type itself), and the name.
 pub(crate) fn derived(d: tree_sitter::Node) -> (Option<&'static str>, Option<tree_sitter::Node>) {

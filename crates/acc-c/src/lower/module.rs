@@ -94,11 +94,11 @@ impl Lowerer<'_> {
         } else if let Some(g) = bound.first() {
             let file = self.lines.main_file();
             self.info.push(format!(
-                "{file}:{}: the routines {} use the file-scope variable `{}`: on a GPU only \
-                 this file's kernels may call them",
+                "{file}:{}: the file's routines use the file-scope variable `{}`: on a GPU \
+                 only its own kernels may call them ({})",
                 g.line,
-                linkage.provides.join(", "),
-                g.name
+                g.name,
+                linkage.provides.join(", ")
             ));
             None
         } else {
@@ -284,7 +284,7 @@ mod tests {
         assert!(
             l.info
                 .iter()
-                .any(|i| i.contains("the routines get use the file-scope variable `g`")),
+                .any(|i| i.contains("routines use the file-scope variable `g`: on a GPU only its own kernels may call them (get)")),
             "{:?}",
             l.info
         );

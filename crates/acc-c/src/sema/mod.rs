@@ -213,7 +213,7 @@ fn walk<'s>(
         let Some(control) = facts.and_then(|l| l.header.as_ref()).map(|h| h.var.clone()) else {
             continue;
         };
-        let deps = crate::deps::dep_facts(node, src, &control, &w.unit, &w.env.macros);
+        let deps = crate::deps::dep_facts(node, src, &control, &w.unit, &w.env);
         let c = &mut w.unit.constructs[id.0 as usize];
         let slot = match at {
             DepsAt::Loop => c.loops.first_mut(),
