@@ -94,8 +94,8 @@ fn items(trees: &[tree_sitter::Tree]) -> Vec<Node<'_>> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoutineGlobal {
     pub name: String,
-    /// The line of its first use, for messages.
-    pub line: usize,
+    /// Where its first use is (a byte offset of the file's text), for messages.
+    pub at: usize,
     /// The byte ranges of its uses in routines: the host build reaches it there through
     /// `acc_rt_global`, so that a routine in a kernel on a device with separate memory sees
     /// the device copy, as on a GPU.
@@ -134,7 +134,7 @@ pub fn routine_globals(
                 Some(g) => g.uses.push(u.byte_range()),
                 None => used.push(RoutineGlobal {
                     name: name.to_string(),
-                    line: u.start_position().row + 1,
+                    at: u.start_byte(),
                     uses: vec![u.byte_range()],
                 }),
             }
@@ -151,7 +151,7 @@ pub fn routine_globals(
 /// gives a device copy) through a device pointer `__acc_gp_g` and a macro
 /// `g` that reads through it, around the routines; each kernel sets the
 /// pointer from an argument (`bound`, in order: see [`routine_globals`]) as
-/// it starts. An error (a line and why) when a routine uses a variable that
+/// it starts. An error (where, as a byte offset, and why) when a routine uses a variable that
 /// `declared` (the names of `declare` directives) does not list: it has no
 /// device copy to reach.
 pub fn support(
@@ -163,11 +163,11 @@ pub fn support(
     routines: &[String],
 ) -> Result<String, (usize, String)> {
     let items = items(trees);
-    if let Some(RoutineGlobal { name: g, line, .. }) =
+    if let Some(RoutineGlobal { name: g, at, .. }) =
         bound.iter().find(|g| !declared.contains(&g.name))
     {
         return Err((
-            *line,
+            *at,
             format!(
                 "the routine uses the file-scope variable `{g}`, which no `declare` directive \
                  gives a device copy (add `#pragma acc declare create({g})` or `copyin({g})`)"
@@ -184,9 +184,9 @@ pub fn support(
         if routine && !pointers_done {
             // Before the first routine: the device pointers.
             pointers_done = true;
-            for RoutineGlobal { name: g, line, .. } in bound {
+            for RoutineGlobal { name: g, at, .. } in bound {
                 let Some(decl) = pointer_declaration(&items, src, g) else {
-                    return Err((*line, format!("cannot declare a device pointer to `{g}`")));
+                    return Err((*at, format!("cannot declare a device pointer to `{g}`")));
                 };
                 out.push_str(&format!("__device__ {decl};\n"));
                 define.push_str(&format!("#define {g} (*__acc_gp_{g})\n"));
@@ -631,8 +631,14 @@ mod tests {
         let t = crate::syntax::parse(src);
         let r = routines_of(src);
         let bound = routine_globals(src, &t, &r);
-        let found: Vec<(&str, usize)> = bound.iter().map(|g| (g.name.as_str(), g.line)).collect();
-        assert_eq!(found, [("g", 7), ("k", 7)]);
+        let found: Vec<(&str, usize)> = bound.iter().map(|g| (g.name.as_str(), g.at)).collect();
+        assert_eq!(
+            found,
+            [
+                ("g", src.find("g[i]").unwrap()),
+                ("k", src.find("k;\n}").unwrap())
+            ]
+        );
         let at = src.find("g[i]").unwrap();
         assert_eq!(bound[0].uses.len(), 1);
         assert_eq!(bound[0].uses[0], at..at + 1);

@@ -289,7 +289,9 @@ impl<'s> Cx<'_, 's, '_> {
             // Through a member or a pointer expression: not analysed.
             self.walk(cur);
             if write {
-                self.facts.calls.push(("an indirect store".into(), span(n)));
+                self.facts
+                    .calls
+                    .push((acc_engine::facts::INDIRECT_STORE.into(), span(n)));
             }
             return;
         };
@@ -331,7 +333,7 @@ impl<'s> Cx<'_, 's, '_> {
             None => self
                 .facts
                 .calls
-                .push(("an indirect store".into(), span(target))),
+                .push((acc_engine::facts::INDIRECT_STORE.into(), span(target))),
         }
     }
 

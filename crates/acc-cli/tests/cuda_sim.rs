@@ -304,8 +304,46 @@ fn kernels_call_routines_that_other_files_define() {
     assert!(
         printed.contains(
             "lost.c:6: kernel 'parallel loop at line 6' cannot run on device nvidia 0: the \
-             routine `far` (declared with `#pragma acc routine` in "
-        ) && printed.contains("lost.c) is defined by no file"),
+             routine `far` that "
+        ) && printed
+            .contains("lost.c calls (declared with `#pragma acc routine`) is defined by no file"),
+        "{printed}"
+    );
+
+    // `scaled` reads a `declare`d global of its file: only that file's kernels set the device
+    // pointer it reads through, so other files' kernels cannot call it, and the error says so.
+    std::fs::write(
+        dir.join("coef.c"),
+        "double coef[4] = {1, 2, 3, 4};\n#pragma acc declare copyin(coef)\n\
+         #pragma acc routine seq\ndouble scaled(int i) { return 2 * coef[i]; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("uses.c"),
+        "#include <stdio.h>\n#pragma acc routine seq\ndouble scaled(int i);\nint main(void) {\n  \
+         double a[4];\n  #pragma acc parallel loop copyout(a)\n  for (int i = 0; i < 4; i++) \
+         a[i] = scaled(i);\n  printf(\"%g\\n\", a[3]);\n  return a[3] != 8;\n}\n",
+    )
+    .unwrap();
+    let uses = dir.join("uses");
+    build(&uses, &[&dir.join("uses.c"), &dir.join("coef.c")]);
+    let mut cmd = Command::new(&uses);
+    cmd.env("ACC_DEVICE_TYPE", "host_discrete");
+    let run = sim::output_within(&mut cmd, sim::CHILD_TIMEOUT);
+    assert!(run.status.success(), "{}", sim::printed(&run));
+    let mut cmd = Command::new(&uses);
+    cmd.env("ACC_DEVICE_TYPE", "nvidia")
+        .env_remove("ACC_DEVICE_NUM");
+    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    let printed = sim::printed(&run);
+    assert_eq!(run.status.code(), Some(1), "{printed}");
+    assert!(
+        printed.contains("uses.c calls is defined in ")
+            && printed.contains("coef.c, whose routines other files' kernels cannot call: ")
+            && printed.contains(
+                "coef.c:4: the file's routines use the file-scope variable `coef`: on a GPU \
+                 only its own kernels may call them (scaled)"
+            ),
         "{printed}"
     );
 }

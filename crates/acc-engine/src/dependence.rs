@@ -20,7 +20,13 @@ pub fn independent(unit: &Unit, deps: &DepFacts, allowed_writes: &[VarId]) -> Re
         return Err("the loop may be left early".into());
     }
     if let Some((name, _)) = deps.calls.first() {
-        return Err(format!("it calls `{name}`, whose effects are unknown"));
+        return Err(if name == crate::facts::INDIRECT_STORE {
+            "it stores through a pointer or member whose target the dependence test cannot \
+             follow"
+                .into()
+        } else {
+            format!("it calls `{name}`, whose effects are unknown")
+        });
     }
     if let Some((v, _)) = deps
         .scalar_writes

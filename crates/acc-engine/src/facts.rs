@@ -166,13 +166,18 @@ pub struct LoopFacts {
     pub uneven_trips: bool,
 }
 
+/// The name a front end gives, among [`DepFacts::calls`], a store through a pointer or member
+/// expression it does not analyse.
+pub const INDIRECT_STORE: &str = "an indirect store";
+
 /// What a loop body reads and writes, as the dependence test needs it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DepFacts {
     pub accesses: Vec<Access>,
     /// Variables assigned as a whole (`s += …`, `t = …`, `k++`).
     pub scalar_writes: Vec<(VarId, Span)>,
-    /// Calls of functions not known to be pure, by name.
+    /// Calls of functions not known to be pure, by name; a store whose target the front end
+    /// cannot follow is one too, named [`INDIRECT_STORE`].
     pub calls: Vec<(String, Span)>,
     /// `break`, `return` or `goto` in the body (not in a nested loop or
     /// switch for `break`): the iteration count is not known in advance.

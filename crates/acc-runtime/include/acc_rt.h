@@ -341,10 +341,12 @@ void acc_rt_register_sites(const char *file, const acc_rt_site *sites, size_t n)
  * kernel may call a `routine` another file defines: `module` is the file's CUDA module (or
  * NULL), `library` its routine library (its routines without kernels, or NULL), `provides` and
  * `needs` the routines it defines for other files and calls without defining, each a list of
- * names separated by spaces. On a GPU the runtime compiles a module that needs routines, and
- * the libraries that provide them, as relocatable device code and links them. */
+ * names separated by spaces, and `no_library` why a file that provides routines has no library
+ * (or NULL). On a GPU the runtime compiles a module that needs routines, and the libraries that
+ * provide them, as relocatable device code and links them. */
 void acc_rt_register_device_code(const char *file, const char *module, const char *library,
-                                 const char *provides, const char *needs);
+                                 const char *provides, const char *needs,
+                                 const char *no_library);
 
 /* A profiling library linked into the program defines acc_register_library (acc_prof.h): each
  * translation unit of generated code hands it to the runtime as the program starts, through a

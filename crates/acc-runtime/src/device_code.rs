@@ -24,6 +24,8 @@ struct FileCode {
     library: Option<&'static str>,
     provides: Vec<String>,
     needs: Vec<String>,
+    /// Why a file that defines routines has no library (`file:line: …`), if it has none.
+    no_library: Option<String>,
 }
 
 /// A routine library to link into a module.
@@ -48,6 +50,7 @@ pub unsafe extern "C" fn acc_rt_register_device_code(
     library: *const c_char,
     provides: *const c_char,
     needs: *const c_char,
+    no_library: *const c_char,
 ) {
     // SAFETY: as the caller guarantees.
     let text = |p: *const c_char| (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) });
@@ -68,6 +71,7 @@ pub unsafe extern "C" fn acc_rt_register_device_code(
         library: text(library).and_then(|l| l.to_str().ok()),
         provides: words(provides),
         needs: words(needs),
+        no_library: text(no_library).map(|w| w.to_string_lossy().into_owned()),
     };
     FILES.lock().unwrap_or_else(|e| e.into_inner()).push(code);
 }
@@ -100,16 +104,20 @@ fn plan_in(files: &[FileCode], module: usize) -> Result<Option<Vec<Library>>, St
         }
         let Some(giver) = files.iter().find(|f| f.provides.iter().any(|p| p == name)) else {
             return Err(format!(
-                "the routine `{name}` (declared with `#pragma acc routine` in {by}) is defined \
-                 by no file of the program that acc cc compiled with a `routine` directive \
-                 before the definition, so it has no device code to link"
+                "the routine `{name}` that {by} calls (declared with `#pragma acc routine`) is \
+                 defined by no file of the program that acc cc compiled with a `routine` \
+                 directive before the definition, so it has no device code to link"
             ));
         };
         let Some(source) = giver.library else {
             return Err(format!(
-                "the routine `{name}` is defined in {}, whose routines have no device code \
-                 that other files can link (`acc cc --info` on that file says why)",
-                giver.file
+                "the routine `{name}` that {by} calls is defined in {}, whose routines other \
+                 files' kernels cannot call: {}",
+                giver.file,
+                giver
+                    .no_library
+                    .as_deref()
+                    .unwrap_or("it has no CUDA version (`acc cc --info` on it says why)")
             ));
         };
         defined.extend(giver.provides.iter().map(String::as_str));
@@ -138,6 +146,7 @@ mod tests {
             library: library.then_some("library text"),
             provides: provides.split_whitespace().map(str::to_owned).collect(),
             needs: needs.split_whitespace().map(str::to_owned).collect(),
+            no_library: (!library).then(|| format!("{name}:3: why")),
         }
     }
 
@@ -179,11 +188,17 @@ mod tests {
             file("kept.c", 0, false, "kept", ""),
         ];
         let err = plan_in(&files, 1).unwrap_err();
-        assert!(err.contains("routine `kept` is defined in kept.c"), "{err}");
+        assert!(
+            err.contains(
+                "routine `kept` that main.c calls is defined in kept.c, whose routines other \
+                 files' kernels cannot call: kept.c:3: why"
+            ),
+            "{err}"
+        );
         let files = [file("main.c", 1, false, "", "lost")];
         let err = plan_in(&files, 1).unwrap_err();
         assert!(
-            err.contains("routine `lost` (declared with `#pragma acc routine` in main.c)"),
+            err.contains("routine `lost` that main.c calls (declared with `#pragma acc routine`)"),
             "{err}"
         );
     }

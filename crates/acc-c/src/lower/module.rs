@@ -64,11 +64,12 @@ impl Lowerer<'_> {
             routines,
         ) {
             Ok(support) => support,
-            Err((line, why)) => {
-                let file = self.lines.main_file();
-                self.info
-                    .push(format!("{file}:{line}: no CUDA version: {why}"));
+            Err((at, why)) => {
+                let place = self.lines.place(at);
+                let why = format!("{}:{}: no CUDA version: {why}", place.file, place.line);
+                self.info.push(why.clone());
                 return DeviceCode {
+                    no_library: (!linkage.provides.is_empty()).then_some(why),
                     linkage,
                     ..DeviceCode::default()
                 };
@@ -89,28 +90,30 @@ impl Lowerer<'_> {
         });
         // A library reaches no file-scope variable: the device pointers to them are set by
         // the file's own kernels, which another file's launch does not run.
-        let library = if linkage.provides.is_empty() {
-            None
-        } else if let Some(g) = bound.first() {
-            let file = self.lines.main_file();
-            self.info.push(format!(
-                "{file}:{}: the file's routines use the file-scope variable `{}`: on a GPU \
-                 only its own kernels may call them ({})",
-                g.line,
+        let (mut library, mut no_library) = (None, None);
+        if let (false, Some(g)) = (linkage.provides.is_empty(), bound.first()) {
+            let place = self.lines.place(g.at);
+            let why = format!(
+                "{}:{}: the file's routines use the file-scope variable `{}`: on a GPU only \
+                 its own kernels may call them ({})",
+                place.file,
+                place.line,
                 g.name,
                 linkage.provides.join(", ")
-            ));
-            None
-        } else {
+            );
+            self.info.push(why.clone());
+            no_library = Some(why);
+        } else if !linkage.provides.is_empty() {
             let (support, complex_h) = complete(acc_engine::cuda::emit_library(&support));
-            Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
+            library = Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
                 &acc_engine::cuda::emit_library(&support),
                 complex_h,
-            )))
-        };
+            )));
+        }
         DeviceCode {
             kernels,
             library,
+            no_library,
             linkage,
         }
     }
@@ -173,9 +176,10 @@ impl Lowerer<'_> {
         let DeviceCode {
             kernels,
             library,
+            no_library,
             linkage,
         } = code;
-        if library.is_none() && linkage.needs.is_empty() {
+        if linkage.provides.is_empty() && linkage.needs.is_empty() {
             return String::new();
         }
         let mut out = String::new();
@@ -189,7 +193,7 @@ impl Lowerer<'_> {
         out.push_str(&format!(
             "/* This file's device code for the runtime's linking of routines across files. */\n\
              __attribute__((constructor)) static void __acc_register_device_code(void) {{\n  \
-             acc_rt_register_device_code({}, {}, {}, {}, {});\n}}\n",
+             acc_rt_register_device_code({}, {}, {}, {}, {}, {});\n}}\n",
             c_string(self.lines.main_file()),
             if kernels.is_some() {
                 "__acc_cuda_module"
@@ -203,6 +207,7 @@ impl Lowerer<'_> {
             },
             c_string(&linkage.provides.join(" ")),
             c_string(&linkage.needs.join(" ")),
+            no_library.as_deref().map_or("0".to_string(), c_string),
         ));
         out
     }
@@ -214,6 +219,9 @@ impl Lowerer<'_> {
 pub(super) struct DeviceCode {
     pub(super) kernels: Option<String>,
     pub(super) library: Option<String>,
+    /// Why a file that defines routines has no library (`file:line: …`), for the runtime's
+    /// message when another file's kernel calls one.
+    pub(super) no_library: Option<String>,
     pub(super) linkage: crate::cuda::RoutineLinkage,
 }
 
@@ -250,7 +258,7 @@ mod tests {
         assert!(!library.contains("__global__"), "{library}");
         assert!(
             lib.host_c.contains(
-                "acc_rt_register_device_code(\"f.c\", 0, __acc_cuda_routines, \"give\", \"far\");"
+                "acc_rt_register_device_code(\"f.c\", 0, __acc_cuda_routines, \"give\", \"far\", 0);"
             ),
             "{}",
             lib.host_c
@@ -261,7 +269,7 @@ mod tests {
         assert!(user.cuda_library.is_none());
         assert!(
             user.host_c.contains(
-                "acc_rt_register_device_code(\"f.c\", __acc_cuda_module, 0, \"\", \"give\");"
+                "acc_rt_register_device_code(\"f.c\", __acc_cuda_module, 0, \"\", \"give\", 0);"
             ),
             "{}",
             user.host_c

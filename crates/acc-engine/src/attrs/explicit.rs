@@ -34,13 +34,31 @@ impl Cx<'_> {
                         if matches!(kind, EffKind::Declare | EffKind::Other) {
                             continue;
                         }
-                        self.diags.push(
-                            Diagnostic::error(
-                                item.base.span,
-                                format!("use of undeclared identifier `{}`", item.base.name),
-                            )
-                            .with_label("not declared here"),
+                        let name = &item.base.name;
+                        let mut d = Diagnostic::error(
+                            item.base.span,
+                            format!("use of undeclared identifier `{name}`"),
                         );
+                        // Declared inside the construct (a loop body's local): already each
+                        // iteration's own, and not in scope at the directive.
+                        let inside = c.body.and_then(|body| {
+                            self.unit
+                                .vars
+                                .iter()
+                                .find(|v| v.name == *name && body.contains(v.decl_span))
+                        });
+                        if let Some(v) = inside {
+                            d = d
+                                .with_secondary(
+                                    v.decl_span,
+                                    format!("`{name}` is declared here, inside the construct"),
+                                )
+                                .with_note(
+                                    "a variable declared inside the construct is private to \
+                                     each iteration already: remove it from the clause",
+                                );
+                        }
+                        self.diags.push(d);
                         continue;
                     };
                     let origin = Origin::Exp {
