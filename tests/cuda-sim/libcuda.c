@@ -276,9 +276,20 @@ static long alloc_find(uintptr_t p, size_t n) {
   return (long)(lo - 1);
 }
 
+/* A module's `__device__` variables that cuModuleGetGlobal handed out: device memory too. */
+struct global_range {
+  uintptr_t start;
+  size_t size;
+};
+static struct global_range g_globals[256];
+static size_t g_nglobals;
+
 static int device_range_ok(CUdeviceptr p, size_t n) {
   pthread_mutex_lock(&g_lock);
   long i = alloc_find((uintptr_t)p, n);
+  for (size_t k = 0; i < 0 && k < g_nglobals; k++)
+    if (p >= g_globals[k].start && p + n >= p && p + n <= g_globals[k].start + g_globals[k].size)
+      i = 0;
   pthread_mutex_unlock(&g_lock);
   return i >= 0;
 }
@@ -505,6 +516,10 @@ API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CU
   if (defer_copy(s, 1, (void *)src, dst, n)) return CUDA_SUCCESS;
   memcpy((void *)(uintptr_t)dst, src, n);
   return CUDA_SUCCESS;
+}
+
+API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+  return cuMemcpyHtoDAsync_v2(dst, src, n, NULL);
 }
 
 API CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) {
@@ -882,6 +897,27 @@ API CUresult cuLinkDestroy(CUlinkState l) {
   free(l->image);
   l->magic = 0;
   free(l);
+  return CUDA_SUCCESS;
+}
+
+/* A module's `__device__` variable by name (shim.h gives them default visibility), with its
+ * size from the symbol table; copies may then reach it as device memory. */
+API CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule m, const char *name) {
+  CHECK_CTX();
+  if (!name) return CUDA_ERROR_INVALID_VALUE;
+  if (!m || m->magic != MODULE_MAGIC) return CUDA_ERROR_INVALID_HANDLE;
+  void *p = dlsym(m->handle, name);
+  if (!p) return CUDA_ERROR_NOT_FOUND;
+  Dl_info info;
+  const ElfW(Sym) *sym = NULL;
+  size_t size = 0;
+  if (dladdr1(p, &info, (void **)&sym, RTLD_DL_SYMENT) && sym) size = sym->st_size;
+  pthread_mutex_lock(&g_lock);
+  if (g_nglobals < sizeof g_globals / sizeof g_globals[0])
+    g_globals[g_nglobals++] = (struct global_range){(uintptr_t)p, size};
+  pthread_mutex_unlock(&g_lock);
+  if (dptr) *dptr = (CUdeviceptr)(uintptr_t)p;
+  if (bytes) *bytes = size;
   return CUDA_SUCCESS;
 }
 

@@ -41,7 +41,9 @@ __ACC_SIM_EXPORT __ACC_SIM_MODULE_WIDE void *__acc_sim_tls(void) { return &__acc
 
 /* ---- keywords ---------------------------------------------------------------------------- */
 #define __global__
-#define __device__
+/* Default visibility, so that cuModuleGetGlobal finds a module's variables by name (kernel
+ * objects are loaded RTLD_LOCAL and linked -Bsymbolic: nothing else sees them). */
+#define __device__ __attribute__((visibility("default")))
 #define __host__
 #define __constant__
 #define __managed__

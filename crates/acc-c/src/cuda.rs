@@ -148,10 +148,10 @@ pub fn routine_globals(
 /// `__device__`), in source order, with `#line` markers.
 ///
 /// A routine reaches a file-scope variable `g` (which a `declare` directive
-/// gives a device copy) through a device pointer `__acc_gp_g` and a macro
-/// `g` that reads through it, around the routines; each kernel sets the
-/// pointer from an argument (`bound`, in order: see [`routine_globals`]) as
-/// it starts. An error (where, as a byte offset, and why) when a routine uses a variable that
+/// gives a device copy) through a device pointer named `pointers` + `g` (`__acc_gp_g` in a
+/// module, whose kernels set it from an argument as they start: `bound`, in order, see
+/// [`routine_globals`]; a routine library's, which the runtime sets when it links the library,
+/// a name of the file's own) and a macro `g` that reads through it, around the routines. An error (where, as a byte offset, and why) when a routine uses a variable that
 /// `declared` (the names of `declare` directives) does not list: it has no
 /// device copy to reach.
 pub fn support(
@@ -161,6 +161,7 @@ pub fn support(
     declared: &[String],
     bound: &[RoutineGlobal],
     routines: &[String],
+    pointers: &str,
 ) -> Result<String, (usize, String)> {
     let items = items(trees);
     if let Some(RoutineGlobal { name: g, at, .. }) =
@@ -185,11 +186,11 @@ pub fn support(
             // Before the first routine: the device pointers.
             pointers_done = true;
             for RoutineGlobal { name: g, at, .. } in bound {
-                let Some(decl) = pointer_declaration(&items, src, g) else {
+                let Some(decl) = pointer_declaration(&items, src, g, pointers) else {
                     return Err((*at, format!("cannot declare a device pointer to `{g}`")));
                 };
                 out.push_str(&format!("__device__ {decl};\n"));
-                define.push_str(&format!("#define {g} (*__acc_gp_{g})\n"));
+                define.push_str(&format!("#define {g} (*{pointers}{g})\n"));
                 undef.push_str(&format!("#undef {g}\n"));
             }
         }
@@ -257,7 +258,7 @@ pub fn header_support(items: &[crate::types::HeaderItem], module: &str) -> Strin
 
 /// `T (*__acc_gp_g)[N]` for the file-scope declaration of `g`: its type,
 /// without storage class or initializer, with the name made a pointer.
-fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {
+fn pointer_declaration(items: &[Node], src: &str, g: &str, pointers: &str) -> Option<String> {
     for n in items.iter().filter(|n| n.node_kind() == "declaration") {
         let mut cursor = n.walk();
         let declarators: Vec<Node> = n
@@ -281,7 +282,7 @@ fn pointer_declaration(items: &[Node], src: &str, g: &str) -> Option<String> {
                 d
             };
             let text = format!(
-                "{}(*__acc_gp_{g}){}",
+                "{}(*{pointers}{g}){}",
                 &src[inner.start_byte()..id.start_byte()],
                 &src[id.end_byte()..inner.end_byte()]
             );
@@ -559,6 +560,7 @@ mod tests {
             &[],
             &routine_globals(src, &t, &r),
             &r,
+            "__acc_gp_",
         )
         .unwrap();
         assert!(s.contains("#define N 10"));
@@ -649,6 +651,7 @@ mod tests {
             &["g".into(), "k".into()],
             &bound,
             &r,
+            "__acc_gp_",
         )
         .unwrap();
         assert!(s.contains("__device__ double (*__acc_gp_g)[N];\n__device__ const int (*__acc_gp_k);\n#define g (*__acc_gp_g)\n#define k (*__acc_gp_k)\n"), "{s}");
@@ -662,16 +665,17 @@ mod tests {
         let src = "double g[4];\nint k = 2, *p;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
         let t = crate::syntax::parse(src);
         let r = routines_of(src);
-        let (line, why) = support(
+        let (at, why) = support(
             src,
             &t,
             &crate::line_map::LineMap::new(src, "t.c"),
             &["k".into()],
             &routine_globals(src, &t, &r),
             &r,
+            "__acc_gp_",
         )
         .unwrap_err();
-        assert_eq!(line, 5);
+        assert_eq!(at, src.find("g[i]").unwrap());
         assert!(why.contains("`g`"), "{why}");
         assert!(why.contains("declare create(g)"), "{why}");
     }

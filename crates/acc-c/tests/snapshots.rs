@@ -92,6 +92,10 @@ fn generated(path: &Path) -> String {
         out.push_str("==== CUDA module\n");
         out.push_str(&name_preludes(cuda));
     }
+    if let Some(library) = &lowered.cuda_library {
+        out.push_str("==== CUDA routine library\n");
+        out.push_str(&name_preludes(library));
+    }
     match lowered.split(&src) {
         Ok(split) => {
             out.push_str("==== split: host unit\n");
@@ -109,18 +113,27 @@ fn generated(path: &Path) -> String {
     from_root(&out)
 }
 
-/// The CUDA module embedded in host C as one string literal, replaced by its length and
-/// hash: the module's text is pinned where it is readable, under "CUDA module".
+/// The CUDA module and routine library embedded in host C as string literals, each replaced
+/// by its length and hash: their texts are pinned where they are readable, under "CUDA
+/// module" and "CUDA routine library".
 fn digest_embedded_module(host: &str) -> String {
-    const DEFINITION: &str = "static const char __acc_cuda_module[] = ";
+    const DEFINITIONS: [&str; 2] = [
+        "static const char __acc_cuda_module[] = ",
+        "static const char __acc_cuda_routines[] = ",
+    ];
     host.split_inclusive('\n')
-        .map(|line| match line.strip_prefix(DEFINITION) {
-            Some(literal) => format!(
-                "{DEFINITION}/* {} bytes, FNV-1a {:016x} */\n",
-                literal.len(),
-                fnv1a(literal.as_bytes())
-            ),
-            None => line.to_string(),
+        .map(|line| {
+            let embedded = DEFINITIONS
+                .iter()
+                .find_map(|d| line.strip_prefix(d).map(|literal| (d, literal)));
+            match embedded {
+                Some((definition, literal)) => format!(
+                    "{definition}/* {} bytes, FNV-1a {:016x} */\n",
+                    literal.len(),
+                    fnv1a(literal.as_bytes())
+                ),
+                None => line.to_string(),
+            }
         })
         .collect()
 }

@@ -231,10 +231,12 @@ int main(int argc, char **argv) {
 }
 
 /// Kernels that call routines of other files (`tests/data/routines-across-files`: one file's
-/// kernel calls a routine of a second, which calls one of a third, whose own kernel calls
-/// back into the second) run right on the simulated GPU, where the runtime links the files'
-/// device code, as on the CPU devices; a routine that no file defines with a `routine`
-/// directive stops the program at the launch, naming the routine and the kernel.
+/// kernel calls a routine of a second, which reads a `declare`d global of its file and calls
+/// one of a third, whose own kernel calls back into the second) run right on the simulated
+/// GPU, where the runtime links the files' device code and points the second's library at the
+/// global's device copy, as on the CPU devices; a routine that no file defines with a
+/// `routine` directive, or whose file has no device code, stops the program at the launch,
+/// naming the routine, the kernel and why.
 #[test]
 fn kernels_call_routines_that_other_files_define() {
     if !have_cc() {
@@ -310,12 +312,12 @@ fn kernels_call_routines_that_other_files_define() {
         "{printed}"
     );
 
-    // `scaled` reads a `declare`d global of its file: only that file's kernels set the device
-    // pointer it reads through, so other files' kernels cannot call it, and the error says so.
+    // `scaled` reads a global of its file that no `declare` gives a device copy: the file has
+    // no device code for other files' kernels, and the error says why.
     std::fs::write(
-        dir.join("coef.c"),
-        "double coef[4] = {1, 2, 3, 4};\n#pragma acc declare copyin(coef)\n\
-         #pragma acc routine seq\ndouble scaled(int i) { return 2 * coef[i]; }\n",
+        dir.join("bare.c"),
+        "double coef[4] = {1, 2, 3, 4};\n#pragma acc routine seq\n\
+         double scaled(int i) { return 2 * coef[i]; }\n",
     )
     .unwrap();
     std::fs::write(
@@ -326,9 +328,9 @@ fn kernels_call_routines_that_other_files_define() {
     )
     .unwrap();
     let uses = dir.join("uses");
-    build(&uses, &[&dir.join("uses.c"), &dir.join("coef.c")]);
+    build(&uses, &[&dir.join("uses.c"), &dir.join("bare.c")]);
     let mut cmd = Command::new(&uses);
-    cmd.env("ACC_DEVICE_TYPE", "host_discrete");
+    cmd.env("ACC_DEVICE_TYPE", "host");
     let run = sim::output_within(&mut cmd, sim::CHILD_TIMEOUT);
     assert!(run.status.success(), "{}", sim::printed(&run));
     let mut cmd = Command::new(&uses);
@@ -339,10 +341,10 @@ fn kernels_call_routines_that_other_files_define() {
     assert_eq!(run.status.code(), Some(1), "{printed}");
     assert!(
         printed.contains("uses.c calls is defined in ")
-            && printed.contains("coef.c, whose routines other files' kernels cannot call: ")
+            && printed.contains("bare.c, whose routines other files' kernels cannot call: ")
             && printed.contains(
-                "coef.c:4: the file's routines use the file-scope variable `coef`: on a GPU \
-                 only its own kernels may call them (scaled)"
+                "bare.c:3: no CUDA version: the routine uses the file-scope variable `coef`, \
+                 which no `declare` directive gives a device copy"
             ),
         "{printed}"
     );

@@ -347,6 +347,10 @@ void acc_rt_register_sites(const char *file, const acc_rt_site *sites, size_t n)
 void acc_rt_register_device_code(const char *file, const char *module, const char *library,
                                  const char *provides, const char *needs,
                                  const char *no_library);
+/* A `declare`d file-scope variable of `file` that its routines use: its routine library reaches
+ * it through the pointer `symbol`, which the runtime sets to the device copy when it links the
+ * library into another file's module. Called by the `declare` directive's constructor. */
+void acc_rt_register_library_global(const char *file, const char *symbol, void *host);
 
 /* A profiling library linked into the program defines acc_register_library (acc_prof.h): each
  * translation unit of generated code hands it to the runtime as the program starts, through a

@@ -34,9 +34,48 @@ pub struct Library {
     /// The file whose routines it holds, for messages.
     pub file: String,
     pub source: &'static str,
+    /// The file-scope variables its routines use: the name of the library's pointer to each
+    /// (which the runtime sets to the device copy once the module is loaded), and the
+    /// variable's host address.
+    pub globals: Vec<(String, usize)>,
+}
+
+/// A file-scope variable a library's routines use, as the file's `declare` registered it.
+#[derive(Clone, Debug)]
+struct LibraryGlobal {
+    file: String,
+    symbol: String,
+    host: usize,
 }
 
 static FILES: Mutex<Vec<FileCode>> = Mutex::new(Vec::new());
+static GLOBALS: Mutex<Vec<LibraryGlobal>> = Mutex::new(Vec::new());
+
+/// `acc_rt_register_library_global`: a `declare`d file-scope variable of `file` that its
+/// routines use, and the name of its routine library's pointer to it (see `acc_rt.h`).
+///
+/// # Safety
+/// `file` and `symbol` are NUL-terminated strings (or null: ignored).
+#[no_mangle]
+pub unsafe extern "C" fn acc_rt_register_library_global(
+    file: *const c_char,
+    symbol: *const c_char,
+    host: *mut std::ffi::c_void,
+) {
+    if file.is_null() || symbol.is_null() {
+        return;
+    }
+    // SAFETY: as the caller guarantees.
+    let (file, symbol) = unsafe { (CStr::from_ptr(file), CStr::from_ptr(symbol)) };
+    GLOBALS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(LibraryGlobal {
+            file: file.to_string_lossy().into_owned(),
+            symbol: symbol.to_string_lossy().into_owned(),
+            host: host as usize,
+        });
+}
 
 /// `acc_rt_register_device_code`: a file's device code (see `acc_rt.h`).
 ///
@@ -81,10 +120,16 @@ pub unsafe extern "C" fn acc_rt_register_device_code(
 /// not registered: a Rust kernel's module, a file of an older acc). `Err` names a routine no
 /// registered file can give it.
 pub fn link_plan(module: usize) -> Result<Option<Vec<Library>>, String> {
-    plan_in(&FILES.lock().unwrap_or_else(|e| e.into_inner()), module)
+    let files = FILES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let globals = GLOBALS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    plan_in(&files, &globals, module)
 }
 
-fn plan_in(files: &[FileCode], module: usize) -> Result<Option<Vec<Library>>, String> {
+fn plan_in(
+    files: &[FileCode],
+    globals: &[LibraryGlobal],
+    module: usize,
+) -> Result<Option<Vec<Library>>, String> {
     let Some(own) = files.iter().find(|f| f.module == module && module != 0) else {
         return Ok(None);
     };
@@ -121,9 +166,16 @@ fn plan_in(files: &[FileCode], module: usize) -> Result<Option<Vec<Library>>, St
             ));
         };
         defined.extend(giver.provides.iter().map(String::as_str));
+        let mut own: Vec<(String, usize)> = Vec::new();
+        for g in globals.iter().filter(|g| g.file == giver.file) {
+            if !own.iter().any(|(s, _)| *s == g.symbol) {
+                own.push((g.symbol.clone(), g.host));
+            }
+        }
         libraries.push(Library {
             file: giver.file.clone(),
             source,
+            globals: own,
         });
         wanted.extend(
             giver
@@ -163,12 +215,26 @@ mod tests {
             file("other.c", 3, true, "unused", ""),
         ];
         assert_eq!(
-            files_of(plan_in(&files, 1).unwrap()),
+            files_of(plan_in(&files, &[], 1).unwrap()),
             ["scale.c", "twice.c"]
         );
+        // A library's file-scope variables come with it (each once).
+        let global = |file: &str, symbol: &str, host| LibraryGlobal {
+            file: file.into(),
+            symbol: symbol.into(),
+            host,
+        };
+        let globals = [
+            global("scale.c", "__acc_lg_1_coef", 64),
+            global("other.c", "__acc_lg_2_coef", 128),
+            global("scale.c", "__acc_lg_1_coef", 64),
+        ];
+        let plan = plan_in(&files, &globals, 1).unwrap().unwrap();
+        assert_eq!(plan[0].globals, [("__acc_lg_1_coef".to_string(), 64)]);
+        assert!(plan[1].globals.is_empty());
         // A module that calls nothing of another file, and one nobody registered.
-        assert_eq!(plan_in(&files, 2).unwrap(), None);
-        assert_eq!(plan_in(&files, 9).unwrap(), None);
+        assert_eq!(plan_in(&files, &[], 2).unwrap(), None);
+        assert_eq!(plan_in(&files, &[], 9).unwrap(), None);
     }
 
     #[test]
@@ -178,7 +244,7 @@ mod tests {
             file("a.c", 1, true, "back", "forth"),
             file("b.c", 0, true, "forth", "back"),
         ];
-        assert_eq!(files_of(plan_in(&files, 1).unwrap()), ["b.c"]);
+        assert_eq!(files_of(plan_in(&files, &[], 1).unwrap()), ["b.c"]);
     }
 
     #[test]
@@ -187,7 +253,7 @@ mod tests {
             file("main.c", 1, false, "", "lost kept"),
             file("kept.c", 0, false, "kept", ""),
         ];
-        let err = plan_in(&files, 1).unwrap_err();
+        let err = plan_in(&files, &[], 1).unwrap_err();
         assert!(
             err.contains(
                 "routine `kept` that main.c calls is defined in kept.c, whose routines other \
@@ -196,7 +262,7 @@ mod tests {
             "{err}"
         );
         let files = [file("main.c", 1, false, "", "lost")];
-        let err = plan_in(&files, 1).unwrap_err();
+        let err = plan_in(&files, &[], 1).unwrap_err();
         assert!(
             err.contains("routine `lost` that main.c calls (declared with `#pragma acc routine`)"),
             "{err}"

@@ -457,9 +457,22 @@ impl<'a> Lowerer<'a> {
             EffKind::Update => "acc_rt_update",
             _ => {
                 // File-scope `declare`: the data lives as long as the
-                // program, entered before `main` runs.
+                // program, entered before `main` runs. A variable the file's routines use is
+                // named to the runtime too, for their library's pointer to it.
+                let mut library_globals = String::new();
+                for d in data {
+                    let name = &self.unit.var(d.var).name;
+                    if self.library_globals.contains(name) {
+                        let _ = write!(
+                            library_globals,
+                            " acc_rt_register_library_global({}, \"{}{name}\", (void *)&({name}));",
+                            c_string(self.lines.main_file()),
+                            self.library_pointers()
+                        );
+                    }
+                }
                 let text = format!(
-                    "__attribute__((constructor)) static void __acc_declare{n}(void) {{ {array} acc_rt_enter_data({}, {line}, __acc_d{n}, {count}, acc_async_sync); }}",
+                    "__attribute__((constructor)) static void __acc_declare{n}(void) {{ {array} acc_rt_enter_data({}, {line}, __acc_d{n}, {count}, acc_async_sync);{library_globals} }}",
                     self.file_at(c.pragma_span)
                 );
                 let indent = self.indent_of(c.pragma_span);

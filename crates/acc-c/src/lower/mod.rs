@@ -251,6 +251,7 @@ fn lower_analysis(
         renames: Vec::new(),
         lanes: None,
         routine_globals: Vec::new(),
+        library_globals: Vec::new(),
         cuda_kernels: Vec::new(),
         atomics: Vec::new(),
     };
@@ -260,6 +261,13 @@ fn lower_analysis(
     let routines = crate::cuda::routine_names(lw.unit);
     let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines);
     lw.bind_routine_globals(&bound, &declared);
+    // A library (routines other files' kernels may call) reaches them by names of its own.
+    if !crate::cuda::routine_linkage(src, &analysis.trees, &routines)
+        .provides
+        .is_empty()
+    {
+        lw.library_globals = lw.routine_globals.clone();
+    }
     lw.run();
     lw.warn_mixed_atomics();
     // An item's extent is read for each use of it (the data actions, the kernel's arguments):
@@ -300,6 +308,9 @@ struct Lowerer<'a> {
     lanes: Option<Lanes>,
     /// The file-scope variables the file's routines use (see `crate::cuda::support`).
     routine_globals: Vec<String>,
+    /// Those of them the file's routine library reaches (none without a library): the
+    /// `declare` directives name them to the runtime.
+    library_globals: Vec<String>,
     /// The CUDA versions of the kernels, for the file's CUDA module.
     cuda_kernels: Vec<CudaKernel>,
     /// The `atomic` constructs met in kernels, and how their CUDA versions update.

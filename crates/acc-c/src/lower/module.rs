@@ -62,6 +62,7 @@ impl Lowerer<'_> {
             declared,
             bound,
             routines,
+            "__acc_gp_",
         ) {
             Ok(support) => support,
             Err((at, why)) => {
@@ -76,44 +77,46 @@ impl Lowerer<'_> {
             }
         };
         // What the program's headers define that the text uses, ahead of the rest.
-        let complete = |text: String| {
-            let support = crate::cuda::header_support(header_items, &text) + &support;
+        let complete = |text: String, own: &str| {
+            let support = crate::cuda::header_support(header_items, &text) + own;
             (support, self.src.contains("<complex.h>"))
         };
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {
             let used = acc_engine::cuda::emit_module(&support, &self.cuda_kernels);
-            let (support, complex_h) = complete(used);
+            let (support, complex_h) = complete(used, &support);
             crate::cuda::ascii_module(&crate::cuda::cxx_types(
                 &acc_engine::cuda::emit_module(&support, &self.cuda_kernels),
                 complex_h,
             ))
         });
-        // A library reaches no file-scope variable: the device pointers to them are set by
-        // the file's own kernels, which another file's launch does not run.
-        let (mut library, mut no_library) = (None, None);
-        if let (false, Some(g)) = (linkage.provides.is_empty(), bound.first()) {
-            let place = self.lines.place(g.at);
-            let why = format!(
-                "{}:{}: the file's routines use the file-scope variable `{}`: on a GPU only \
-                 its own kernels may call them ({})",
-                place.file,
-                place.line,
-                g.name,
-                linkage.provides.join(", ")
-            );
-            self.info.push(why.clone());
-            no_library = Some(why);
-        } else if !linkage.provides.is_empty() {
-            let (support, complex_h) = complete(acc_engine::cuda::emit_library(&support));
-            library = Some(crate::cuda::ascii_module(&crate::cuda::cxx_types(
+        // A library reaches the file-scope variables its routines use through pointers of
+        // names of its own, which the runtime sets when it links the library (the module's are
+        // set by the file's kernels, which another file's launch does not run).
+        let library = (!linkage.provides.is_empty()).then(|| {
+            let support = if bound.is_empty() {
+                support.clone()
+            } else {
+                crate::cuda::support(
+                    self.src,
+                    self.trees,
+                    &self.lines,
+                    declared,
+                    bound,
+                    routines,
+                    &self.library_pointers(),
+                )
+                .unwrap_or_else(|_| support.clone())
+            };
+            let (support, complex_h) = complete(acc_engine::cuda::emit_library(&support), &support);
+            crate::cuda::ascii_module(&crate::cuda::cxx_types(
                 &acc_engine::cuda::emit_library(&support),
                 complex_h,
-            )));
-        }
+            ))
+        });
         DeviceCode {
             kernels,
             library,
-            no_library,
+            no_library: None,
             linkage,
         }
     }
@@ -166,6 +169,23 @@ impl Lowerer<'_> {
             parts,
             inlined_headers: Vec::new(),
         }
+    }
+
+    /// The prefix of the names by which the file's routine library reaches file-scope
+    /// variables (see `cuda_module`): the file's own, so that libraries linked together never
+    /// share one (a hash of the file's name and text).
+    pub(super) fn library_pointers(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self
+            .lines
+            .main_file()
+            .bytes()
+            .chain([0])
+            .chain(self.src.bytes())
+        {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("__acc_lg_{h:016x}_")
     }
 
     /// The file's routine library and what its code takes from other files, handed to the
@@ -281,20 +301,39 @@ mod tests {
         assert!(!plain.host_c.contains("acc_rt_register_device_code"));
     }
 
-    /// Routines that reach file-scope variables need the file's own kernels to set the device
-    /// pointers: no library, and `--info` says why.
+    /// Routines that reach file-scope variables: their library reaches each through a pointer
+    /// of the file's own name, which the `declare` directive registers for the runtime to set;
+    /// without a `declare` there is no library, and `--info` says why.
     #[test]
-    fn routines_that_use_file_scope_variables_have_no_library() {
+    fn library_routines_reach_declared_globals_through_named_pointers() {
         let l = lowered(
             "double g;\n#pragma acc declare create(g)\n#pragma acc routine seq\ndouble get(void) { return g; }\n",
         );
-        assert!(l.cuda_library.is_none());
+        let library = l.cuda_library.as_deref().expect("a routine library");
+        let at = library.find("__acc_lg_").expect("a named pointer");
+        let symbol: String = library[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        assert!(symbol.ends_with("_g"), "{symbol}");
         assert!(
-            l.info
-                .iter()
-                .any(|i| i.contains("routines use the file-scope variable `g`: on a GPU only its own kernels may call them (get)")),
-            "{:?}",
-            l.info
+            library.contains(&format!("#define g (*{symbol})")),
+            "{library}"
+        );
+        assert!(
+            l.host_c.contains(&format!(
+                "acc_rt_register_library_global(\"f.c\", \"{symbol}\", (void *)&(g));"
+            )),
+            "{}",
+            l.host_c
+        );
+        let bare = lowered("double g;\n#pragma acc routine seq\ndouble get(void) { return g; }\n");
+        assert!(bare.cuda_library.is_none());
+        assert!(
+            bare.host_c
+                .contains("\"f.c:3: no CUDA version: the routine uses the file-scope variable `g`"),
+            "{}",
+            bare.host_c
         );
     }
 }

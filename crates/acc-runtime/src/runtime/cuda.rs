@@ -96,7 +96,12 @@ impl DeviceState {
                     line: k.line,
                     source,
                 };
-                gpu.function(k.key, &ks, entry)
+                // Where a linked routine library finds the file-scope variables it uses.
+                let device_address = |host: usize| match self.table().lookup(host, 0) {
+                    crate::present::Lookup::Present(e) => Some(e.dev_of(host) as u64),
+                    _ => None,
+                };
+                gpu.function(k.key, &ks, entry, &device_address)
                     .map_err(|m| Error::new(ErrorKind::Device, &Site::default(), m))?
             }
         };

@@ -1,6 +1,7 @@
-/* A kernel calling a routine another file defines (scale.c), which calls one of a third file
- * (twice.c), whose own kernel calls back into scale.c: on a GPU the runtime links the files'
- * device code. Checks its results; exits 1 on a wrong one. */
+/* A kernel calling a routine another file defines (scale.c, whose routines read a global of
+ * their file), which calls one of a third file (twice.c), whose own kernel calls back into
+ * scale.c: on a GPU the runtime links the files' device code. Checks its results; exits 1 on
+ * a wrong one. */
 #include <stdio.h>
 #include "routines.h"
 

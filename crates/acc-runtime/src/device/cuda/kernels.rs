@@ -201,6 +201,7 @@ impl CudaDevice {
         key: (usize, usize),
         k: &jit::KernelSource<'_>,
         entry: &str,
+        device_address: &dyn Fn(usize) -> Option<u64>,
     ) -> Result<LoadedKernel, String> {
         let mut m = lock(&self.functions);
         if let Some(loaded) = m.get(&key) {
@@ -224,8 +225,8 @@ impl CudaDevice {
             )
         })?;
         // The linker's output is a CUBIN; NVRTC's PTX text needs its NUL.
-        let image = match libraries {
-            Some(libraries) => self.linked_image(k, target, &libraries)?,
+        let image = match &libraries {
+            Some(libraries) => self.linked_image(k, target, libraries)?,
             None => {
                 let mut image = jit::image_for(k, target)?;
                 if target.output == jit::Output::Ptx && image.last() != Some(&0) {
@@ -246,6 +247,10 @@ impl CudaDevice {
                 describe(e)
             )
         })?;
+        for lib in libraries.iter().flatten() {
+            self.bind_library_globals(module, lib, device_address)
+                .map_err(|why| format!("{}kernel '{}': {why}", k.location(), k.name))?;
+        }
         let cname = CString::new(entry).map_err(|_| "a kernel entry name contains NUL")?;
         // SAFETY: `module` was just loaded.
         let f = unsafe { cu::module::get_function(module, cname) }.map_err(|e| {

@@ -8,6 +8,7 @@
 use super::{describe, CudaDevice};
 use crate::device_code::Library;
 use crate::jit;
+use cudarc::driver::result as cu;
 use cudarc::driver::sys as cusys;
 use std::ffi::{c_void, CString};
 
@@ -50,6 +51,50 @@ impl CudaDevice {
                 files.join(", ")
             )
         })
+    }
+}
+
+impl CudaDevice {
+    /// Points the linked `library`'s pointers to its file-scope variables at their device
+    /// copies (`device_address` of each host address: present, as a `declare` made them), in
+    /// the loaded `module`.
+    pub(super) fn bind_library_globals(
+        &self,
+        module: cusys::CUmodule,
+        library: &Library,
+        device_address: &dyn Fn(usize) -> Option<u64>,
+    ) -> Result<(), String> {
+        for (symbol, host) in &library.globals {
+            let name = symbol.trim_start_matches("__acc_lg_");
+            let name = name.split_once('_').map_or(name, |(_, n)| n);
+            let Some(dev) = device_address(*host) else {
+                return Err(format!(
+                    "the routines of {} use `{name}`, which is not present on device {} (its \
+                     `declare` directive makes it present when the program starts)",
+                    library.file,
+                    self.label()
+                ));
+            };
+            let cname = CString::new(symbol.as_str()).map_err(|_| "a name contains NUL")?;
+            // SAFETY: `module` was just loaded into the current context.
+            let (at, bytes) = unsafe { cu::module::get_global(module, cname) }.map_err(|e| {
+                format!(
+                    "the routine library of {} lacks {symbol}: {}",
+                    library.file,
+                    describe(e)
+                )
+            })?;
+            if bytes != std::mem::size_of::<u64>() {
+                return Err(format!(
+                    "{symbol} of {} is {bytes} bytes, not a pointer",
+                    library.file
+                ));
+            }
+            // SAFETY: `at` is the 8-byte pointer variable of the loaded module.
+            unsafe { cu::memcpy_htod_sync(at, &[dev]) }
+                .map_err(|e| format!("setting {symbol}: {}", describe(e)))?;
+        }
+        Ok(())
     }
 }
 
