@@ -380,7 +380,7 @@ impl Build {
             .collect();
         let opts = acc_c::lower::LowerOptions {
             file_name: name.clone(),
-            read_headers: acc_c::preprocess::program_headers_may_hold_directives(file, &src, &args),
+            read_headers: acc_c::preprocess::needs_headers(file, &src, &args),
             inline_headers: true,
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, file, &args);

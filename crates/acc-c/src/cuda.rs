@@ -197,6 +197,10 @@ pub fn support(
         let keep = match n.node_kind() {
             "preproc_def" | "preproc_function_def" | "type_definition" => Some(text.to_string()),
             "declaration" if is_type_only(*n) => Some(text.to_string()),
+            // `struct S {…} SS[N];`: the type, which kernels name by its tag.
+            "declaration" if !routine && defined_type(*n).is_some() => {
+                defined_type(*n).map(|t| format!("{};", &src[t.byte_range()]))
+            }
             "struct_specifier" | "union_specifier" | "enum_specifier" => Some(format!("{text};")),
             "declaration" | "function_definition" if routine => {
                 Some(format!("__device__ {}", without_acc_pragmas(text)))
@@ -222,6 +226,69 @@ pub fn support(
         }
     }
     Ok(out)
+}
+
+/// `support` with each of the file's `#define`s as the preprocessor left the macro
+/// (`macros`, from the headers' reading: `-D` flags and `#if` branches decided), so that a
+/// `#ifndef N` / `#define N 16` default overridden by `-DN=32` means 32 in the module as in the
+/// host code. A macro the preprocessor does not know (no reading, or `#undef`ined by the end)
+/// keeps its text.
+pub fn as_preprocessed(
+    support: &str,
+    macros: &std::collections::HashMap<String, crate::macro_expand::MacroDef>,
+) -> String {
+    if macros.is_empty() {
+        return support.to_string();
+    }
+    let mut out = String::with_capacity(support.len());
+    let mut lines = support.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let name = line
+            .trim_start()
+            .strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|l| l.strip_prefix("define"))
+            .filter(|l| l.starts_with([' ', '\t']))
+            .map(|l| {
+                let l = l.trim_start();
+                let end = l
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(l.len());
+                &l[..end]
+            });
+        let Some(def) = name.and_then(|n| macros.get(n).map(|d| (n, d))) else {
+            out.push_str(line);
+            continue;
+        };
+        // The definition's continuation lines go with it.
+        let mut last = line;
+        while last.trim_end_matches(['\n', '\r']).ends_with('\\') {
+            match lines.next() {
+                Some(next) => last = next,
+                None => break,
+            }
+        }
+        let (name, def) = def;
+        let params = match &def.params {
+            None => String::new(),
+            Some(ps) => {
+                let mut ps = ps.clone();
+                if def.named_variadic {
+                    if let Some(p) = ps.last_mut() {
+                        p.push_str("...");
+                    }
+                } else if def.variadic {
+                    ps.push("...".into());
+                }
+                format!("({})", ps.join(", "))
+            }
+        };
+        let body = def.body.replace(['\n', '\r'], " ");
+        let body = body.trim();
+        let sep = if body.is_empty() { "" } else { " " };
+        out.push_str(&format!("#define {name}{params}{sep}{body}\n"));
+    }
+    out
 }
 
 /// The items of the program's headers a module needs: each that defines a name the module's
@@ -483,6 +550,18 @@ fn is_type_only(n: Node) -> bool {
                 "struct_specifier" | "union_specifier" | "enum_specifier"
             ) && t.child_by_field_name("body").is_some()
         })
+}
+
+/// The tagged struct, union or enum type that a declaration of objects defines as it
+/// declares them (`struct S {…} SS[N];`).
+fn defined_type(n: Node) -> Option<Node> {
+    let t = n.child_by_field_name("type")?;
+    (matches!(
+        t.node_kind(),
+        "struct_specifier" | "union_specifier" | "enum_specifier"
+    ) && t.child_by_field_name("body").is_some()
+        && t.child_by_field_name("name").is_some())
+    .then_some(t)
 }
 
 /// The name a function definition or prototype declares.
@@ -777,5 +856,25 @@ mod ascii_tests {
             ascii_module(utf8),
             "/* ?? */ const char *s = \"\\303\\251\";"
         );
+    }
+}
+
+#[cfg(test)]
+mod preprocessed_tests {
+    use super::*;
+
+    /// The file's defaults give way to what the preprocessor decided (`-DN=32` over
+    /// `#ifndef N` / `#define N 16`); macros it does not know keep their text.
+    #[test]
+    fn the_files_macros_are_defined_as_the_preprocessor_left_them() {
+        let env = crate::preprocess::learn_text(
+            "# 0 \"<command-line>\"\n#define N 32\n#define SQ(x, ...) ((x) * (x))\n",
+        );
+        let support = "#line 3 \"f.c\"\n#define N 16\n#line 4 \"f.c\"\n#define SQ(x) \\\n  (x)\n#line 6 \"f.c\"\n#define M 4\n";
+        assert_eq!(
+            as_preprocessed(support, &env.macros),
+            "#line 3 \"f.c\"\n#define N 32\n#line 4 \"f.c\"\n#define SQ(x, ...) ((x) * (x))\n#line 6 \"f.c\"\n#define M 4\n"
+        );
+        assert_eq!(as_preprocessed(support, &Default::default()), support);
     }
 }

@@ -48,6 +48,10 @@ pub struct Analysis {
     /// later stages (lowering, the CUDA module's support, the split into two units) read
     /// instead of parsing again.
     pub trees: Vec<tree_sitter::Tree>,
+    /// Every macro as the preprocessor left it at the end of the file (`-D` flags and
+    /// `#if` branches decided), when the headers were read; empty otherwise. The CUDA module
+    /// defines the file's macros so, as the host compiler saw them.
+    pub macros: std::collections::HashMap<String, macro_expand::MacroDef>,
 }
 
 /// Analyses OpenACC C source. `headers` holds what the preprocessor found
@@ -73,6 +77,7 @@ pub fn analyze_parsed(
     omp: Option<OmpOptions>,
 ) -> Analysis {
     let header_warnings = preprocess::header_directive_warnings(src, &headers.header_directives);
+    let macros = headers.macros.clone();
     let (unit, mut diags, trees) = sema::analyze_trees(trees, src, headers, omp.is_none());
     diags.extend(header_warnings);
     diags.extend(acc_engine::check::check_unit(&unit));
@@ -94,6 +99,7 @@ pub fn analyze_parsed(
         forms,
         diags,
         trees,
+        macros,
     }
 }
 

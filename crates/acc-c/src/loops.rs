@@ -180,6 +180,63 @@ pub fn uneven_trips(node: Node, src: &str, var: &str) -> bool {
 
 /// Adds to `derived` the names that declarations under `root` initialise from one of them
 /// (a `for` header's declarations are that loop's own counters, not bounds).
+/// Whether the variable `name` that the `for` statement `node` steps may be read after the
+/// loop (its final value used): the first statement after it (in its block, then in the
+/// blocks around, up to the function) that mentions `name` does not simply assign it first
+/// (`name = …;`, `for (name = …; …)` with the right-hand side not naming it). Conservative: a
+/// mention inside an enclosing loop, which may run the code before this loop again, counts as
+/// a read; a `for` header that names the variable only in its test or step, too.
+pub fn used_after(node: Node, src: &str, name: &str) -> bool {
+    let mut cur = node;
+    loop {
+        let mut sibling = cur.next_named_sibling();
+        while let Some(s) = sibling {
+            if names_any(s, src, &[name]) {
+                return !assigns_first(s, src, name);
+            }
+            sibling = s.next_named_sibling();
+        }
+        let Some(parent) = cur.parent() else {
+            return false;
+        };
+        match parent.node_kind() {
+            "function_definition" | "translation_unit" => return false,
+            "for_statement" | "while_statement" | "do_statement"
+                if names_any(parent, src, &[name]) =>
+            {
+                return true;
+            }
+            _ => cur = parent,
+        }
+    }
+}
+
+/// Whether statement `s` writes `name` before anything reads it: `name = e;` or
+/// `for (name = e; …)`, with `e` not naming it.
+fn assigns_first(s: Node, src: &str, name: &str) -> bool {
+    let assignment = match s.node_kind() {
+        "expression_statement" => s.named_child(0),
+        "for_statement" => s.child_by_field_name("initializer"),
+        _ => None,
+    };
+    let Some(a) = assignment.filter(|a| a.node_kind() == "assignment_expression") else {
+        return false;
+    };
+    let plain = a
+        .child_by_field_name("operator")
+        .is_some_and(|o| &src[o.byte_range()] == "=");
+    let (Some(left), Some(right)) = (
+        a.child_by_field_name("left"),
+        a.child_by_field_name("right"),
+    ) else {
+        return false;
+    };
+    plain
+        && left.node_kind() == "identifier"
+        && &src[left.byte_range()] == name
+        && !names_any(right, src, &[name])
+}
+
 fn derive<'s>(root: Node, src: &'s str, derived: &mut Vec<&'s str>) {
     let f = fields();
     walk(root, &mut |n| match n.node_kind() {
@@ -284,6 +341,40 @@ mod tests {
         let node = found.expect("a for loop");
         let var = header(node, &src).expect("a canonical header").var;
         uneven_trips(node, &src, &var)
+    }
+
+    /// `used_after` of the first `for` in `body` (wrapped in a function).
+    fn live(body: &str) -> bool {
+        let src = format!("int f(int n, double *a) {{ int i, j; {body} }}");
+        let trees = crate::syntax::parse(&src);
+        let mut found = None;
+        walk(trees[0].root_node(), &mut |n| {
+            if n.node_kind() == "for_statement" {
+                found = Some(n);
+                return Visit::Stop;
+            }
+            Visit::Descend
+        });
+        let node = found.expect("a for loop");
+        used_after(node, &src, "i")
+    }
+
+    #[test]
+    fn a_loop_variable_read_after_the_loop_is_live() {
+        assert!(live("for (i = 0; i < n; i++) a[i] = 0; return i;"));
+        assert!(live("{ for (i = 0; i < n; i++) a[i] = 0; } a[0] = i;"));
+        assert!(live(
+            "for (i = 0; i < n; i++) a[i] = 0; for (j = 0; j < i; j++) a[j] = 1;"
+        ));
+        assert!(live("for (i = 0; i < n; i++) a[i] = 0; i = i + 1;"));
+        assert!(live(
+            "while (n--) { a[i] = 1; for (i = 0; i < n; i++) a[i] = 0; }"
+        ));
+        assert!(!live(
+            "for (i = 0; i < n; i++) a[i] = 0; for (i = 0; i < n; i++) a[i] += 1;"
+        ));
+        assert!(!live("for (i = 0; i < n; i++) a[i] = 0; i = 7; return i;"));
+        assert!(!live("for (i = 0; i < n; i++) a[i] = 0; return 0;"));
     }
 
     #[test]

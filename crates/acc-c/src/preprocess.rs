@@ -25,6 +25,18 @@ pub fn includes_program_header(src: &str) -> bool {
     })
 }
 
+/// Whether the preprocessor's view of the file is needed beyond what its text shows: macros
+/// given or removed on the command line (`-D`, `-U`) decide `#if` branches and the values
+/// of the file's macros, which a CUDA module must define as the host compiler saw them; or
+/// the program's headers may hold directives ([`program_headers_may_hold_directives`]).
+pub fn needs_headers(file: &Path, src: &str, flags: &[String]) -> bool {
+    let command_line_macros = flags
+        .iter()
+        .any(|f| f.starts_with("-D") || f.starts_with("-U"));
+    (command_line_macros && src.contains("acc"))
+        || program_headers_may_hold_directives(file, src, flags)
+}
+
 /// Whether a header of the program's own that `file` includes may hold an OpenACC directive
 /// (a `#pragma acc` line, which acc does not apply there and says so) or mentions `_Pragma` (a
 /// macro there may expand to a directive where the file uses it): what only the headers'
@@ -264,7 +276,10 @@ fn join_marked_pieces(text: &str) -> String {
     let mut join = false;
     for l in text.lines() {
         if let Some((n, name, flags)) = line_marker(l) {
+            // `<built-in>` and `<command-line>` number every line 0: their markers between
+            // two macros mark no piece of a line.
             let continues = name == file
+                && !name.starts_with('<')
                 && n + 1 == next
                 && !flags.contains(&1)
                 && !flags.contains(&2)
@@ -280,7 +295,8 @@ fn join_marked_pieces(text: &str) -> String {
             out.push('\n');
             continue;
         }
-        if std::mem::take(&mut join) {
+        // A directive starts a line of its own: no piece of another line.
+        if std::mem::take(&mut join) && !l.trim_start().starts_with('#') {
             out.pop();
             out.push(' ');
         } else {
@@ -480,6 +496,27 @@ mod tests {
         // The lines after the joined one keep their numbers: the directive is t.h's line 5.
         let d = super::header_directives(&super::join_marked_pieces(text));
         assert_eq!((d[0].header.as_str(), d[0].line), ("t.h", 5));
+    }
+
+    /// `-dD` output gives every built-in and command-line macro after a marker of line 0: all
+    /// of them are learned (the marker joined each to the one before, and the second of two
+    /// was lost: a `-DN=32` never reached the CUDA module), and a header's directive after a
+    /// marker of the line just written stays a line of its own.
+    #[test]
+    fn macros_after_markers_are_all_learned() {
+        let text = "# 0 \"m.c\"\n# 0 \"<built-in>\"\n#define __STDC__ 1\n# 0 \"<built-in>\"\n\
+                    #define __GNUC__ 12\n# 0 \"<command-line>\"\n#define _OPENACC 202211\n\
+                    # 0 \"<command-line>\"\n#define N 32\n# 1 \"m.c\"\n# 1 \"h.h\" 1\n\
+                    int x;\n# 1 \"h.h\"\n#define M 4\n# 2 \"m.c\" 2\n";
+        let env = learn_text(text);
+        for name in ["__STDC__", "__GNUC__", "_OPENACC", "N", "M"] {
+            assert!(
+                env.macros.contains_key(name),
+                "{name}: {:?}",
+                env.macros.keys()
+            );
+        }
+        assert_eq!(env.macros["N"].body, "32");
     }
 
     #[test]

@@ -694,11 +694,7 @@ impl Ctx<'_> {
         pp.extend(args.common.iter().cloned());
         let opts = acc_c::lower::LowerOptions {
             file_name: path.to_string(),
-            read_headers: acc_c::preprocess::program_headers_may_hold_directives(
-                Path::new(path),
-                src,
-                &args.preprocess,
-            ),
+            read_headers: acc_c::preprocess::needs_headers(Path::new(path), src, &args.preprocess),
             inline_headers: true,
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);

@@ -164,6 +164,10 @@ pub struct LoopFacts {
     /// loop's variable: a triangular nest, a sparse row), so a host partition deals them out
     /// in balanced blocks rather than equal contiguous chunks.
     pub uneven_trips: bool,
+    /// The control variable (declared before the loop) may be read after it: its final value
+    /// is the program's, so a loop without a directive, which the program wrote to run in
+    /// order, keeps running in order (a parallel loop's iterations have their own copies).
+    pub control_live_after: bool,
 }
 
 /// The name a front end gives, among [`DepFacts::calls`], a store through a pointer or member

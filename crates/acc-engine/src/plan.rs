@@ -107,6 +107,9 @@ pub struct LoopPlan {
     /// For an `auto` loop (every loop in `kernels` without `independent`):
     /// the dependence test's verdict, which decided the partitioning.
     pub auto: Option<Result<(), String>>,
+    /// The loop had no level of parallelism and runs vector-partitioned by
+    /// [`descriptive_vector`].
+    pub implicit_vector: bool,
 }
 
 /// A compute construct lowered to one kernel launch.
@@ -368,6 +371,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
                 depth,
                 private: loop_privates(unit, an, p, l, l.partition.is_parallelized()),
                 auto: None,
+                implicit_vector: false,
             }
         })
         .collect();
@@ -375,14 +379,22 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
     if eff.kind == EffKind::Kernels {
         descriptive_auto(unit, an, p, &mut loops);
     }
+    if eff.kind != EffKind::Serial {
+        descriptive_vector(unit, an, p, eff.kind, &mut loops);
+    }
     let plain_loops = unit
         .construct(eff.construct)
         .plain_loops
         .iter()
         .enumerate()
         .map(|(i, (_, l))| {
-            let verdict = match &l.deps {
-                Some(d) if l.header.is_some() => {
+            let verdict = match (&l.deps, &l.header) {
+                (_, Some(h)) if l.control_live_after => Err(format!(
+                    "its variable `{}` is used after the loop, which in parallel would leave \
+                     it unset",
+                    h.var
+                )),
+                (Some(d), Some(_)) => {
                     crate::dependence::independent(unit, d, &unit.nested_counters(l.span))
                 }
                 _ => Err("the loop is not in canonical form".to_string()),
@@ -495,6 +507,94 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [Loo
     }
 }
 
+/// Clacc reads a `loop` with no level of parallelism that is not the implicit gang loop as
+/// sequential ("Sequential Loops"), and names the better choice: such a loop's iterations are
+/// required to be independent, so `worker` or `vector` could be added where no other loop's
+/// clauses conflict. The compile path takes it (`acc translate` prints Clacc's mapping, which
+/// does not read this plan): a loop of `parallel`, or of `kernels` with `independent`, that
+/// has no `seq` or `auto`, runs vector-partitioned when it is the innermost `loop` inside a
+/// gang-partitioned loop with no vector loop around it, and its body assigns no variable from
+/// outside it but its private and reduction variables and writes only elements whose subscript
+/// steps with the loop (a scalar or an element that every iteration writes would race: the
+/// promise of independence is commonly made about the arrays a loop fills).
+fn descriptive_vector(
+    unit: &Unit,
+    an: &Analysis,
+    compute: EffId,
+    kind: EffKind,
+    loops: &mut [LoopPlan],
+) {
+    use crate::directive::ClauseKind;
+    let partitions: Vec<(EffId, Partition)> = loops.iter().map(|l| (l.eff, l.partition)).collect();
+    let ancestors = |l: EffId| -> Vec<EffId> {
+        an.eff_ancestors(l)
+            .take_while(|&a| an.eff(a).kind == EffKind::Loop)
+            .collect()
+    };
+    let of = |e: EffId| partitions.iter().find(|(x, _)| *x == e).map(|(_, p)| *p);
+    for l in loops.iter_mut() {
+        if !l.partition.seq || l.partition.exp_seq {
+            continue;
+        }
+        let c = unit.construct(l.construct);
+        let has = |k: ClauseKind| c.directive.clauses_of(k).next().is_some();
+        if has(ClauseKind::Auto)
+            || has(ClauseKind::Seq)
+            || (kind == EffKind::Kernels && !has(ClauseKind::Independent))
+        {
+            continue;
+        }
+        let around = ancestors(l.eff);
+        let in_gang = around.iter().any(|&a| of(a).is_some_and(|p| p.is_gang()));
+        let in_vector = around.iter().any(|&a| of(a).is_some_and(|p| p.vector));
+        let innermost = !partitions
+            .iter()
+            .any(|(e, _)| *e != l.eff && ancestors(*e).contains(&l.eff));
+        if !in_gang || in_vector || !innermost {
+            continue;
+        }
+        let Some(facts) = c.loops.first() else {
+            continue;
+        };
+        let (Some(deps), Some(_)) = (&facts.deps, &facts.header) else {
+            continue;
+        };
+        let mut allowed: Vec<VarId> = an
+            .eff(l.eff)
+            .attrs
+            .iter()
+            .filter(|a| matches!(a.dsa, Some((Dsa::Private | Dsa::Reduction(_), _))))
+            .map(|a| a.var)
+            .collect();
+        if let Some(body) = c.body {
+            allowed.extend(unit.nested_counters(body));
+        }
+        let writes_outside = deps.scalar_writes.iter().any(|(v, _)| !allowed.contains(v));
+        // Each element written must be the iteration's own: a subscript that steps with the
+        // loop (`b[i][j]` in the `j` loop), not one every iteration writes (`a[i] += …`, a
+        // reduction written without the clause), nor a store through a pointer.
+        let shared_writes = deps.accesses.iter().any(|a| {
+            a.write
+                && !allowed.contains(&a.var)
+                && !a
+                    .subscripts
+                    .iter()
+                    .any(|(_, s)| matches!(s, crate::facts::Subscript::Affine(_)))
+        });
+        let indirect = deps
+            .calls
+            .iter()
+            .any(|(name, _)| name == crate::facts::INDIRECT_STORE);
+        if writes_outside || shared_writes || indirect || deps.early_exit.is_some() {
+            continue;
+        }
+        l.partition.seq = false;
+        l.partition.vector = true;
+        l.implicit_vector = true;
+        l.private = loop_privates(unit, an, compute, an.eff(l.eff), true);
+    }
+}
+
 /// Whether loop construct `l` is a statement of `kernels` of its own: not
 /// inside another loop (with a directive or without) nor another statement
 /// of the region. Only such a loop may become a gang loop by the dependence
@@ -599,7 +699,11 @@ impl fmt::Display for Info<'_> {
                         levels.push("worker");
                     }
                     if p.vector {
-                        levels.push("vector");
+                        levels.push(if l.implicit_vector {
+                            "vector (implicit: its iterations are independent)"
+                        } else {
+                            "vector"
+                        });
                     }
                     if p.seq {
                         write!(f, "; loop: sequential")?;

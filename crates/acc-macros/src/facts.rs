@@ -390,6 +390,7 @@ impl Layout<'_> {
             body_statements: Vec::new(),
             body_declarations: Vec::new(),
             uneven_trips: false,
+            control_live_after: false,
         }];
         out.extend(inner);
         out

@@ -252,6 +252,7 @@ fn lower_analysis(
         lanes: None,
         routine_globals: Vec::new(),
         library_globals: Vec::new(),
+        macros: &analysis.macros,
         cuda_kernels: Vec::new(),
         atomics: Vec::new(),
     };
@@ -311,6 +312,8 @@ struct Lowerer<'a> {
     /// Those of them the file's routine library reaches (none without a library): the
     /// `declare` directives name them to the runtime.
     library_globals: Vec<String>,
+    /// The macros as the preprocessor left them (empty when the headers were not read).
+    macros: &'a std::collections::HashMap<String, crate::macro_expand::MacroDef>,
     /// The CUDA versions of the kernels, for the file's CUDA module.
     cuda_kernels: Vec<CudaKernel>,
     /// The `atomic` constructs met in kernels, and how their CUDA versions update.

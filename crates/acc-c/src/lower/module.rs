@@ -64,7 +64,7 @@ impl Lowerer<'_> {
             routines,
             "__acc_gp_",
         ) {
-            Ok(support) => support,
+            Ok(support) => crate::cuda::as_preprocessed(&support, self.macros),
             Err((at, why)) => {
                 let place = self.lines.place(at);
                 let why = format!("{}:{}: no CUDA version: {why}", place.file, place.line);
@@ -105,6 +105,7 @@ impl Lowerer<'_> {
                     routines,
                     &self.library_pointers(),
                 )
+                .map(|own| crate::cuda::as_preprocessed(&own, self.macros))
                 .unwrap_or_else(|_| support.clone())
             };
             let (support, complex_h) = complete(acc_engine::cuda::emit_library(&support), &support);

@@ -112,11 +112,19 @@ impl<'s> Walker<'s> {
             && !self.blocks.is_empty()
     }
 
-    /// A declared variable's type as a kernel declares it: a type the function defines in the
-    /// declaration itself by its tag (`enum color`), or `int` for an enum without one, since
-    /// the kernel repeats the definition once ([`Self::local_type`]); any other as written.
+    /// A declared variable's type as a kernel declares it: a type the function (or the file,
+    /// with a tag) defines in the declaration itself by its tag (`enum color`), or `int` for a
+    /// function's enum without one, since the kernel repeats a function's definition once
+    /// ([`Self::local_type`]); any other as written.
     pub(super) fn referring_type(&self, ty: Node) -> String {
-        if !self.defines_type(ty) {
+        // A file-scope declaration that defines its tagged type (`struct S {…} SS[N];`): the
+        // tag names it everywhere after, kernels included, which must not define it again.
+        let tagged_definition = matches!(
+            ty.node_kind(),
+            "struct_specifier" | "union_specifier" | "enum_specifier"
+        ) && ty.child_by_field_id(fields().body.get()).is_some()
+            && ty.child_by_field_id(fields().name.get()).is_some();
+        if !self.defines_type(ty) && !tagged_definition {
             return self.text(ty).to_string();
         }
         let keyword = ty.node_kind().trim_end_matches("_specifier");

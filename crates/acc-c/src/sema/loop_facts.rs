@@ -106,7 +106,12 @@ impl<'s> Walker<'s> {
             _ => Vec::new(),
         };
         for node in loops {
-            let facts = self.for_facts(node);
+            let mut facts = self.for_facts(node);
+            if let (false, Some(h)) = (facts.declared_in_init, &facts.header) {
+                let global = facts.control.is_some_and(|v| self.unit.var(v).is_global);
+                facts.control_live_after =
+                    global || crate::loops::used_after(node, self.src, &h.var);
+            }
             let k = self.unit.constructs[id.0 as usize].plain_loops.len();
             self.unit.constructs[id.0 as usize]
                 .plain_loops
@@ -125,6 +130,7 @@ impl<'s> Walker<'s> {
             body_statements: Vec::new(),
             body_declarations: Vec::new(),
             uneven_trips: false,
+            control_live_after: false,
         };
         // Only acc's own lowering schedules iterations; printing OpenMP does not ask.
         if let Some(h) = facts.header.as_ref().filter(|_| self.for_runtime) {
