@@ -349,3 +349,53 @@ fn kernels_call_routines_that_other_files_define() {
         "{printed}"
     );
 }
+
+/// Sizes given on the command line, the PolyBench way (`#ifndef N` / `#define N 16` in the
+/// file, `-DN=48` when compiling), and a macro only the command line defines: the CUDA module
+/// means what the host code means, so a 2-D array's rows have the same stride on the
+/// simulated GPU (with the file's default, every row after the first went to the wrong place).
+#[test]
+fn command_line_macros_reach_the_cuda_module() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-command-line-macros");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("sized.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#ifndef N\n#define N 16\n#endif\ndouble a[N][N];\n\
+         int main(void) {\n  #pragma acc parallel loop copyout(a)\n  for (int i = 0; i < N; i++)\n    \
+         for (int j = 0; j < N; j++) a[i][j] = i * 1000 + j + SHIFT;\n  int bad = 0;\n  \
+         for (int i = 0; i < N; i++)\n    for (int j = 0; j < N; j++) bad += a[i][j] != i * 1000 + j + SHIFT;\n  \
+         printf(\"N=%d wrong=%d\\n\", N, bad);\n  return bad != 0;\n}\n",
+    )
+    .unwrap();
+    let exe = dir.join("sized");
+    let out = Command::new(env!("CARGO_BIN_EXE_acc"))
+        .args(["cc", "-O1", "-DN=48", "-DSHIFT=7", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .env("ACC_RUNTIME_LIB", runtime_lib())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cache = sim::fresh_cache("command-line-macros");
+    let mut cmd = Command::new(&exe);
+    cmd.env("ACC_DEVICE_TYPE", "nvidia")
+        .env_remove("ACC_DEVICE_NUM");
+    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    let printed = sim::printed(&run);
+    assert!(
+        run.status.success() && printed.contains("N=48 wrong=0"),
+        "{printed}"
+    );
+}
