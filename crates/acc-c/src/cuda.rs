@@ -90,6 +90,92 @@ fn items(trees: &[tree_sitter::Tree]) -> Vec<Node<'_>> {
     items
 }
 
+/// The functions of the file that an implicit `routine seq` applies to (OpenACC 3.3 2.15.1):
+/// those it defines, without a `routine` directive of their own, that a compute construct
+/// (`compute`: the constructs' spans) or a routine calls, and the functions those call in turn.
+/// A function that reads a file-scope variable no `declare` directive (`declared`) gives a
+/// device copy is left out, with what it alone calls: it has no device version, and as a
+/// routine it would cost every kernel of the file its CUDA version.
+pub fn implicit_routines(
+    src: &str,
+    trees: &[tree_sitter::Tree],
+    compute: &[std::ops::Range<usize>],
+    explicit: &[String],
+    declared: &[String],
+) -> Vec<String> {
+    let items = items(trees);
+    let definitions: Vec<(String, Node)> = items
+        .iter()
+        .filter(|n| n.node_kind() == "function_definition")
+        .filter_map(|n| function_name(*n, src).map(|f| (f, *n)))
+        .collect();
+    let globals: Vec<&str> = items
+        .iter()
+        .filter(|n| n.node_kind() == "declaration")
+        .flat_map(|n| declared_names(*n, src))
+        .collect();
+    let called = |n: Node, out: &mut Vec<String>| {
+        let mut calls = Vec::new();
+        collect_calls(n, src, &mut calls);
+        for c in calls {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    };
+    let mut wanted: Vec<String> = Vec::new();
+    for root in trees.iter().map(|t| t.root_node()) {
+        for span in compute {
+            if let Some(n) = root.descendant_for_byte_range(span.start, span.end) {
+                called(n, &mut wanted);
+            }
+        }
+    }
+    for (_, def) in definitions.iter().filter(|(f, _)| explicit.contains(f)) {
+        called(*def, &mut wanted);
+    }
+    let mut implicit: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < wanted.len() {
+        let name = wanted[i].clone();
+        i += 1;
+        if explicit.contains(&name) || implicit.contains(&name) {
+            continue;
+        }
+        let Some((_, def)) = definitions.iter().find(|(f, _)| *f == name) else {
+            continue;
+        };
+        let mut uses = Vec::new();
+        all_uses(*def, src, &globals, &mut uses);
+        if uses
+            .iter()
+            .any(|u| !declared.iter().any(|d| d == &src[u.byte_range()]))
+        {
+            continue;
+        }
+        implicit.push(name);
+        called(*def, &mut wanted);
+    }
+    implicit
+}
+
+/// The names of the functions `n` calls directly (`f(…)`), in order.
+fn collect_calls(n: Node, src: &str, out: &mut Vec<String>) {
+    if n.node_kind() == "call_expression" {
+        if let Some(f) = n
+            .child_by_field_name("function")
+            .filter(|f| f.node_kind() == "identifier")
+        {
+            out.push(src[f.byte_range()].to_string());
+        }
+    }
+    let mut cursor = n.walk();
+    let children: Vec<Node> = n.children(&mut cursor).collect();
+    for c in children {
+        collect_calls(c, src, out);
+    }
+}
+
 /// A file-scope variable the file's `routine` functions use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoutineGlobal {
@@ -288,6 +374,110 @@ pub fn as_preprocessed(
         let sep = if body.is_empty() { "" } else { " " };
         out.push_str(&format!("#define {name}{params}{sep}{body}\n"));
     }
+    out
+}
+
+/// Words C leaves to the program that C++, the language of a CUDA module, reserves, and that
+/// real C code uses as names (`typedef int bool;`, a local `new`). `bool` only when the file
+/// declares it itself: `<stdbool.h>`'s `bool` is `_Bool`, which the module's `bool` is.
+const CXX_ONLY_KEYWORDS: &[&str] = &[
+    "class",
+    "new",
+    "delete",
+    "this",
+    "template",
+    "typename",
+    "namespace",
+    "using",
+    "virtual",
+    "friend",
+    "operator",
+    "private",
+    "protected",
+    "public",
+    "try",
+    "catch",
+    "throw",
+    "explicit",
+    "export",
+    "mutable",
+    "typeid",
+    "nullptr",
+    "noexcept",
+    "concept",
+    "requires",
+];
+
+/// `module` with each name of the file that C++ reserves ([`CXX_ONLY_KEYWORDS`], and `bool`
+/// where the file declares it) renamed `__acc_cxx_NAME`, outside the preludes, the string and
+/// character constants and the comments: the module's C++ then means the file's C.
+pub fn cxx_keywords_renamed(module: &str, src: &str) -> String {
+    use crate::lex::{comment_end, is_word, literal_end};
+    let words = |text: &str| -> Vec<(usize, usize)> {
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
+                b'/' if b.get(i + 1) == Some(&b'*') => i = comment_end(text, i).unwrap_or(b.len()),
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    i = text[i..].find('\n').map_or(b.len(), |k| i + k)
+                }
+                c if is_word(c) => {
+                    let start = i;
+                    while i < b.len() && is_word(b[i]) {
+                        i += 1;
+                    }
+                    out.push((start, i));
+                }
+                _ => i += 1,
+            }
+        }
+        out
+    };
+    let declares_bool = src.contains("typedef") && {
+        let t = crate::syntax::parse(src);
+        items(&t).iter().any(|n| {
+            n.node_kind() == "type_definition" && {
+                let mut c = n.walk();
+                let named = n
+                    .children_by_field_name("declarator", &mut c)
+                    .any(|d| &src[d.byte_range()] == "bool");
+                named
+            }
+        })
+    };
+    let used: Vec<&str> = words(src)
+        .into_iter()
+        .map(|(a, b)| &src[a..b])
+        .filter(|w| CXX_ONLY_KEYWORDS.contains(w) || (declares_bool && *w == "bool"))
+        .collect();
+    if used.is_empty() {
+        return module.to_string();
+    }
+    let mut start = 0;
+    for prelude in [
+        acc_engine::cuda::PRELUDE,
+        acc_engine::cuda::PRELUDE_F80,
+        acc_engine::cuda::PRELUDE_F80_COMPLEX,
+    ] {
+        if let Some(at) = module.find(prelude) {
+            start = start.max(at + prelude.len());
+        }
+    }
+    let (head, rest) = module.split_at(start);
+    let mut out = String::from(head);
+    let mut last = 0;
+    for (a, b) in words(rest) {
+        if used.contains(&&rest[a..b]) {
+            out.push_str(&rest[last..a]);
+            out.push_str("__acc_cxx_");
+            out.push_str(&rest[a..b]);
+            last = b;
+        }
+    }
+    out.push_str(&rest[last..]);
     out
 }
 
@@ -862,6 +1052,24 @@ mod ascii_tests {
 #[cfg(test)]
 mod preprocessed_tests {
     use super::*;
+
+    /// Names C++ reserves are renamed in the file's part of the module, never in the prelude,
+    /// a string or a comment; `bool` only where the file declares it.
+    #[test]
+    fn cxx_keywords_of_the_file_are_renamed() {
+        let src = "typedef int bool;\nint f(int new) { return new; }\n";
+        let module = format!(
+            "{}typedef int bool;\nint f(int new) {{ /* new */ return new + sizeof(\"new\"); }}\n",
+            acc_engine::cuda::PRELUDE
+        );
+        let renamed = cxx_keywords_renamed(&module, src);
+        assert!(renamed.starts_with(acc_engine::cuda::PRELUDE));
+        assert!(renamed.ends_with(
+            "typedef int __acc_cxx_bool;\nint f(int __acc_cxx_new) { /* new */ return __acc_cxx_new + sizeof(\"new\"); }\n"
+        ));
+        let stdbool = "#include <stdbool.h>\nbool b;\n";
+        assert_eq!(cxx_keywords_renamed("bool b;\n", stdbool), "bool b;\n");
+    }
 
     /// The file's defaults give way to what the preprocessor decided (`-DN=32` over
     /// `#ifndef N` / `#define N 16`); macros it does not know keep their text.

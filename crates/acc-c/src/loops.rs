@@ -183,7 +183,8 @@ pub fn uneven_trips(node: Node, src: &str, var: &str) -> bool {
 /// Whether the variable `name` that the `for` statement `node` steps may be read after the
 /// loop (its final value used): the first statement after it (in its block, then in the
 /// blocks around, up to the function) that mentions `name` does not simply assign it first
-/// (`name = …;`, `for (name = …; …)` with the right-hand side not naming it). Conservative: a
+/// (`name = …;`, `for (name = …; …)` with the right-hand side not naming it, also as the first
+/// statement of a block that names it). Conservative: a
 /// mention inside an enclosing loop, which may run the code before this loop again, counts as
 /// a read; a `for` header that names the variable only in its test or step, too.
 pub fn used_after(node: Node, src: &str, name: &str) -> bool {
@@ -214,6 +215,14 @@ pub fn used_after(node: Node, src: &str, name: &str) -> bool {
 /// Whether statement `s` writes `name` before anything reads it: `name = e;` or
 /// `for (name = e; …)`, with `e` not naming it.
 fn assigns_first(s: Node, src: &str, name: &str) -> bool {
+    if s.node_kind() == "compound_statement" {
+        // The block's first statement that names it decides.
+        let mut cursor = s.walk();
+        let first = s
+            .named_children(&mut cursor)
+            .find(|c| names_any(*c, src, &[name]));
+        return first.is_some_and(|c| assigns_first(c, src, name));
+    }
     let assignment = match s.node_kind() {
         "expression_statement" => s.named_child(0),
         "for_statement" => s.child_by_field_name("initializer"),
@@ -375,6 +384,10 @@ mod tests {
         ));
         assert!(!live("for (i = 0; i < n; i++) a[i] = 0; i = 7; return i;"));
         assert!(!live("for (i = 0; i < n; i++) a[i] = 0; return 0;"));
+        assert!(!live(
+            "for (i = 0; i < n; i++) a[i] = 0; { a[0] = 1; for (i = 0; i < n; i++) a[i] += 1; }"
+        ));
+        assert!(live("for (i = 0; i < n; i++) a[i] = 0; { a[i] = 1; }"));
     }
 
     #[test]

@@ -259,7 +259,17 @@ fn lower_analysis(
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
     // devices, and through device pointers in the CUDA module.
     let declared = declared_globals(lw.unit);
-    let routines = crate::cuda::routine_names(lw.unit);
+    let mut routines = crate::cuda::routine_names(lw.unit);
+    let compute: Vec<std::ops::Range<usize>> = lw
+        .unit
+        .constructs
+        .iter()
+        .filter(|c| c.directive.kind.is_compute())
+        .filter_map(|c| c.body.map(|b| b.start..b.end))
+        .collect();
+    let implicit =
+        crate::cuda::implicit_routines(src, &analysis.trees, &compute, &routines, &declared);
+    routines.extend(implicit);
     let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines);
     lw.bind_routine_globals(&bound, &declared);
     // A library (routines other files' kernels may call) reaches them by names of its own.

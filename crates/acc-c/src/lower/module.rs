@@ -84,9 +84,12 @@ impl Lowerer<'_> {
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {
             let used = acc_engine::cuda::emit_module(&support, &self.cuda_kernels);
             let (support, complex_h) = complete(used, &support);
-            crate::cuda::ascii_module(&crate::cuda::cxx_types(
-                &acc_engine::cuda::emit_module(&support, &self.cuda_kernels),
-                complex_h,
+            crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(
+                &crate::cuda::cxx_types(
+                    &acc_engine::cuda::emit_module(&support, &self.cuda_kernels),
+                    complex_h,
+                ),
+                self.src,
             ))
         });
         // A library reaches the file-scope variables its routines use through pointers of
@@ -109,9 +112,9 @@ impl Lowerer<'_> {
                 .unwrap_or_else(|_| support.clone())
             };
             let (support, complex_h) = complete(acc_engine::cuda::emit_library(&support), &support);
-            crate::cuda::ascii_module(&crate::cuda::cxx_types(
-                &acc_engine::cuda::emit_library(&support),
-                complex_h,
+            crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(
+                &crate::cuda::cxx_types(&acc_engine::cuda::emit_library(&support), complex_h),
+                self.src,
             ))
         });
         DeviceCode {

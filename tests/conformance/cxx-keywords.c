@@ -1,0 +1,34 @@
+/* C names that C++ reserves, in code a kernel uses: `typedef int bool` (as Rodinia's bfs
+ * writes it), locals named `new` and `class`, a member named `this`. A GPU compiles kernels
+ * as C++, where each would be a syntax error or another type; acc renames them in the CUDA
+ * module (an `int` bool stays 4 bytes there too). */
+#include <stdio.h>
+
+typedef int bool;
+#define N 1000
+
+struct node { int this; bool visited; };
+
+int main(void) {
+  static struct node g[N];
+  static bool mask[N];
+  for (int i = 0; i < N; i++) {
+    g[i].this = i;
+    g[i].visited = 0;
+    mask[i] = i % 3 == 0;
+  }
+  #pragma acc parallel loop copy(g, mask)
+  for (int i = 0; i < N; i++) {
+    int new = g[i].this * 2, class = new + 1;
+    g[i].visited = mask[i] ? class : 0;
+    mask[i] = !mask[i];
+  }
+  int count = 0;
+  for (int i = 0; i < N; i++) {
+    int want = i % 3 == 0 ? 2 * i + 1 : 0;
+    if (g[i].visited != want || mask[i] != (i % 3 != 0)) { printf("g[%d]: %d\n", i, g[i].visited); return 1; }
+    count += mask[i];
+  }
+  printf("C++ keywords as C names: ok (%d, %zu-byte bool)\n", count, sizeof(bool));
+  return 0;
+}
