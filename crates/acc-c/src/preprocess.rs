@@ -34,7 +34,31 @@ pub fn needs_headers(file: &Path, src: &str, flags: &[String]) -> bool {
         .iter()
         .any(|f| f.starts_with("-D") || f.starts_with("-U"));
     (command_line_macros && src.contains("acc"))
+        || directive_in_conditional(src)
         || program_headers_may_hold_directives(file, src, flags)
+}
+
+/// Whether a `#pragma acc` line stands inside a `#if`/`#ifdef` block of the text: which branch
+/// the compiler sees (and so which directive owns the statement after `#endif`) is then the
+/// preprocessor's answer.
+fn directive_in_conditional(src: &str) -> bool {
+    let mut depth = 0usize;
+    for line in src.lines() {
+        let Some(d) = line.trim_start().strip_prefix('#').map(str::trim_start) else {
+            continue;
+        };
+        if d.starts_with("if") {
+            depth += 1;
+        } else if d.starts_with("endif") {
+            depth = depth.saturating_sub(1);
+        } else if depth > 0
+            && d.starts_with("pragma")
+            && d["pragma".len()..].trim_start().starts_with("acc")
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether a header of the program's own that `file` includes may hold an OpenACC directive

@@ -359,3 +359,36 @@ fn empty_macros_before_a_type_leave_the_type_alone() {
         assert_eq!(stdout_on(&dir, "main", device), "4950\n", "{device}");
     }
 }
+
+/// Directives in the branches of `#if`/`#elif` on macros of the command line (the NPB style:
+/// `#ifdef USE_ASYNC` with one `kernels loop`, `#else` with another, the loop after `#endif`):
+/// the preprocessor's view decides which directive owns the loop, also when no `-D` defines
+/// either macro (then the loop has none).
+#[test]
+fn the_command_lines_macros_choose_the_directive_of_a_conditional() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#define N 64\ndouble a[N];\nint main(void) {\n  \
+               for (int i = 0; i < N; i++) a[i] = i;\n#if defined(V1)\n#pragma acc kernels copy(a)\n\
+               #elif defined(V2)\n#pragma acc parallel loop copy(a)\n#endif\n  \
+               for (int i = 0; i < N; i++) a[i] = a[i] * 2;\n  double s = 0;\n  \
+               for (int i = 0; i < N; i++) s += a[i];\n  printf(\"%g\\n\", s);\n  return s != 4032;\n}\n";
+    let dir = project("conditional-directives", &[("elif.c", src)]);
+    for (flag, says) in [
+        ("-DV1", Some("elif.c:7: kernels region")),
+        ("-DV2", Some("elif.c:9: parallel region")),
+        ("-DNEITHER", None),
+    ] {
+        let out = ok(acc(&dir)
+            .args(["cc", "--info", flag, "elif.c", "-o", "elif"])
+            .output()
+            .unwrap());
+        let info = stderr(&out);
+        match says {
+            Some(s) => assert!(info.contains(s), "{flag}: {info}"),
+            None => assert!(!info.contains("region"), "{flag}: {info}"),
+        }
+        assert_eq!(stdout_on(&dir, "elif", "host_discrete"), "4032\n", "{flag}");
+    }
+}

@@ -10,8 +10,9 @@ impl<'s> Walker<'s> {
     /// The items of the branch of a `#if`/`#ifdef` chain the compiler will see, when its
     /// conditions are certain: they name only `_OPENACC` (defined, as for any OpenACC
     /// compiler), `_OPENMP` (defined only where the preprocessor said so), and macros the file
-    /// or its headers define, with `defined`, `!`, `&&`, `||`, comparisons and numbers. `None`
-    /// otherwise (a name a `-D` option may define): then every branch is read.
+    /// or its headers define (all of them, `-D` flags included, when the preprocessor read the
+    /// file), with `defined`, `!`, `&&`, `||`, comparisons and numbers. `None` otherwise (a
+    /// name a `-D` option may define): then every branch is read.
     pub(super) fn live_branch(&self, node: Node<'s>) -> Option<Vec<Node<'s>>> {
         let Some(n) = self.live_arm(node)? else {
             return Some(Vec::new());
@@ -78,13 +79,18 @@ impl<'s> Walker<'s> {
         out
     }
 
-    /// Whether a macro is defined for the preprocessor, when acc can know.
+    /// Whether a macro is defined for the preprocessor, when acc can know: with the headers
+    /// read through the preprocessor (with the command line's `-D` and `-U`), every macro it
+    /// knows at the end of the file, and no other.
     pub(super) fn macro_defined(&self, name: &str) -> Option<bool> {
         if name == "_OPENACC" {
             return Some(true);
         }
         if self.env.constants.contains_key(name) || self.env.function_macros.contains_key(name) {
             return Some(true);
+        }
+        if !self.env.macros.is_empty() {
+            return Some(self.env.macros.contains_key(name));
         }
         (name == "_OPENMP").then_some(false)
     }
