@@ -392,3 +392,46 @@ fn the_command_lines_macros_choose_the_directive_of_a_conditional() {
         assert_eq!(stdout_on(&dir, "elif", "host_discrete"), "4032\n", "{flag}");
     }
 }
+
+/// A scalar that every iteration of a `kernels loop independent` assigns, shared by the
+/// region and not a reduction (the training materials' `error = fmax(error, …)`): a race the
+/// clause asks for, which `acc cc` names with the clause that fixes it; with the reduction
+/// there is no warning.
+#[test]
+fn a_shared_scalar_written_by_an_independent_loop_is_a_warned_race() {
+    if !have_cc() {
+        return;
+    }
+    let body = |clause: &str| {
+        format!(
+            "#include <math.h>\n#include <stdio.h>\nint main(void) {{\n  double a[1000], err = 0;\n  \
+             for (int i = 0; i < 1000; i++) a[i] = i % 37;\n  \
+             #pragma acc kernels loop independent {clause} copyin(a)\n  \
+             for (int i = 0; i < 1000; i++) err = fmax(err, a[i]);\n  \
+             printf(\"%g\\n\", err);\n  return 0;\n}}\n"
+        )
+    };
+    let racy = body("");
+    let fixed = body("reduction(max:err)");
+    let dir = project(
+        "shared-scalar-race",
+        &[("racy.c", &racy), ("fixed.c", &fixed)],
+    );
+    let out = ok(acc(&dir)
+        .args(["cc", "racy.c", "-o", "racy", "-lm"])
+        .output()
+        .unwrap());
+    let said = stderr(&out);
+    assert!(
+        said.contains(
+            "racy.c:7:34: warning: every iteration of this `independent` loop assigns `err`"
+        ) && said.contains("add `reduction(op:err)` (`max` for `err = fmax(err, …)`)"),
+        "{said}"
+    );
+    let out = ok(acc(&dir)
+        .args(["cc", "fixed.c", "-o", "fixed", "-lm"])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "fixed", "host_discrete"), "36\n");
+}

@@ -55,6 +55,7 @@ mod host;
 mod module;
 mod prelude;
 mod privates;
+mod races;
 mod reduction;
 mod spread;
 mod writer;
@@ -281,6 +282,7 @@ fn lower_analysis(
     }
     lw.run();
     lw.warn_mixed_atomics();
+    lw.warn_shared_scalar_writes();
     // An item's extent is read for each use of it (the data actions, the kernel's arguments):
     // one report of what is wrong with it.
     for d in std::mem::take(&mut lw.diags) {
