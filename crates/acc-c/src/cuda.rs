@@ -93,26 +93,20 @@ fn items(trees: &[tree_sitter::Tree]) -> Vec<Node<'_>> {
 /// The functions of the file that an implicit `routine seq` applies to (OpenACC 3.3 2.15.1):
 /// those it defines, without a `routine` directive of their own, that a compute construct
 /// (`compute`: the constructs' spans) or a routine calls, and the functions those call in turn.
-/// A function that reads a file-scope variable no `declare` directive (`declared`) gives a
-/// device copy is left out, with what it alone calls: it has no device version, and as a
-/// routine it would cost every kernel of the file its CUDA version.
+/// One that reads a file-scope variable no `declare` directive gives a device copy is a
+/// routine too: the file then has no CUDA version, and `--info` and the launch on a GPU say
+/// why (the module could not compile with the call anyway).
 pub fn implicit_routines(
     src: &str,
     trees: &[tree_sitter::Tree],
     compute: &[std::ops::Range<usize>],
     explicit: &[String],
-    declared: &[String],
 ) -> Vec<String> {
     let items = items(trees);
     let definitions: Vec<(String, Node)> = items
         .iter()
         .filter(|n| n.node_kind() == "function_definition")
         .filter_map(|n| function_name(*n, src).map(|f| (f, *n)))
-        .collect();
-    let globals: Vec<&str> = items
-        .iter()
-        .filter(|n| n.node_kind() == "declaration")
-        .flat_map(|n| declared_names(*n, src))
         .collect();
     let called = |n: Node, out: &mut Vec<String>| {
         let mut calls = Vec::new();
@@ -145,14 +139,6 @@ pub fn implicit_routines(
         let Some((_, def)) = definitions.iter().find(|(f, _)| *f == name) else {
             continue;
         };
-        let mut uses = Vec::new();
-        all_uses(*def, src, &globals, &mut uses);
-        if uses
-            .iter()
-            .any(|u| !declared.iter().any(|d| d == &src[u.byte_range()]))
-        {
-            continue;
-        }
         implicit.push(name);
         called(*def, &mut wanted);
     }

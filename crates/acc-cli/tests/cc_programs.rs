@@ -391,6 +391,57 @@ fn the_command_lines_macros_choose_the_directive_of_a_conditional() {
         }
         assert_eq!(stdout_on(&dir, "elif", "host_discrete"), "4032\n", "{flag}");
     }
+    // A bare `#if USE_ASYNC` on a macro nothing defines is 0, as C says: the `#else` holds.
+    let bare = src
+        .replace("#if defined(V1)", "#if USE_ASYNC")
+        .replace("#elif defined(V2)", "#else");
+    std::fs::write(dir.join("bare.c"), bare).unwrap();
+    let out = ok(acc(&dir)
+        .args(["cc", "--info", "bare.c", "-o", "bare"])
+        .output()
+        .unwrap());
+    assert!(
+        stderr(&out).contains("bare.c:9: parallel region"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout_on(&dir, "bare", "host_discrete"), "4032\n");
+}
+
+/// A function called in a compute construct without a `routine` directive is a routine
+/// implicitly (OpenACC 3.3 2.15.1); one that reads a global no `declare` gives a device copy
+/// has no device version, which `--info` says (and a GPU launch then names), as for an
+/// explicit routine; on the CPU devices it runs.
+#[test]
+fn an_implicit_routine_reading_an_undeclared_global_is_explained() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>
+static double scale = 2.0;
+static double get(int i) { return scale * i; }
+               int main(void) {
+  double a[100];
+#pragma acc parallel loop copyout(a)
+                 for (int i = 0; i < 100; i++) a[i] = get(i);
+  printf(\"%g\\n\", a[99]);
+  return 0;
+}
+";
+    let dir = project("implicit-routine-global", &[("irg.c", src)]);
+    let out = ok(acc(&dir)
+        .args(["cc", "--info", "irg.c", "-o", "irg"])
+        .output()
+        .unwrap());
+    assert!(
+        stderr(&out).contains(
+            "irg.c:3: no CUDA version: the routine uses the file-scope variable `scale`, which \
+             no `declare` directive gives a device copy"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout_on(&dir, "irg", "host_discrete"), "198\n");
 }
 
 /// A scalar that every iteration of a `kernels loop independent` assigns, shared by the

@@ -268,8 +268,7 @@ fn lower_analysis(
         .filter(|c| c.directive.kind.is_compute())
         .filter_map(|c| c.body.map(|b| b.start..b.end))
         .collect();
-    let implicit =
-        crate::cuda::implicit_routines(src, &analysis.trees, &compute, &routines, &declared);
+    let implicit = crate::cuda::implicit_routines(src, &analysis.trees, &compute, &routines);
     routines.extend(implicit);
     let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines);
     lw.bind_routine_globals(&bound, &declared);

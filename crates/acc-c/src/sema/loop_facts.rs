@@ -32,7 +32,15 @@ impl<'s> Walker<'s> {
             .iter()
             .any(|c| matches!(&c.args, ClauseArgs::Collapse { force: Some(_), .. }));
         let Some(mut node) = first.filter(|n| n.node_kind() == "for_statement") else {
-            let found = first.map_or("nothing", |n| n.node_kind());
+            let note = match first.map(|n| n.node_kind()) {
+                Some(k) if k.starts_with("preproc_") => "the directive ends a `#if` branch: the \
+                    loop after `#endif` is its loop only where acc can tell that the compiler \
+                    sees this branch (its condition names macros the preprocessor knows); \
+                    otherwise put the loop inside each branch"
+                    .to_string(),
+                Some(k) => format!("a {} comes next instead", k.replace('_', " ")),
+                None => "nothing comes next".to_string(),
+            };
             self.diags.push(
                 Diagnostic::error(
                     name_span,
@@ -41,7 +49,7 @@ impl<'s> Walker<'s> {
                         self.unit.construct(id).directive.kind.name()
                     ),
                 )
-                .with_note(format!("found {}", found.replace('_', " "))),
+                .with_note(note),
             );
             return;
         };

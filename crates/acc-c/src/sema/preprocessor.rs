@@ -126,16 +126,36 @@ impl<'s> Walker<'s> {
             rest = tail;
         }
         text.push_str(rest);
-        // Any name left must be a macro the file or its headers define.
-        for w in text
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
+        // Any name left must be a macro the file or its headers define; with every macro known
+        // (the preprocessor read the file), one it does not define is 0, as C says.
+        let complete = !self.env.macros.is_empty();
+        let mut zeroed = String::with_capacity(text.len());
+        let mut at = 0;
+        for (start, w) in text
+            .match_indices(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            .fold(Vec::<(usize, String)>::new(), |mut words, (i, c)| {
+                match words.last_mut() {
+                    Some((s, w)) if *s + w.len() == i => w.push_str(c),
+                    _ => words.push((i, c.to_string())),
+                }
+                words
+            })
         {
-            if w == "_OPENACC" {
+            if w == "_OPENACC" || w.starts_with(|c: char| c.is_ascii_digit()) {
                 continue;
             }
-            self.env.constants.get(w)?;
+            if self.env.constants.contains_key(&w) {
+                continue;
+            }
+            if !complete || self.env.macros.contains_key(&w) {
+                return None;
+            }
+            zeroed.push_str(&text[at..start]);
+            zeroed.push('0');
+            at = start + w.len();
         }
+        zeroed.push_str(&text[at..]);
+        let text = zeroed;
         let text = text.replace("_OPENACC", crate::preprocess::OPENACC_VERSION);
         crate::consts::eval(&text, &self.env)
     }
