@@ -6,7 +6,9 @@
 //! along; `acc_engine::cuda::PRELUDE` supplies the common C types and
 //! limits. Declarations inside `#if` blocks are taken as they stand,
 //! without the condition (the host compiler has already chosen; a kernel
-//! that depends on the other branch fails to compile with NVRTC's message).
+//! that depends on the other branch fails to compile with NVRTC's message),
+//! except macros, defined as the preprocessor left them where it read the
+//! file (`text::as_preprocessed`).
 //!
 //! Layout: this module chooses what the module holds (support, header items, routines,
 //! implicit routines, what a file gives and takes); `text` writes it as NVRTC must read it.
