@@ -335,10 +335,9 @@ fn declared_name(mut d: Node) -> Option<Node> {
 mod tests {
     use super::*;
 
-    /// `uneven_trips` of the first `for` in `body` (wrapped in a function).
-    fn uneven(body: &str) -> bool {
-        let src = format!("void f(int n, int *r, double *a) {{ {body} }}");
-        let trees = crate::syntax::parse(&src);
+    /// `check` of the first `for` of `src`.
+    fn first_for<T>(src: &str, check: impl Fn(Node, &str) -> T) -> T {
+        let trees = crate::syntax::parse(src);
         let mut found = None;
         walk(trees[0].root_node(), &mut |n| {
             if n.node_kind() == "for_statement" {
@@ -347,25 +346,22 @@ mod tests {
             }
             Visit::Descend
         });
-        let node = found.expect("a for loop");
-        let var = header(node, &src).expect("a canonical header").var;
-        uneven_trips(node, &src, &var)
+        check(found.expect("a for loop"), src)
+    }
+
+    /// `uneven_trips` of the first `for` in `body` (wrapped in a function).
+    fn uneven(body: &str) -> bool {
+        let src = format!("void f(int n, int *r, double *a) {{ {body} }}");
+        first_for(&src, |node, src| {
+            let var = header(node, src).expect("a canonical header").var;
+            uneven_trips(node, src, &var)
+        })
     }
 
     /// `used_after` of the first `for` in `body` (wrapped in a function).
     fn live(body: &str) -> bool {
         let src = format!("int f(int n, double *a) {{ int i, j; {body} }}");
-        let trees = crate::syntax::parse(&src);
-        let mut found = None;
-        walk(trees[0].root_node(), &mut |n| {
-            if n.node_kind() == "for_statement" {
-                found = Some(n);
-                return Visit::Stop;
-            }
-            Visit::Descend
-        });
-        let node = found.expect("a for loop");
-        used_after(node, &src, "i")
+        first_for(&src, |node, src| used_after(node, src, "i"))
     }
 
     #[test]

@@ -468,6 +468,22 @@ fn loop_privates(
     private
 }
 
+/// The variables each iteration of loop `l` has of its own: its private and reduction
+/// variables, and the counters of the loops nested in it. Writing them is no dependence.
+fn iteration_own(unit: &Unit, an: &Analysis, l: EffId) -> Vec<VarId> {
+    let mut own: Vec<VarId> = an
+        .eff(l)
+        .attrs
+        .iter()
+        .filter(|a| matches!(a.dsa, Some((Dsa::Private | Dsa::Reduction(_), _))))
+        .map(|a| a.var)
+        .collect();
+    if let Some(body) = unit.construct(an.eff(l).construct).body {
+        own.extend(unit.nested_counters(body));
+    }
+    own
+}
+
 /// The descriptive reading of `auto` (Clacc's is `seq`): a sequential
 /// `kernels` loop that the dependence test proves independent runs
 /// gang-partitioned, when it is a statement of the region of its own (see
@@ -483,16 +499,7 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [Loo
         let Some(facts) = c.loops.first() else {
             continue;
         };
-        let mut allowed: Vec<VarId> = an
-            .eff(l.eff)
-            .attrs
-            .iter()
-            .filter(|a| matches!(a.dsa, Some((Dsa::Private | Dsa::Reduction(_), _))))
-            .map(|a| a.var)
-            .collect();
-        if let Some(body) = c.body {
-            allowed.extend(unit.nested_counters(body));
-        }
+        let allowed = iteration_own(unit, an, l.eff);
         let verdict = match (&facts.deps, &facts.header) {
             (Some(d), Some(_)) => crate::dependence::independent(unit, d, &allowed),
             _ => Err("the loop is not in canonical form".to_string()),
@@ -559,16 +566,7 @@ fn descriptive_vector(
         let (Some(deps), Some(_)) = (&facts.deps, &facts.header) else {
             continue;
         };
-        let mut allowed: Vec<VarId> = an
-            .eff(l.eff)
-            .attrs
-            .iter()
-            .filter(|a| matches!(a.dsa, Some((Dsa::Private | Dsa::Reduction(_), _))))
-            .map(|a| a.var)
-            .collect();
-        if let Some(body) = c.body {
-            allowed.extend(unit.nested_counters(body));
-        }
+        let allowed = iteration_own(unit, an, l.eff);
         let writes_outside = deps.scalar_writes.iter().any(|(v, _)| !allowed.contains(v));
         // Each element written must be the iteration's own: a subscript that steps with the
         // loop (`b[i][j]` in the `j` loop), not one every iteration writes (`a[i] += …`, a
