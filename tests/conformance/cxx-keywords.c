@@ -1,10 +1,11 @@
 /* C names that C++ reserves, in code a kernel uses: `typedef int bool` (as Rodinia's bfs
- * writes it), locals named `new` and `class`, a member named `this`. A GPU compiles kernels
- * as C++, where each would be a syntax error or another type; acc renames them in the CUDA
- * module (an `int` bool stays 4 bytes there too). */
+ * writes it), NPB's `typedef enum { false, true } logical`, locals named `new` and `class`, a
+ * member named `this`. A GPU compiles kernels as C++, where each would be a syntax error or
+ * another type; acc renames them in the CUDA module (an `int` bool stays 4 bytes there too). */
 #include <stdio.h>
 
 typedef int bool;
+typedef enum { false, true } logical;
 #define N 1000
 
 struct node { int this; bool visited; };
@@ -20,7 +21,8 @@ int main(void) {
   #pragma acc parallel loop copy(g, mask)
   for (int i = 0; i < N; i++) {
     int new = g[i].this * 2, class = new + 1;
-    g[i].visited = mask[i] ? class : 0;
+    logical odd = (i % 2) ? true : false;
+    g[i].visited = mask[i] ? class + (odd == true) - (i % 2) : 0;
     mask[i] = !mask[i];
   }
   int count = 0;

@@ -184,15 +184,16 @@ pub fn uneven_trips(node: Node, src: &str, var: &str) -> bool {
 /// loop (its final value used): the first statement after it (in its block, then in the
 /// blocks around, up to the function) that mentions `name` does not simply assign it first
 /// (`name = …;`, `for (name = …; …)` with the right-hand side not naming it, also as the first
-/// statement of a block that names it). Conservative: a
-/// mention inside an enclosing loop, which may run the code before this loop again, counts as
-/// a read; a `for` header that names the variable only in its test or step, too.
+/// statement of a block that names it). A loop around it runs the code before it again: its
+/// body's first mention must then assign too, and its header must not name the variable.
 pub fn used_after(node: Node, src: &str, name: &str) -> bool {
     let mut cur = node;
     loop {
         let mut sibling = cur.next_named_sibling();
         while let Some(s) = sibling {
-            if names_any(s, src, &[name]) {
+            // A loop whose passes assign it before reading it reads no value left before it
+            // (and, run no time, leaves that value to the statements after it).
+            if names_any(s, src, &[name]) && !loop_assigns_first(s, src, name) {
                 return !assigns_first(s, src, name);
             }
             sibling = s.next_named_sibling();
@@ -202,14 +203,36 @@ pub fn used_after(node: Node, src: &str, name: &str) -> bool {
         };
         match parent.node_kind() {
             "function_definition" | "translation_unit" => return false,
-            "for_statement" | "while_statement" | "do_statement"
-                if names_any(parent, src, &[name]) =>
-            {
-                return true;
+            // A loop around it runs its body again: the value left at the end of one pass is
+            // read by the next unless the body's first mention assigns it first, and its
+            // header must not read it.
+            "for_statement" | "while_statement" | "do_statement" => {
+                if !loop_assigns_first(parent, src, name) {
+                    return true;
+                }
+                cur = parent;
             }
             _ => cur = parent,
         }
     }
+}
+
+/// Whether `s` is a loop whose header does not name `name` and whose body's first mention of
+/// it assigns it: no pass reads a value from before the pass.
+fn loop_assigns_first(s: Node, src: &str, name: &str) -> bool {
+    if !matches!(
+        s.node_kind(),
+        "for_statement" | "while_statement" | "do_statement"
+    ) {
+        return false;
+    }
+    let body = s.child_by_field_name("body");
+    let mut cursor = s.walk();
+    let header_reads = s
+        .named_children(&mut cursor)
+        .filter(|c| Some(*c) != body)
+        .any(|c| names_any(c, src, &[name]));
+    !header_reads && body.is_some_and(|b| assigns_first(b, src, name))
 }
 
 /// Whether statement `s` writes `name` before anything reads it: `name = e;` or
@@ -359,9 +382,22 @@ mod tests {
     }
 
     /// `used_after` of the first `for` in `body` (wrapped in a function).
+    /// `used_after` of the first `for (i = …` in `body` (wrapped in a function).
     fn live(body: &str) -> bool {
         let src = format!("int f(int n, double *a) {{ int i, j; {body} }}");
-        first_for(&src, |node, src| used_after(node, src, "i"))
+        let trees = crate::syntax::parse(&src);
+        let mut found = None;
+        walk(trees[0].root_node(), &mut |n| {
+            let steps_i = n.node_kind() == "for_statement"
+                && n.child_by_field_name("initializer")
+                    .is_some_and(|init| src[init.byte_range()].starts_with("i ="));
+            if steps_i {
+                found = Some(n);
+                return Visit::Stop;
+            }
+            Visit::Descend
+        });
+        used_after(found.expect("a `for (i = …` loop"), &src, "i")
     }
 
     #[test]

@@ -5,7 +5,6 @@
 //!
 //! It must not choose what goes into the module: the parent module does.
 
-use super::items;
 use crate::syntax::NodeKind;
 
 /// `support` with each of the file's `#define`s as the preprocessor left the macro
@@ -72,8 +71,8 @@ pub fn as_preprocessed(
 }
 
 /// Words C leaves to the program that C++, the language of a CUDA module, reserves, and that
-/// real C code uses as names (`typedef int bool;`, a local `new`). `bool` only when the file
-/// declares it itself: `<stdbool.h>`'s `bool` is `_Bool`, which the module's `bool` is.
+/// real C code uses as names (a local `new`, a member `this`): renamed wherever the file
+/// uses them.
 const CXX_ONLY_KEYWORDS: &[&str] = &[
     "class",
     "new",
@@ -96,15 +95,93 @@ const CXX_ONLY_KEYWORDS: &[&str] = &[
     "export",
     "mutable",
     "typeid",
-    "nullptr",
     "noexcept",
     "concept",
     "requires",
+    "const_cast",
+    "static_cast",
+    "dynamic_cast",
+    "reinterpret_cast",
 ];
 
-/// `module` with each name of the file that C++ reserves ([`CXX_ONLY_KEYWORDS`], and `bool`
-/// where the file declares it) renamed `__acc_cxx_NAME`, outside the preludes, the string and
-/// character constants and the comments: the module's C++ then means the file's C.
+/// C++ keywords that C headers also give a meaning C++ shares (`<stdbool.h>`'s `bool`, `true`,
+/// `false`; `<iso646.h>`'s `and`; C23's `constexpr`, ...): renamed only where the file declares
+/// the name itself (`typedef enum { false, true } logical;` of NPB, `typedef int bool;`, a
+/// variable `bool`), which then means the file's own thing.
+const CXX_KEYWORDS_WHEN_DECLARED: &[&str] = &[
+    "bool",
+    "true",
+    "false",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "bitand",
+    "bitor",
+    "compl",
+    "and_eq",
+    "or_eq",
+    "xor_eq",
+    "not_eq",
+    "char16_t",
+    "char32_t",
+    "wchar_t",
+    "alignas",
+    "alignof",
+    "thread_local",
+    "static_assert",
+    "constexpr",
+    "nullptr",
+];
+
+/// The names the file declares: variables, parameters, typedefs, enumerators, tags, members.
+fn declared_in(src: &str) -> std::collections::HashSet<&str> {
+    fn visit<'s>(n: tree_sitter::Node, src: &'s str, out: &mut std::collections::HashSet<&'s str>) {
+        let name = match n.node_kind() {
+            "enumerator" => n.child_by_field_name("name"),
+            "init_declarator"
+            | "declaration"
+            | "parameter_declaration"
+            | "field_declaration"
+            | "type_definition" => {
+                let mut c = n.walk();
+                let ds: Vec<tree_sitter::Node> =
+                    n.children_by_field_name("declarator", &mut c).collect();
+                for d in ds {
+                    if let (_, Some(id)) = crate::syntax::derived(d) {
+                        out.insert(&src[id.byte_range()]);
+                    } else if src[d.byte_range()]
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        // A typedef's or member's name; the grammar reads `bool` as a type.
+                        out.insert(&src[d.byte_range()]);
+                    }
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(id) = name {
+            out.insert(&src[id.byte_range()]);
+        }
+        let mut c = n.walk();
+        let children: Vec<tree_sitter::Node> = n.named_children(&mut c).collect();
+        for child in children {
+            visit(child, src, out);
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    for t in crate::syntax::parse(src) {
+        visit(t.root_node(), src, &mut out);
+    }
+    out
+}
+
+/// `module` with each name of the file that C++ reserves ([`CXX_ONLY_KEYWORDS`], and those of
+/// [`CXX_KEYWORDS_WHEN_DECLARED`] the file declares) renamed `__acc_cxx_NAME`, outside the
+/// preludes, the string and character constants and the comments: the module's C++ then means
+/// the file's C.
 pub fn cxx_keywords_renamed(module: &str, src: &str) -> String {
     use crate::lex::{comment_end, is_word, literal_end};
     let words = |text: &str| -> Vec<(usize, usize)> {
@@ -130,22 +207,21 @@ pub fn cxx_keywords_renamed(module: &str, src: &str) -> String {
         }
         out
     };
-    let declares_bool = src.contains("typedef") && {
-        let t = crate::syntax::parse(src);
-        items(&t).iter().any(|n| {
-            n.node_kind() == "type_definition" && {
-                let mut c = n.walk();
-                let named = n
-                    .children_by_field_name("declarator", &mut c)
-                    .any(|d| &src[d.byte_range()] == "bool");
-                named
-            }
-        })
+    let mentioned: Vec<&str> = words(src).into_iter().map(|(a, b)| &src[a..b]).collect();
+    let maybe_declared = mentioned
+        .iter()
+        .any(|w| CXX_KEYWORDS_WHEN_DECLARED.contains(w));
+    let declared = if maybe_declared {
+        declared_in(src)
+    } else {
+        Default::default()
     };
-    let used: Vec<&str> = words(src)
+    let used: Vec<&str> = mentioned
         .into_iter()
-        .map(|(a, b)| &src[a..b])
-        .filter(|w| CXX_ONLY_KEYWORDS.contains(w) || (declares_bool && *w == "bool"))
+        .filter(|w| {
+            CXX_ONLY_KEYWORDS.contains(w)
+                || (CXX_KEYWORDS_WHEN_DECLARED.contains(w) && declared.contains(w))
+        })
         .collect();
     if used.is_empty() {
         return module.to_string();
@@ -435,8 +511,17 @@ mod preprocessed_tests {
         assert!(renamed.ends_with(
             "typedef int __acc_cxx_bool;\nint f(int __acc_cxx_new) { /* new */ return __acc_cxx_new + sizeof(\"new\"); }\n"
         ));
-        let stdbool = "#include <stdbool.h>\nbool b;\n";
-        assert_eq!(cxx_keywords_renamed("bool b;\n", stdbool), "bool b;\n");
+        let stdbool = "#include <stdbool.h>\nbool b = true;\n";
+        assert_eq!(
+            cxx_keywords_renamed("bool b = true;\n", stdbool),
+            "bool b = true;\n"
+        );
+        // NPB's logical type: its enumerators are the file's `false` and `true`.
+        let npb = "typedef enum { false, true } logical;\nlogical ok = true;\n";
+        assert_eq!(
+            cxx_keywords_renamed(npb, npb),
+            "typedef enum { __acc_cxx_false, __acc_cxx_true } logical;\nlogical ok = __acc_cxx_true;\n"
+        );
     }
 
     /// The file's defaults give way to what the preprocessor decided (`-DN=32` over
