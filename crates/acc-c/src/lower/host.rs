@@ -285,7 +285,12 @@ impl<'a> Lowerer<'a> {
     /// A `kernels` region runs each statement of its block as its own
     /// kernel, in order: a loop nest with gang partitioning on many
     /// gangs, anything else on one. Each part with its iteration count.
-    fn kernel_parts(&self, id: ConstructId, k: &KernelPlan, body: Span) -> Vec<(Span, String)> {
+    pub(super) fn kernel_parts(
+        &self,
+        id: ConstructId,
+        k: &KernelPlan,
+        body: Span,
+    ) -> Vec<(Span, String)> {
         let c = self.unit.construct(id);
         // A loop without a directive proven independent runs on many gangs.
         let plain_gang = |s: Span| {

@@ -472,8 +472,17 @@ impl<'a> Lowerer<'a> {
                         unit: self.unit,
                         plan: &self.plans[id.0 as usize],
                     };
-                    self.info
-                        .push(format!("{}: {info}", self.at(c.pragma_span)));
+                    let mut text = format!("{}: {info}", self.at(c.pragma_span));
+                    // A `kernels` region whose block's statements run as kernels of their own.
+                    let parts = c.body.map_or(1, |b| self.kernel_parts(id, k, b).len());
+                    if parts > 1 {
+                        text = text.replacen(
+                            "region: one kernel",
+                            &format!("region: {parts} kernels (one per statement of its block)"),
+                            1,
+                        );
+                    }
+                    self.info.push(text);
                     self.kernel(id, k);
                 }
                 ConstructPlan::Region { data, .. } => {
