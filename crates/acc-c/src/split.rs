@@ -154,7 +154,7 @@ fn identifiers(text: &str) -> HashSet<&str> {
 }
 
 /// 64-bit FNV-1a.
-fn fnv(parts: &[&[u8]]) -> u64 {
+pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for p in parts {
         for &b in *p {

@@ -20,6 +20,32 @@ use support::{have_cc, programs, runtime_lib, WITHOUT_CUDA};
 #[path = "../../../tests/cuda-sim/support.rs"]
 mod sim;
 
+/// `acc cc -O1 FLAGS -o exe SOURCES`, which must succeed.
+fn acc_cc(exe: &Path, flags: &[&str], sources: &[&Path]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_acc"))
+        .args(["cc", "-O1"])
+        .args(flags)
+        .arg("-o")
+        .arg(exe)
+        .args(sources)
+        .env("ACC_RUNTIME_LIB", runtime_lib())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `exe` run on `device` (the simulated GPU's libraries on its path) within the time limit.
+fn run_on(gpu: &sim::Simulator, cache: &Path, exe: &Path, device: &str) -> std::process::Output {
+    let mut cmd = Command::new(exe);
+    cmd.env("ACC_DEVICE_TYPE", device)
+        .env_remove("ACC_DEVICE_NUM");
+    sim::output_within(gpu.configure(&mut cmd, cache), sim::CHILD_TIMEOUT)
+}
+
 #[test]
 fn every_program_gives_the_right_answers_on_the_simulated_gpu() {
     if !have_cc() {
@@ -196,23 +222,9 @@ int main(int argc, char **argv) {
     )
     .unwrap();
     let exe = dir.join("fault");
-    let build = Command::new(env!("CARGO_BIN_EXE_acc"))
-        .args(["cc", "-O1", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .env("ACC_RUNTIME_LIB", runtime_lib())
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    acc_cc(&exe, &[], &[&src]);
     let cache = sim::fresh_cache("fault");
-    let mut cmd = Command::new(&exe);
-    cmd.env("ACC_DEVICE_TYPE", "nvidia")
-        .env_remove("ACC_DEVICE_NUM");
-    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    let run = run_on(gpu, &cache, &exe, "nvidia");
     let _ = std::fs::remove_dir_all(&cache);
     let printed = sim::printed(&run);
     assert_eq!(run.status.code(), Some(1), "{printed}");
@@ -249,32 +261,19 @@ fn kernels_call_routines_that_other_files_define() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-routines-across-files");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let build = |exe: &Path, sources: &[&Path]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_acc"))
-            .args(["cc", "-O1", "-o"])
-            .arg(exe)
-            .args(sources)
-            .env("ACC_RUNTIME_LIB", runtime_lib())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
     let exe = dir.join("routines");
     let files: Vec<_> = ["main.c", "scale.c", "twice.c"]
         .iter()
         .map(|f| data.join(f))
         .collect();
-    build(&exe, &files.iter().map(|f| f.as_path()).collect::<Vec<_>>());
+    acc_cc(
+        &exe,
+        &[],
+        &files.iter().map(|f| f.as_path()).collect::<Vec<_>>(),
+    );
     let cache = sim::fresh_cache("routines-across-files");
     for device in ["nvidia", "host_discrete"] {
-        let mut cmd = Command::new(&exe);
-        cmd.env("ACC_DEVICE_TYPE", device)
-            .env_remove("ACC_DEVICE_NUM");
-        let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+        let run = run_on(gpu, &cache, &exe, device);
         let printed = sim::printed(&run);
         assert!(
             run.status.success() && printed.contains("routines across files: ok"),
@@ -296,11 +295,8 @@ fn kernels_call_routines_that_other_files_define() {
     )
     .unwrap();
     let lost = dir.join("lost");
-    build(&lost, &[&dir.join("lost.c"), &dir.join("far.c")]);
-    let mut cmd = Command::new(&lost);
-    cmd.env("ACC_DEVICE_TYPE", "nvidia")
-        .env_remove("ACC_DEVICE_NUM");
-    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    acc_cc(&lost, &[], &[&dir.join("lost.c"), &dir.join("far.c")]);
+    let run = run_on(gpu, &cache, &lost, "nvidia");
     let printed = sim::printed(&run);
     assert_eq!(run.status.code(), Some(1), "{printed}");
     assert!(
@@ -328,15 +324,10 @@ fn kernels_call_routines_that_other_files_define() {
     )
     .unwrap();
     let uses = dir.join("uses");
-    build(&uses, &[&dir.join("uses.c"), &dir.join("bare.c")]);
-    let mut cmd = Command::new(&uses);
-    cmd.env("ACC_DEVICE_TYPE", "host");
-    let run = sim::output_within(&mut cmd, sim::CHILD_TIMEOUT);
+    acc_cc(&uses, &[], &[&dir.join("uses.c"), &dir.join("bare.c")]);
+    let run = run_on(gpu, &cache, &uses, "host");
     assert!(run.status.success(), "{}", sim::printed(&run));
-    let mut cmd = Command::new(&uses);
-    cmd.env("ACC_DEVICE_TYPE", "nvidia")
-        .env_remove("ACC_DEVICE_NUM");
-    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    let run = run_on(gpu, &cache, &uses, "nvidia");
     let printed = sim::printed(&run);
     assert_eq!(run.status.code(), Some(1), "{printed}");
     assert!(
@@ -376,23 +367,9 @@ fn command_line_macros_reach_the_cuda_module() {
     )
     .unwrap();
     let exe = dir.join("sized");
-    let out = Command::new(env!("CARGO_BIN_EXE_acc"))
-        .args(["cc", "-O1", "-DN=48", "-DSHIFT=7", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .env("ACC_RUNTIME_LIB", runtime_lib())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    acc_cc(&exe, &["-DN=48", "-DSHIFT=7"], &[&src]);
     let cache = sim::fresh_cache("command-line-macros");
-    let mut cmd = Command::new(&exe);
-    cmd.env("ACC_DEVICE_TYPE", "nvidia")
-        .env_remove("ACC_DEVICE_NUM");
-    let run = sim::output_within(gpu.configure(&mut cmd, &cache), sim::CHILD_TIMEOUT);
+    let run = run_on(gpu, &cache, &exe, "nvidia");
     let printed = sim::printed(&run);
     assert!(
         run.status.success() && printed.contains("N=48 wrong=0"),

@@ -467,7 +467,7 @@ impl<'a> Lowerer<'a> {
                             library_globals,
                             " acc_rt_register_library_global({}, \"{}{name}\", (void *)&({name}));",
                             c_string(self.lines.main_file()),
-                            self.library_pointers()
+                            self.library_pointers
                         );
                     }
                 }

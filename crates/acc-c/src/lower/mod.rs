@@ -253,6 +253,7 @@ fn lower_analysis(
         lanes: None,
         routine_globals: Vec::new(),
         library_globals: Vec::new(),
+        library_pointers: String::new(),
         macros: &analysis.macros,
         cuda_kernels: Vec::new(),
         atomics: Vec::new(),
@@ -278,6 +279,10 @@ fn lower_analysis(
         .is_empty()
     {
         lw.library_globals = lw.routine_globals.clone();
+        // The names the library reaches them by are the file's own (a hash of its name and
+        // text), so that libraries linked together never share one.
+        let hash = crate::split::fnv(&[lw.lines.main_file().as_bytes(), &[0], src.as_bytes()]);
+        lw.library_pointers = format!("__acc_lg_{hash:016x}_");
     }
     lw.run();
     lw.warn_mixed_atomics();
@@ -323,6 +328,8 @@ struct Lowerer<'a> {
     /// Those of them the file's routine library reaches (none without a library): the
     /// `declare` directives name them to the runtime.
     library_globals: Vec<String>,
+    /// The prefix of the names of the library's pointers to them (`__acc_lg_<hash>_`).
+    library_pointers: String,
     /// The macros as the preprocessor left them (empty when the headers were not read).
     macros: &'a std::collections::HashMap<String, crate::macro_expand::MacroDef>,
     /// The CUDA versions of the kernels, for the file's CUDA module.

@@ -76,47 +76,42 @@ impl Lowerer<'_> {
                 };
             }
         };
-        // What the program's headers define that the text uses, ahead of the rest.
-        let complete = |text: String, own: &str| {
-            let support = crate::cuda::header_support(header_items, &text) + own;
-            (support, self.src.contains("<complex.h>"))
+        // The text NVRTC compiles, `emit` wrapping the support: what the program's headers
+        // define that the text uses goes ahead of the rest.
+        let finish = |own: &str, emit: &dyn Fn(&str) -> String| {
+            let own = crate::cuda::header_support(header_items, &emit(own)) + own;
+            let text = crate::cuda::cxx_types(&emit(&own), self.src.contains("<complex.h>"));
+            crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, self.src))
         };
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {
-            let used = acc_engine::cuda::emit_module(&support, &self.cuda_kernels);
-            let (support, complex_h) = complete(used, &support);
-            crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(
-                &crate::cuda::cxx_types(
-                    &acc_engine::cuda::emit_module(&support, &self.cuda_kernels),
-                    complex_h,
-                ),
-                self.src,
-            ))
+            finish(&support, &|s| {
+                acc_engine::cuda::emit_module(s, &self.cuda_kernels)
+            })
         });
         // A library reaches the file-scope variables its routines use through pointers of
         // names of its own, which the runtime sets when it links the library (the module's are
-        // set by the file's kernels, which another file's launch does not run).
-        let library = (!linkage.provides.is_empty()).then(|| {
-            let support = if bound.is_empty() {
-                support.clone()
-            } else {
-                crate::cuda::support(
-                    self.src,
-                    self.trees,
-                    &self.lines,
-                    declared,
-                    bound,
-                    routines,
-                    &self.library_pointers(),
-                )
-                .map(|own| crate::cuda::as_preprocessed(&own, self.macros))
-                .unwrap_or_else(|_| support.clone())
-            };
-            let (support, complex_h) = complete(acc_engine::cuda::emit_library(&support), &support);
-            crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(
-                &crate::cuda::cxx_types(&acc_engine::cuda::emit_library(&support), complex_h),
+        // set by the file's kernels, which another file's launch does not run). Only the
+        // pointers' names differ from the module's support, which was made: so is this.
+        let library = if linkage.provides.is_empty() {
+            None
+        } else if bound.is_empty() {
+            Some(finish(&support, &acc_engine::cuda::emit_library))
+        } else {
+            crate::cuda::support(
                 self.src,
-            ))
-        });
+                self.trees,
+                &self.lines,
+                declared,
+                bound,
+                routines,
+                &self.library_pointers,
+            )
+            .ok()
+            .map(|own| {
+                let own = crate::cuda::as_preprocessed(&own, self.macros);
+                finish(&own, &acc_engine::cuda::emit_library)
+            })
+        };
         DeviceCode {
             kernels,
             library,
@@ -173,23 +168,6 @@ impl Lowerer<'_> {
             parts,
             inlined_headers: Vec::new(),
         }
-    }
-
-    /// The prefix of the names by which the file's routine library reaches file-scope
-    /// variables (see `cuda_module`): the file's own, so that libraries linked together never
-    /// share one (a hash of the file's name and text).
-    pub(super) fn library_pointers(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self
-            .lines
-            .main_file()
-            .bytes()
-            .chain([0])
-            .chain(self.src.bytes())
-        {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        format!("__acc_lg_{h:016x}_")
     }
 
     /// The file's routine library and what its code takes from other files, handed to the

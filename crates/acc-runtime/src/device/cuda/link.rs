@@ -52,9 +52,7 @@ impl CudaDevice {
             )
         })
     }
-}
 
-impl CudaDevice {
     /// Points the linked `library`'s pointers to its file-scope variables at their device
     /// copies (`device_address` of each host address: present, as a `declare` made them), in
     /// the loaded `module`.
