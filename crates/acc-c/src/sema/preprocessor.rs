@@ -130,29 +130,29 @@ impl<'s> Walker<'s> {
         // (the preprocessor read the file), one it does not define is 0, as C says.
         let complete = !self.env.macros.is_empty();
         let mut zeroed = String::with_capacity(text.len());
-        let mut at = 0;
-        for (start, w) in text
-            .match_indices(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            .fold(Vec::<(usize, String)>::new(), |mut words, (i, c)| {
-                match words.last_mut() {
-                    Some((s, w)) if *s + w.len() == i => w.push_str(c),
-                    _ => words.push((i, c.to_string())),
-                }
-                words
-            })
-        {
-            if w == "_OPENACC" || w.starts_with(|c: char| c.is_ascii_digit()) {
+        let (b, mut at, mut i) = (text.as_bytes(), 0, 0);
+        while i < b.len() {
+            if !crate::lex::is_word(b[i]) {
+                i += 1;
                 continue;
             }
-            if self.env.constants.contains_key(&w) {
+            let start = i;
+            while i < b.len() && crate::lex::is_word(b[i]) {
+                i += 1;
+            }
+            let w = &text[start..i];
+            if w == "_OPENACC"
+                || w.starts_with(|c: char| c.is_ascii_digit())
+                || self.env.constants.contains_key(w)
+            {
                 continue;
             }
-            if !complete || self.env.macros.contains_key(&w) {
+            if !complete || self.env.macros.contains_key(w) {
                 return None;
             }
             zeroed.push_str(&text[at..start]);
             zeroed.push('0');
-            at = start + w.len();
+            at = i;
         }
         zeroed.push_str(&text[at..]);
         let text = zeroed;
