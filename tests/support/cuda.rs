@@ -53,8 +53,11 @@ fn cuda_tools() -> Option<Option<std::path::PathBuf>> {
 }
 
 fn assemble(ptxas: &std::path::Path, ptx: &[u8], arch: &str, name: &str) {
-    let dir = std::env::temp_dir().join(format!("acc-rust-cuda-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("acc-rust-cuda-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let src = dir.join(format!("{name}-{arch}.ptx"));
     std::fs::write(&src, ptx).unwrap();
     let out = std::process::Command::new(ptxas)

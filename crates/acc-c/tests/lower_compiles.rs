@@ -117,8 +117,8 @@ proptest! {
             prop_assert!(diags.iter().any(|d| d.is_error()), "{src}");
             return Ok(());
         };
-        let dir = std::env::temp_dir().join(format!("acc-lower-compiles-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::Builder::new().prefix("acc-lower-compiles-").tempdir().unwrap();
+        let dir = scratch.path();
         let file = dir.join("gen.acc.c");
         std::fs::write(&file, &lowered.host_c).unwrap();
         let include = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../acc-runtime/include");

@@ -100,7 +100,8 @@ fn clang_accepts_the_openmp() {
     if !have("clang") {
         return;
     }
-    let scratch = tempdir("clang");
+    let scratch_dir = tempdir("clang");
+    let scratch = scratch_dir.path();
     let opts = OmpOptions {
         no_alloc: false,
         ..OmpOptions::default()
@@ -115,7 +116,7 @@ fn clang_accepts_the_openmp() {
                 &["-fopenmp", "-fopenmp-version=51", "-Wno-openmp-mapping"],
                 &f,
                 &text,
-                &scratch,
+                scratch,
             ) {
                 failures.push(e);
             }
@@ -130,11 +131,12 @@ fn gcc_accepts_the_portable_openmp() {
     if !have("gcc") {
         return;
     }
-    let scratch = tempdir("gcc");
+    let scratch_dir = tempdir("gcc");
+    let scratch = scratch_dir.path();
     let mut failures = Vec::new();
     for f in inputs() {
         if let Some(text) = translate(&f, OmpOptions::portable()) {
-            if let Err(e) = syntax_check("gcc", &["-fopenmp"], &f, &text, &scratch) {
+            if let Err(e) = syntax_check("gcc", &["-fopenmp"], &f, &text, scratch) {
                 failures.push(e);
             }
         }
@@ -178,7 +180,8 @@ fn translated_programs_give_the_sequential_answers() {
     if !have("gcc") {
         return;
     }
-    let scratch = tempdir("run");
+    let scratch_dir = tempdir("run");
+    let scratch = scratch_dir.path();
     let mut failures = Vec::new();
     for f in corpus() {
         let stem = f.file_stem().unwrap().to_string_lossy().to_string();
@@ -219,8 +222,9 @@ fn translated_programs_give_the_sequential_answers() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn tempdir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acc-c-{tag}-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    dir
+fn tempdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("acc-c-{tag}-"))
+        .tempdir()
+        .unwrap()
 }

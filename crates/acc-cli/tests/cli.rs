@@ -62,8 +62,11 @@ fn header_facts_come_from_the_preprocessor() {
 
 #[test]
 fn errors_exit_1_with_clang_style_diagnostics() {
-    let dir = std::env::temp_dir().join(format!("acc-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("acc-cli-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let file = dir.join("bad.c");
     std::fs::write(
         &file,
@@ -91,8 +94,11 @@ fn errors_exit_1_with_clang_style_diagnostics() {
 
 #[test]
 fn output_file_and_modes() {
-    let dir = std::env::temp_dir().join(format!("acc-cli-out-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("acc-cli-out-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let file = dir.join("ok.c");
     let src = "void f(int n, double *a) {\n  #pragma acc parallel loop copy(a[0:n])\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n";
     std::fs::write(&file, src).unwrap();
