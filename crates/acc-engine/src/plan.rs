@@ -279,10 +279,89 @@ fn whole_aggregates_first(unit: &Unit, an: &Analysis, p: EffId, data: &mut Vec<D
     data.splice(0..0, wholes);
 }
 
+/// A struct that enclosing data constructs name only through members (`data copy(s.a[0:n])`,
+/// then `s.a[i]` in a `parallel loop`) is not itself in a visible data clause, so OpenACC 3.3
+/// 2.6.2 gives it the implicit `copy` of an aggregate (`present` under `default(present)`) at
+/// the compute construct. The attributes say `nomap` instead, since Clacc's rule lets any
+/// enclosing data attribute of the variable suppress the implicit one; `acc translate` keeps
+/// that (OpenMP maps the struct implicitly anyway), while the compile path follows 2.6.2 here,
+/// where it would otherwise ask the runtime for a struct that nothing put on the device.
+///
+/// The copy is shallow (2.6.4): its pointer members hold host addresses. The spec attaches a
+/// member pointer only where a data clause names it while the struct is present, which the
+/// enclosing construct could not do; every kernel that reads `s.a[i]` under `copy(s.a[0:n])`
+/// means the device copy of that data, so each enclosing member item is repeated here as an
+/// implicit `no_create`: counted while present, and its member pointer attached to the struct's
+/// device copy for the construct (detached before the copy goes back).
+fn aggregates_mapped_by_members(unit: &Unit, an: &Analysis, p: EffId, data: &mut Vec<DataItem>) {
+    let eff = an.eff(p);
+    let d = &unit.construct(eff.construct).directive;
+    let default_present = d.clauses.iter().any(|c| {
+        matches!(
+            c.args,
+            ClauseArgs::Default(crate::directive::DefaultKind::Present, _)
+        )
+    });
+    let mut wholes = Vec::new();
+    let mut members = Vec::new();
+    for a in &eff.attrs {
+        let v = a.var;
+        if unit.var(v).shape != Shape::Aggregate
+            || a.dma != Some((Dma::Nomap, Origin::Imp))
+            || !matches!(a.dsa, Some((Dsa::Shared, _)) | None)
+            || data.iter().any(|x| x.var == v)
+        {
+            continue;
+        }
+        let enclosing: Vec<DataItem> = an
+            .eff_ancestors(p)
+            .filter(|&e| an.eff(e).kind == EffKind::Data)
+            .flat_map(|e| explicit_data(unit, an, e))
+            .filter(|x| x.var == v)
+            .collect();
+        if enclosing.is_empty()
+            || !enclosing
+                .iter()
+                .all(|x| x.item.as_ref().is_some_and(|it| it.is_member()))
+        {
+            continue;
+        }
+        wholes.push(DataItem {
+            action: if default_present {
+                Action::Present
+            } else {
+                Action::Copy
+            },
+            var: v,
+            item: None,
+            zero: false,
+            finalize: false,
+            if_present: false,
+            implicit: true,
+        });
+        for item in enclosing {
+            if members.iter().any(|m: &DataItem| m.item == item.item) {
+                continue;
+            }
+            members.push(DataItem {
+                action: Action::NoCreate,
+                implicit: true,
+                zero: false,
+                finalize: false,
+                if_present: false,
+                ..item
+            });
+        }
+    }
+    wholes.extend(members);
+    data.splice(0..0, wholes);
+}
+
 fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
     let eff = an.eff(p);
     let mut data = explicit_data(unit, an, p);
     whole_aggregates_first(unit, an, p, &mut data);
+    aggregates_mapped_by_members(unit, an, p, &mut data);
     let mut params = Vec::new();
     let mut private = Vec::new();
     let mut reductions = Vec::new();

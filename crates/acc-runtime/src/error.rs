@@ -171,11 +171,18 @@ impl<'a> Site<'a> {
     }
 
     /// Describes the data an action is about: `'a[0:n]' (800 bytes at 0x…)`, or
-    /// `800 bytes at 0x…` when the variable's text is unknown.
+    /// `800 bytes at 0x…` when the variable's text is unknown; without a size (a kernel's
+    /// argument, an address), `'a' (at 0x…)`.
     pub fn what(&self, host: usize, bytes: usize) -> String {
+        let extent = if bytes == 0 {
+            format!("at {host:#x}")
+        } else {
+            format!("{bytes} bytes at {host:#x}")
+        };
         match self.var.to_string_lossy() {
-            Some(var) => format!("'{var}' ({bytes} bytes at {host:#x})"),
-            None => format!("{bytes} bytes at {host:#x}"),
+            Some(var) => format!("'{var}' ({extent})"),
+            None if bytes == 0 => format!("data {extent}"),
+            None => extent,
         }
     }
 }

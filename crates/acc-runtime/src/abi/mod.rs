@@ -488,8 +488,7 @@ pub unsafe extern "C" fn acc_rt_use_device(
                 &site,
                 format!(
                     "{} is not present on device {} (host_data use_device)",
-                    site.what(host as usize, 0)
-                        .replace(" (0 bytes", " (address"),
+                    site.what(host as usize, 0),
                     d.label
                 ),
             ));

@@ -108,7 +108,7 @@ impl DeviceState {
                                     site,
                                     &format!(
                                         "{} points to memory that is not present on device {}; the kernel uses the host address, which a GPU kernel could not (is a data clause such as copy({}[0:n]) missing?)",
-                                        site.what(host, 0).replace(" (0 bytes at ", " (at "),
+                                        site.what(host, 0),
                                         self.label,
                                         site.var.to_string_lossy().unwrap_or_default()
                                     ),

@@ -142,6 +142,23 @@ impl DeviceState {
             });
         }
         match t.enter(host, bytes, counter) {
+            Err(o) if flags.has(Flags::IMPLICIT) => {
+                let err = self.overlap(&t, o, site, host, bytes);
+                let name = site
+                    .var
+                    .to_string_lossy()
+                    .unwrap_or_else(|| "the variable".into());
+                Err(Error::new(
+                    err.kind(),
+                    site,
+                    format!(
+                        "{}; the construct uses `{name}`, which no visible data clause names \
+                         whole, so it is copied implicitly (OpenACC 3.3 2.6.2): map `{name}` \
+                         whole before its parts, as in `copyin({name})` where they are mapped",
+                        err.message()
+                    ),
+                ))
+            }
             Err(o) => Err(self.overlap(&t, o, site, host, bytes)),
             Ok(present::Enter::Present { dev }) => {
                 if flags.has(Flags::ALWAYS_IN) && matches!(action, Action::Copy | Action::CopyIn) {
