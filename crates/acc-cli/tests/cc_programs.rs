@@ -486,3 +486,41 @@ fn a_shared_scalar_written_by_an_independent_loop_is_a_warned_race() {
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert_eq!(stdout_on(&dir, "fixed", "host_discrete"), "36\n");
 }
+
+/// A directive in code tree-sitter cannot read as C (a loop's braces split across `#if`
+/// branches, as Rodinia's srad writes its iterations) is an error at the directive: acc never
+/// leaves one out without a word, running its code on the host.
+#[test]
+fn a_directive_in_code_acc_cannot_read_is_an_error_not_dropped() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#define ITER\nvoid f(float *J) {\n  int i;\n#pragma acc data copy(J[0:16])\n#ifdef ITER\n  for (int it = 0; it < 2; it++) {\n#endif\n#pragma acc parallel loop\n    for (i = 0; i < 16; i++) J[i] += 1;\n#ifdef ITER\n  }\n#endif\n}\nint main(void) {\n#if 1\n  {\n#endif\n  float J[16] = {0};\n  f(J);\n#if 1\n  }\n#endif\n  return 0;\n}\n";
+    let dir = project("unread-directive", &[("srad.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "srad.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("srad.c:4:1: error: acc cannot read the code around this directive as C, so it cannot apply it"),
+        "{err}"
+    );
+    assert!(err.contains("srad.c:8:1: error: acc cannot read"), "{err}");
+}
+
+/// Another compiler's pragma between a loop directive and its loop (`#pragma GCC ivdep`,
+/// OpenARC's `#pragma openarc transform`) is named in the error, not taken for a `#if` branch.
+#[test]
+fn a_foreign_pragma_before_a_directives_loop_is_named() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int *a) {\n#pragma acc parallel loop copyout(a[0:100])\n#pragma GCC ivdep\n  for (int i = 0; i < 100; i++) a[i] = i;\n}\n";
+    let dir = project("foreign-pragma", &[("ivdep.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "ivdep.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("note: `#pragma GCC ivdep` stands between the directive and its loop"),
+        "{err}"
+    );
+}

@@ -276,6 +276,21 @@ pub fn support(
                 undef.push_str(&format!("#undef {g}\n"));
             }
         }
+        // A macro a function defines in its body (`#define CELL(x, j) …` before the loop
+        // that uses it) is defined from there on, kernels included.
+        if n.node_kind() == "function_definition" && !routine {
+            let mut nested = Vec::new();
+            macros_within(*n, &mut nested);
+            for m in nested {
+                let place = lines.place(m.start_byte());
+                out.push_str(&format!(
+                    "#line {} \"{}\"\n{}\n",
+                    place.line,
+                    place.file.replace('\\', "\\\\"),
+                    src[m.byte_range()].trim_end()
+                ));
+            }
+        }
         let keep = match n.node_kind() {
             "preproc_def" | "preproc_function_def" | "type_definition" => Some(text.to_string()),
             "declaration" if is_type_only(*n) => Some(text.to_string()),
@@ -402,6 +417,18 @@ fn all_uses<'t>(n: Node<'t>, src: &str, names: &[&str], out: &mut Vec<Node<'t>>)
     let children: Vec<Node<'t>> = n.children(&mut cursor).collect();
     for c in children {
         all_uses(c, src, names, out);
+    }
+}
+
+/// The macro definitions inside `n` (a function's body), in source order.
+fn macros_within<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut cursor = n.walk();
+    let children: Vec<Node<'t>> = n.named_children(&mut cursor).collect();
+    for c in children {
+        match c.node_kind() {
+            "preproc_def" | "preproc_function_def" => out.push(c),
+            _ => macros_within(c, out),
+        }
     }
 }
 

@@ -380,9 +380,17 @@ impl<'a> Lowerer<'a> {
         self.replace(c.pragma_span, one_statement_a_line(&open, &indent));
         if !is_declare {
             if let Some(body) = c.body {
+                // A statement may end in a preprocessor line (its closing brace inside an
+                // `#ifdef … #endif`): the region's brace then needs a line of its own.
+                let line_start = self.src[..body.end].rfind('\n').map_or(0, |i| i + 1);
+                let close = if self.src[line_start..body.end].trim_start().starts_with('#') {
+                    "\n}"
+                } else {
+                    " }"
+                };
                 self.insert(
                     body.end,
-                    " }".into(),
+                    close.into(),
                     -(self.unit.ancestors(id).count() as i64),
                 );
             }

@@ -54,9 +54,17 @@ impl<'a> Lowerer<'a> {
         let wait = self.wait_clause(id, line);
         let args_decl = self.arg_tables(k, &f);
         let reds_decl = reduction_tables(&f);
+        let saved = self.macros_to_save(body);
+        let others = std::mem::take(&mut self.kernels);
         let mut launches = String::new();
         for (pi, (span, iterations)) in parts.iter().enumerate() {
             launches.push_str(&self.kernel_part(id, k, pi, *span, iterations, &f, &launch));
+        }
+        let functions = std::mem::replace(&mut self.kernels, others);
+        if saved.is_empty() {
+            self.kernels.push_str(&functions);
+        } else {
+            self.keep_restoring(&saved, functions);
         }
         let asy = &launch.asy;
         let (offset_decls, typedefs_used) = (&f.offset_decls, &f.typedefs_used);
@@ -77,7 +85,7 @@ impl<'a> Lowerer<'a> {
         let indent = self.indent_of(c.pragma_span);
         let launch = one_statement_a_line(&launch, &indent);
         let host_version = self.host_version(body);
-        let replacement = match self.condition(id) {
+        let mut replacement = match self.condition(id) {
             Some(cond) => format!(
                 "if ({cond}) {{ {launch} }} else {{\n#line {} {}\n{host_version}\n}}",
                 self.line(body),
@@ -85,6 +93,20 @@ impl<'a> Lowerer<'a> {
             ),
             None => format!("{{ {launch} }}"),
         };
+        if !saved.is_empty() {
+            // The pragmas need lines of their own (a `_Pragma` directive may not start one).
+            let line_start = self.src[..c.pragma_span.start]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let own_line = self.src[line_start..c.pragma_span.start].trim().is_empty();
+            replacement = format!(
+                "{}{}#line {} {}\n{indent}{replacement}",
+                if own_line { "" } else { "\n" },
+                Self::macro_pragmas(&saved, "push"),
+                line,
+                self.file_at(c.pragma_span)
+            );
+        }
         // A directive that ends a `#if` branch whose statement follows the `#endif`
         // (`#ifdef _OPENMP … #else #pragma acc … #endif` then the loop): the launch goes where
         // the directive is, inside the branch, and the lines between (`#endif`, the other
@@ -564,6 +586,11 @@ impl<'a> Lowerer<'a> {
             self.info.push(format!(
                     "{at}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
                 ));
+        } else if threads_mode && self.one_gang_around_gang_loops(id, k) {
+            thread_gangs = true;
+            self.info.push(format!(
+                "{at}: CUDA: one thread a gang (`num_gangs(1)` with gang-redundant code around its gang loops, which sees all they wrote)"
+            ));
         }
         self.lanes = if threads_mode && !thread_gangs {
             self.lanes_plan(id, k, span)

@@ -52,6 +52,7 @@ mod data;
 mod edit;
 mod frame;
 mod host;
+mod macro_scope;
 mod module;
 mod prelude;
 mod privates;
@@ -245,6 +246,8 @@ fn lower_analysis(
         lines: crate::line_map::LineMap::new(src, &opts.file_name),
         edits: Vec::new(),
         kernels: String::new(),
+        changed_macros: macro_scope::changed_macros(src),
+        restoring_kernels: Vec::new(),
         prototypes: String::new(),
         diags: Vec::new(),
         info: Vec::new(),
@@ -314,6 +317,10 @@ struct Lowerer<'a> {
     lines: crate::line_map::LineMap,
     edits: Vec<Edit>,
     kernels: String,
+    /// The macros the file `#undef`s or defines again (see `macro_scope`).
+    changed_macros: Vec<String>,
+    /// Kernel functions that bring back their construct's macros (see `macro_scope`).
+    restoring_kernels: Vec<String>,
     prototypes: String,
     diags: Vec<Diagnostic>,
     info: Vec<String>,

@@ -122,7 +122,8 @@ impl Lowerer<'_> {
 
     /// The host C of the file: the prelude, the CUDA module's declaration and the site table,
     /// the prototypes, the user's text with its edits, the kernels.
-    pub(super) fn assemble(self, code: DeviceCode) -> Lowered {
+    pub(super) fn assemble(mut self, code: DeviceCode) -> Lowered {
+        self.append_restoring_kernels();
         let cuda_c = code.kernels.clone();
         let cuda_decl = match &cuda_c {
             // ISO C only promises 4095-character literals; GCC and clang take

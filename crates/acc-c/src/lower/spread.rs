@@ -381,6 +381,30 @@ impl<'a> Lowerer<'a> {
     /// statement needs every thread, so that kernel's CUDA blocks are one thread each, every
     /// thread a gang. Other gang-redundant code may run on every thread of a block: it only
     /// sets the region's locals (which every thread needs) or races between gangs anyway.
+    /// Whether a `parallel num_gangs(1)` region runs gang-redundant code around its gang
+    /// loops (a sequential loop around them, or statements before, between or after them).
+    /// With one gang that code sees every element each gang loop wrote (the gang is the only
+    /// one), so the program may depend on it, as PolyBench's single-gang sweeps do; the
+    /// threads mode, where every CUDA thread is a gang, would make it a race.
+    pub(super) fn one_gang_around_gang_loops(&self, id: ConstructId, k: &KernelPlan) -> bool {
+        let c = self.unit.construct(id);
+        let one_gang = self
+            .clause_expr(id, ClauseKind::NumGangs)
+            .is_some_and(|e| e.trim().trim_matches(|ch| ch == '(' || ch == ')').trim() == "1");
+        if k.kind != EffKind::Parallel || !k.gang_partitioned || !one_gang {
+            return false;
+        }
+        let statements: Vec<Span> = region_statements(c)
+            .into_iter()
+            .filter(|s| !c.declarations.contains(s))
+            .collect();
+        statements.len() > 1
+            || k.loops
+                .iter()
+                .filter(|l| l.partition.gang.is_some())
+                .any(|l| !statements.contains(&self.statement_of(l.construct)))
+    }
+
     pub(super) fn once_per_gang(
         &self,
         id: ConstructId,

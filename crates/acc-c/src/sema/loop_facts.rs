@@ -32,7 +32,18 @@ impl<'s> Walker<'s> {
             .iter()
             .any(|c| matches!(&c.args, ClauseArgs::Collapse { force: Some(_), .. }));
         let Some(mut node) = first.filter(|n| n.node_kind() == "for_statement") else {
+            let foreign_pragma = first.filter(|n| {
+                n.node_kind() == "preproc_call"
+                    && n.child_by_field_id(fields().directive.get())
+                        .is_some_and(|d| &self.src[d.byte_range()] == "#pragma")
+            });
             let note = match first.map(|n| n.node_kind()) {
+                _ if foreign_pragma.is_some() => format!(
+                    "`{}` stands between the directive and its loop: acc partitions the loop \
+                     right after the directive, so put the other pragma inside the loop's body \
+                     or leave it out",
+                    self.src[foreign_pragma.map_or(0..0, |n| n.byte_range())].trim_end()
+                ),
                 Some(k) if k.starts_with("preproc_") => "the directive ends a `#if` branch: the \
                     loop after `#endif` is its loop only where acc can tell that the compiler \
                     sees this branch (its condition names macros the preprocessor knows); \

@@ -224,6 +224,9 @@ fn walk<'s>(
         }
     }
     w.report_unknown_types();
+    for root in roots {
+        w.report_unread_directives(*root, false);
+    }
     w
 }
 
@@ -393,6 +396,44 @@ fn missing_body(node: Node, field: &str) -> bool {
 }
 
 impl<'s> Walker<'s> {
+    /// A directive in code tree-sitter could not read as C (braces or statements split across
+    /// `#if` branches, say) is seen by no construct: it would be dropped without a word and
+    /// its code run on the host. An error instead, at the directive.
+    fn report_unread_directives(&mut self, node: Node, in_error: bool) {
+        let in_error = in_error || node.is_error();
+        if in_error && node.node_kind() == "preproc_call" {
+            if let Some((span, _, _)) = acc_pragma(node, self.src) {
+                let seen = self
+                    .unit
+                    .constructs
+                    .iter()
+                    .any(|c| c.pragma_span.start == span.start);
+                let dead = self.dead_branches.iter().any(|d| d.contains(span));
+                if !seen && !dead {
+                    self.diags.push(
+                        Diagnostic::error(
+                            span,
+                            "acc cannot read the code around this directive as C, so it cannot apply it",
+                        )
+                        .with_note(
+                            "acc reads the file as written; keep each statement's braces within one \
+                             `#if` branch (or write the statement once, outside the `#if`)",
+                        ),
+                    );
+                }
+            }
+            return;
+        }
+        if !node.has_error() {
+            return;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        for c in children {
+            self.report_unread_directives(c, in_error);
+        }
+    }
+
     /// [`acc_pragma`], and the empty statements that stand for macro uses' directives.
     fn pragma(&self, node: Node) -> Option<(Span, usize, PragmaText)> {
         if !self.macro_directives.is_empty() && node.node_kind() == "expression_statement" {

@@ -141,10 +141,14 @@ impl<'s> Walker<'s> {
                 i += 1;
             }
             let w = &text[start..i];
-            if w == "_OPENACC"
-                || w.starts_with(|c: char| c.is_ascii_digit())
-                || self.env.constants.contains_key(w)
-            {
+            if w == "_OPENACC" {
+                // The word only: `ENABLE_OPENACC` is a name of the program's.
+                zeroed.push_str(&text[at..start]);
+                zeroed.push_str(crate::preprocess::OPENACC_VERSION);
+                at = i;
+                continue;
+            }
+            if w.starts_with(|c: char| c.is_ascii_digit()) || self.env.constants.contains_key(w) {
                 continue;
             }
             if !complete || self.env.macros.contains_key(w) {
@@ -155,9 +159,7 @@ impl<'s> Walker<'s> {
             at = i;
         }
         zeroed.push_str(&text[at..]);
-        let text = zeroed;
-        let text = text.replace("_OPENACC", crate::preprocess::OPENACC_VERSION);
-        crate::consts::eval(&text, &self.env)
+        crate::consts::eval(&zeroed, &self.env)
     }
 
     /// The variables a macro's expansion may use (`_PB_NI` for `POLYBENCH_LOOP_BOUND(NI, ni)`
