@@ -110,6 +110,8 @@ pub struct LoopPlan {
     /// The loop had no level of parallelism and runs vector-partitioned by
     /// [`descriptive_vector`].
     pub implicit_vector: bool,
+    /// Why [`descriptive_vector`] left such a loop sequential, for `--info`.
+    pub kept_sequential: Option<&'static str>,
 }
 
 /// A compute construct lowered to one kernel launch.
@@ -451,6 +453,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
                 private: loop_privates(unit, an, p, l, l.partition.is_parallelized()),
                 auto: None,
                 implicit_vector: false,
+                kept_sequential: None,
             }
         })
         .collect();
@@ -662,7 +665,19 @@ fn descriptive_vector(
             .calls
             .iter()
             .any(|(name, _)| name == crate::facts::INDIRECT_STORE);
-        if writes_outside || shared_writes || indirect || deps.early_exit.is_some() {
+        let why = if writes_outside {
+            Some("it has no level, and it assigns a variable from outside it, which a vector of iterations would share")
+        } else if shared_writes {
+            Some("it has no level, and it writes an element that other iterations write too (a reduction needs its clause)")
+        } else if indirect {
+            Some("it has no level, and it stores through a pointer acc cannot follow")
+        } else if deps.early_exit.is_some() {
+            Some("it has no level, and it may leave early")
+        } else {
+            None
+        };
+        if why.is_some() {
+            l.kept_sequential = why;
             continue;
         }
         l.partition.seq = false;
@@ -786,6 +801,8 @@ impl fmt::Display for Info<'_> {
                         write!(f, "; loop: sequential")?;
                         if let Some(Err(why)) = &l.auto {
                             write!(f, " (not parallelized: {why})")?;
+                        } else if let Some(why) = l.kept_sequential {
+                            write!(f, " (in each gang: {why})")?;
                         }
                     } else {
                         write!(f, "; loop: {}", levels.join(" "))?;
