@@ -391,7 +391,12 @@ impl<'a> Lowerer<'a> {
         let one_gang = self
             .clause_expr(id, ClauseKind::NumGangs)
             .is_some_and(|e| e.trim().trim_matches(|ch| ch == '(' || ch == ')').trim() == "1");
-        if k.kind != EffKind::Parallel || !k.gang_partitioned || !one_gang {
+        // A combined construct's region is its gang loop: nothing runs around it.
+        if k.kind != EffKind::Parallel
+            || !k.gang_partitioned
+            || !one_gang
+            || c.directive.kind.is_combined()
+        {
             return false;
         }
         let statements: Vec<Span> = region_statements(c)
