@@ -35,7 +35,66 @@ pub fn needs_headers(file: &Path, src: &str, flags: &[String]) -> bool {
         .any(|f| f.starts_with("-D") || f.starts_with("-U"));
     (command_line_macros && src.contains("acc"))
         || directive_in_conditional(src)
+        || (src.contains("acc") && braces_split_by_conditionals(src))
         || program_headers_may_hold_directives(file, src, flags)
+}
+
+/// Whether a `#if` branch of the text opens more braces than it closes, or closes more than
+/// it opens (a loop's `{` in one `#ifdef`, its `}` in another): acc then reads the file as
+/// the compiler will see it (`sema::conditionals`), which needs every macro's answer.
+pub(crate) fn braces_split_by_conditionals(src: &str) -> bool {
+    let mut arms: Vec<i64> = Vec::new();
+    let mut in_comment = false;
+    for line in src.lines() {
+        if !in_comment {
+            if let Some(d) = line.trim_start().strip_prefix('#').map(str::trim_start) {
+                if d.starts_with("if") {
+                    arms.push(0);
+                } else if d.starts_with("el") || d.starts_with("endif") {
+                    if arms.last().is_some_and(|&b| b != 0) {
+                        return true;
+                    }
+                    if d.starts_with("endif") {
+                        arms.pop();
+                    }
+                }
+                continue;
+            }
+        }
+        let Some(depth) = arms.last_mut() else {
+            in_comment = in_comment && !line.contains("*/");
+            continue;
+        };
+        let (b, mut i, mut quote) = (line.as_bytes(), 0, None::<u8>);
+        while i < b.len() {
+            let c = b[i];
+            if in_comment {
+                if c == b'*' && b.get(i + 1) == Some(&b'/') {
+                    in_comment = false;
+                    i += 1;
+                }
+            } else if let Some(q) = quote {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
+                break;
+            } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+                in_comment = true;
+                i += 1;
+            } else if c == b'"' || c == b'\'' {
+                quote = Some(c);
+            } else if c == b'{' {
+                *depth += 1;
+            } else if c == b'}' {
+                *depth -= 1;
+            }
+            i += 1;
+        }
+    }
+    false
 }
 
 /// Whether a `#pragma acc` line stands inside a `#if`/`#ifdef` block of the text: which branch
@@ -468,7 +527,15 @@ pub fn header_directive_warnings(
 
 #[cfg(test)]
 mod tests {
-    use super::learn_text;
+    use super::{braces_split_by_conditionals, learn_text};
+
+    #[test]
+    fn braces_split_across_branches_are_found_and_balanced_ones_are_not() {
+        let split = "#ifdef ITER\n  for (;;) {\n#endif\n  x++;\n#ifdef ITER\n  }\n#endif\n";
+        assert!(braces_split_by_conditionals(split));
+        let balanced = "#if A\n  if (x) { y(\"{\"); } /* { */\n#else\n  z('}');\n#endif\n{ }\n";
+        assert!(!braces_split_by_conditionals(balanced));
+    }
 
     #[test]
     fn the_programs_own_headers_give_globals_and_items() {

@@ -23,6 +23,7 @@ use crate::consts;
 use crate::syntax::NodeKind;
 use crate::types::{TypeEnv, TypeFacts};
 
+mod conditionals;
 mod declarations;
 mod entry_values;
 mod expressions;
@@ -61,25 +62,60 @@ pub fn analyze_trees(
     env: TypeEnv,
     for_runtime: bool,
 ) -> (Unit, Vec<Diagnostic>, Vec<tree_sitter::Tree>) {
+    let (unit, diags, trees, unread) = analyze_text(trees, src, src, env, for_runtime);
+    // Braces split across `#if` branches, or directives in code tree-sitter could not read:
+    // read the file again as the compiler will see it, the `#if` chains acc can evaluate
+    // resolved (see `conditionals`). Split braces alone are reason enough: tree-sitter then
+    // nests what follows into the branch, which a dead branch would hide from the walk.
+    if let Some((view, env)) = unread {
+        let view_trees = crate::syntax::parse(&view);
+        let (unit2, diags2, trees2, unread2) =
+            analyze_text(view_trees, src, &view, env, for_runtime);
+        if unread2.is_none() {
+            return (unit2, diags2, trees2);
+        }
+    }
+    (unit, diags, trees)
+}
+
+/// The analysis of `src` from `trees`, the parse of `text` (`src`, or `src` with `#if` chains
+/// resolved: the same bytes where it matters, see `conditionals`). The last item, when
+/// directives stood in code the parse could not read: the resolved text to try instead, and
+/// the environment back.
+#[allow(clippy::type_complexity)]
+fn analyze_text(
+    trees: Vec<tree_sitter::Tree>,
+    src: &str,
+    text: &str,
+    env: TypeEnv,
+    for_runtime: bool,
+) -> (
+    Unit,
+    Vec<Diagnostic>,
+    Vec<tree_sitter::Tree>,
+    Option<(String, TypeEnv)>,
+) {
     let may_expand_to_pragma =
-        src.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"));
-    if !may_expand_to_pragma && !may_use_empty_macro(src, &env) {
+        text.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"));
+    if !may_expand_to_pragma && !may_use_empty_macro(text, &env) {
         let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
-        let w = walk(&roots, src, env, for_runtime, HashMap::new());
+        let mut w = walk(&roots, src, env, for_runtime, HashMap::new());
+        let unread = w.unread_view(text);
         let (unit, diags) = (w.unit, w.diags);
-        return (unit, diags, trees);
+        return (unit, diags, trees, unread);
     }
     let header_macros = env.macros.clone();
     let again = env.clone();
     let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
-    let first = walk(&roots, src, env, for_runtime, HashMap::new());
+    let mut first = walk(&roots, src, env, for_runtime, HashMap::new());
     let defs = macro_directives::Definitions::new(&first.macro_events, &header_macros);
-    let found = macro_directives::find(src, &defs, &first.dead_branches);
+    let found = macro_directives::find(text, &defs, &first.dead_branches);
     let Some(masked) = found.masked else {
+        let unread = first.unread_view(text);
         let mut diags = first.diags;
         diags.extend(found.diags);
         let unit = first.unit;
-        return (unit, diags, trees);
+        return (unit, diags, trees, unread);
     };
     drop(first);
     let masked_trees = crate::syntax::parse(&masked);
@@ -109,8 +145,9 @@ pub fn analyze_trees(
         })
         .collect();
     w.diags.extend(unused);
+    let unread = w.unread_view(text);
     let (unit, diags) = (w.unit, w.diags);
-    (unit, diags, masked_trees)
+    (unit, diags, masked_trees, unread)
 }
 
 /// Whether `src` may use an object-like macro that expands to nothing (see
@@ -184,6 +221,7 @@ fn walk<'s>(
         dead_branches: Vec::new(),
         macro_directives,
         macro_directives_used: std::collections::HashSet::new(),
+        unread_directives: 0,
     };
     for root in roots {
         let mut c = root.walk();
@@ -278,6 +316,8 @@ struct Walker<'s> {
     /// The directives that macro uses expand to, by where their masked statements stand.
     macro_directives: HashMap<usize, macro_directives::MacroDirective>,
     macro_directives_used: std::collections::HashSet<usize>,
+    /// Directives in code tree-sitter could not read (see `report_unread_directives`).
+    unread_directives: usize,
     for_runtime: bool,
 }
 
@@ -399,6 +439,19 @@ impl<'s> Walker<'s> {
     /// A directive in code tree-sitter could not read as C (braces or statements split across
     /// `#if` branches, say) is seen by no construct: it would be dropped without a word and
     /// its code run on the host. An error instead, at the directive.
+    /// After a walk that met directives it could not read: `text` with its `#if` chains
+    /// resolved, when that changes it, and the environment (for a walk of that text).
+    fn unread_view(&mut self, text: &str) -> Option<(String, TypeEnv)> {
+        let split = || {
+            self.src.contains("acc") && crate::preprocess::braces_split_by_conditionals(self.src)
+        };
+        if text != self.src || (self.unread_directives == 0 && !split()) {
+            return None;
+        }
+        let view = self.resolved_view()?;
+        Some((view, std::mem::take(&mut self.env)))
+    }
+
     fn report_unread_directives(&mut self, node: Node, in_error: bool) {
         let in_error = in_error || node.is_error();
         if in_error && node.node_kind() == "preproc_call" {
@@ -410,6 +463,7 @@ impl<'s> Walker<'s> {
                     .any(|c| c.pragma_span.start == span.start);
                 let dead = self.dead_branches.iter().any(|d| d.contains(span));
                 if !seen && !dead {
+                    self.unread_directives += 1;
                     self.diags.push(
                         Diagnostic::error(
                             span,
