@@ -10,13 +10,71 @@ use tree_sitter::Node;
 use crate::syntax::fields;
 use crate::syntax::NodeKind;
 
-/// Functions without side effects that loops commonly call.
-pub(crate) const PURE: &[&str] = &[
-    "sqrt", "sqrtf", "fabs", "fabsf", "abs", "labs", "exp", "expf", "log", "logf", "log2", "log10",
-    "pow", "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "atan", "atan2", "tanh", "floor",
-    "floorf", "ceil", "ceilf", "fmax", "fmaxf", "fmin", "fminf", "fma", "fmaf", "round", "lround",
-    "trunc", "copysign", "hypot", "erf", "cbrt", "exp2", "expm1", "log1p",
+/// `<math.h>` functions without side effects (errno aside, which no kernel reads), each also
+/// with its `f` and `l` forms (`log10f`, `fmodl`); not those that store through a pointer
+/// (`frexp`, `modf`, `remquo`) or set `signgam` (`lgamma`).
+const MATH: &[&str] = &[
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "cbrt",
+    "ceil",
+    "copysign",
+    "cos",
+    "cosh",
+    "erf",
+    "erfc",
+    "exp",
+    "exp2",
+    "expm1",
+    "fabs",
+    "fdim",
+    "floor",
+    "fma",
+    "fmax",
+    "fmin",
+    "fmod",
+    "hypot",
+    "ilogb",
+    "ldexp",
+    "llrint",
+    "llround",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logb",
+    "lrint",
+    "lround",
+    "nearbyint",
+    "nextafter",
+    "pow",
+    "remainder",
+    "rint",
+    "round",
+    "scalbn",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "tgamma",
+    "trunc",
 ];
+
+/// Whether `name` is a function without side effects that loops commonly call: the math
+/// functions ([`MATH`], in every precision) and the integer `abs` family.
+pub(crate) fn is_pure(name: &str) -> bool {
+    MATH.contains(&name)
+        || matches!(name, "abs" | "labs" | "llabs")
+        || name
+            .strip_suffix(['f', 'l'])
+            .is_some_and(|base| MATH.contains(&base))
+}
 
 /// The facts of the `for` statement `node` whose control variable is
 /// `control`; `refs` are the unit's references (sorted), which name the
@@ -55,7 +113,7 @@ pub type Macros = HashMap<String, crate::macro_expand::MacroDef>;
 
 /// Whether the macro `name`, called, only computes a value from its arguments: a
 /// function-like macro with no assignment, increment or call in its body other than of
-/// [`PURE`] functions and of such macros (`#define AT(i, j) ((i) * n + (j))`), or an
+/// [`is_pure`] functions and of such macros (`#define AT(i, j) ((i) * n + (j))`), or an
 /// object-like one that names such a function or macro (`#define fabsr fabsf`). Its use is
 /// then no call of unknown effect; what its arguments do, the walk sees in them.
 fn pure_macro(name: &str, macros: &Macros, depth: usize) -> bool {
@@ -68,7 +126,7 @@ fn pure_macro(name: &str, macros: &Macros, depth: usize) -> bool {
     let body = def.body.trim();
     if def.params.is_none() {
         let is_name = !body.is_empty() && body.bytes().all(is_word);
-        return is_name && (PURE.contains(&body) || pure_macro(body, macros, depth + 1));
+        return is_name && (is_pure(body) || pure_macro(body, macros, depth + 1));
     }
     if writes_something(body) {
         return false;
@@ -84,11 +142,7 @@ fn pure_macro(name: &str, macros: &Macros, depth: usize) -> bool {
             .map_or(body.len(), |k| at + k);
         let word = &body[at..end];
         let called = body[end..].trim_start().starts_with('(');
-        if called
-            && word != "sizeof"
-            && !PURE.contains(&word)
-            && !pure_macro(word, macros, depth + 1)
-        {
+        if called && word != "sizeof" && !is_pure(word) && !pure_macro(word, macros, depth + 1) {
             return false;
         }
         while words.peek().is_some_and(|&(k, _)| k < end) {
@@ -357,7 +411,7 @@ impl<'s> Cx<'_, 's, '_> {
             "call_expression" => {
                 if let Some(func) = n.child_by_field_id(f.function.get()) {
                     let name = self.text(func);
-                    if !PURE.contains(&name)
+                    if !is_pure(name)
                         && !pure_macro(name, self.macros, 0)
                         && !self.functions.is_pure(name)
                     {

@@ -692,7 +692,7 @@ impl<'a> Fw<'_, 'a> {
             .child_by_field_name("arguments")
             .map(named)
             .unwrap_or_default();
-        if PURE.contains(&name) || ALLOC.contains(&name) {
+        if PURE.contains(&name) || crate::deps::is_pure(name) || ALLOC.contains(&name) {
             for a in args {
                 let mut idx = Vec::new();
                 match self.root(a, &mut idx) {

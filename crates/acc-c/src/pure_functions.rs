@@ -72,7 +72,7 @@ impl<'t, 's> FileFunctions<'t, 's> {
         if depth > MAX_DEPTH {
             return false;
         }
-        if crate::deps::PURE.contains(&name) || self.benign_macro(name, depth) {
+        if crate::deps::is_pure(name) || self.benign_macro(name, depth) {
             return true;
         }
         let Some(def) = top_level(self.root).into_iter().find(|n| {

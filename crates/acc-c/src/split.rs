@@ -42,7 +42,7 @@ use std::fmt::Write;
 
 use tree_sitter::Node;
 
-use crate::lower::{CWriter, Edit, Lowered, PRELUDE};
+use crate::lower::{CWriter, Edit, Lowered};
 use crate::syntax::NodeKind;
 
 /// The two translation units of a lowered file.
@@ -87,7 +87,7 @@ impl Lowered {
         }));
 
         let mut host = CWriter::new();
-        host.text(PRELUDE)
+        host.text(&p.prelude)
             .text(&p.cuda_decl)
             .text(&protos)
             .line_marker(1, &p.file)
@@ -105,7 +105,7 @@ impl Lowered {
         let mut kern = CWriter::new();
         // The user's code here is never run (only the kernels are), but it
         // names the module in its launches.
-        kern.text(PRELUDE)
+        kern.text(&p.prelude)
             .directive("#define __acc_cuda_module 0")
             .text(&protos)
             .line_marker_system(1, &p.file)

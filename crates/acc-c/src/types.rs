@@ -296,6 +296,12 @@ impl TypeEnv {
                 for d in node.children_by_field_id(fields().declarator, &mut c) {
                     if let Some(id) = crate::syntax::declared_identifier(d) {
                         names.push(src[id.byte_range()].to_string());
+                    } else if src[d.byte_range()]
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        // `typedef int bool;`: the grammar reads the name as a type.
+                        names.push(src[d.byte_range()].to_string());
                     }
                 }
                 if let Some(ty) = node.child_by_field_id(fields().ty.get()) {

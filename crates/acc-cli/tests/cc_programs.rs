@@ -543,3 +543,22 @@ fn a_foreign_pragma_before_a_directives_loop_is_named() {
         "{err}"
     );
 }
+
+/// Macros of the program named as acc's headers and generated code name their parameters and
+/// members (`-Dn=4`, `-Diterations=20` as Rodinia's cfd is built, `#define count …` in the
+/// file): the program compiles and runs as it does with gcc.
+#[test]
+fn the_programs_macros_leave_the_generated_code_alone() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#define count 3\n#define index 2\n#define active 1\nint main(void) {\n  int a[8];\n#pragma acc data copyout(a)\n  {\n#pragma acc parallel loop present(a)\n    for (int i = 0; i < 8; i++) a[i] = i + iterations + n + count + index + active;\n  }\n  printf(\"%d\\n\", a[7]);\n  return 0;\n}\n";
+    let dir = project("program-macros", &[("cfd.c", src)]);
+    ok(acc(&dir)
+        .args(["cc", "-Diterations=20", "-Dn=4", "-Dline=5", "-Dbytes=6", "cfd.c", "-o", "cfd"])
+        .output()
+        .unwrap());
+    for device in ["host", "host_discrete"] {
+        assert_eq!(stdout_on(&dir, "cfd", device), "37\n", "{device}");
+    }
+}

@@ -587,8 +587,18 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [Loo
             _ => Err("the loop is not in canonical form".to_string()),
         };
         if verdict.is_ok() && stands_alone(unit, kernels, l.construct) {
+            // Proven independent, `auto` is `independent` (OpenACC 3.3 2.9.7): the levels the
+            // directive names apply (`kernels loop gang vector(128)`), else a gang loop.
+            use crate::directive::ClauseKind;
+            let has = |k: ClauseKind| c.directive.clauses_of(k).next().is_some();
             l.partition.seq = false;
-            l.partition.gang = Some(crate::attrs::GangOrigin::Imp);
+            l.partition.gang = Some(if has(ClauseKind::Gang) {
+                crate::attrs::GangOrigin::Exp
+            } else {
+                crate::attrs::GangOrigin::Imp
+            });
+            l.partition.worker = has(ClauseKind::Worker);
+            l.partition.vector = has(ClauseKind::Vector);
             // Its iterations now run in parallel: their own loop variables.
             l.private = loop_privates(unit, an, compute, an.eff(l.eff), true);
         }

@@ -113,7 +113,7 @@ void *acc_rt_use_device(const char *file, int line, void *host, const char *text
  * an error names the argument if it is not present); for NO_CREATE it is the device address if
  * present, else `host`; DEVICEPTR passes `host` unchanged; VALUE passes a copy of the `bytes`
  * bytes at `host` (firstprivate scalars and structs). So a kernel reads
- *     double *a = *(double **)c->args[0];  int n = *(int *)c->args[1];
+ *     double *a = *(double **)c->__acc_args[0];  int n = *(int *)c->__acc_args[1];
  *
  * Reductions: red[j] points at this chunk's private copy of reduction j (its `count` elements
  * for an array section, packed as C lays out an array), preset to the
@@ -121,16 +121,18 @@ void *acc_rt_use_device(const char *file, int line, void *host, const char *text
  * chunks are done the runtime combines the private copies with the variable's original value
  * (its device copy if the variable is present, else the host variable) in chunk order. No
  * atomics, no locks: e.g.
- *     double s = *(double *)c->red[0];
- *     for (int64_t i = c->begin; i < c->end; i++) s += a[i];
- *     *(double *)c->red[0] = s;
+ *     double s = *(double *)c->__acc_red[0];
+ *     for (int64_t i = c->__acc_begin; i < c->__acc_end; i++) s += a[i];
+ *     *(double *)c->__acc_red[0] = s;
  */
+/* The members' names are reserved ones: generated code names them inside the program's own
+ * code, where a macro of the program (`#define count 10`) would otherwise replace them. */
 typedef struct acc_rt_chunk {
-  void *const *args;  /* args[i] points at argument i's value */
-  void *const *red;   /* red[j] points at this chunk's private reduction j */
-  int64_t begin, end; /* this chunk's iterations [begin, end) */
-  int64_t index;      /* this chunk's number, 0..count-1 (the gang) */
-  int64_t count;      /* the number of chunks */
+  void *const *__acc_args;        /* __acc_args[i] points at argument i's value */
+  void *const *__acc_red;         /* __acc_red[j] points at this chunk's private reduction j */
+  int64_t __acc_begin, __acc_end; /* this chunk's iterations [begin, end) */
+  int64_t __acc_index;            /* this chunk's number, 0..count-1 (the gang) */
+  int64_t __acc_count;            /* the number of chunks */
 } acc_rt_chunk;
 
 typedef void (*acc_rt_host_fn)(const acc_rt_chunk *chunk);

@@ -371,7 +371,7 @@ impl<'a> Lowerer<'a> {
             return;
         }
         let open = format!(
-            "{} {wait}{array} struct __acc_region __acc_r{n} __attribute__((cleanup(__acc_region_end))) = {{{}, {line}, __acc_d{n}, {count}, {asy}, {cond}}}; if (__acc_r{n}.active) acc_rt_region_begin({}, {line}, __acc_d{n}, {count}, {asy});",
+            "{} {wait}{array} struct __acc_region __acc_r{n} __attribute__((cleanup(__acc_region_end))) = {{{}, {line}, __acc_d{n}, {count}, {asy}, {cond}}}; if (__acc_r{n}.__acc_active) acc_rt_region_begin({}, {line}, __acc_d{n}, {count}, {asy});",
             if is_declare { "" } else { "{" },
             self.file_at(c.pragma_span),
             self.file_at(c.pragma_span)

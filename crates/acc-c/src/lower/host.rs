@@ -642,8 +642,8 @@ impl<'a> Lowerer<'a> {
             ));
         // The names the CUDA version gives the arguments and reduction
         // slots, so both read the same declarations.
-        w.line("void *const *const __acc_args = __acc_chunk->args; (void)__acc_args;")
-            .line("void *const *const __acc_slot = __acc_chunk->red; (void)__acc_slot;")
+        w.line("void *const *const __acc_args = __acc_chunk->__acc_args; (void)__acc_args;")
+            .line("void *const *const __acc_slot = __acc_chunk->__acc_red; (void)__acc_slot;")
             .text(f.local_types.as_str());
         if !f.typedefs_used.is_empty() {
             w.line(&f.typedefs_used);

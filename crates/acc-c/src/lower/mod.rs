@@ -64,7 +64,6 @@ mod writer;
 use self::atomic::AtomicSeen;
 pub(crate) use self::edit::{apply, Edit};
 use self::module::declared_globals;
-pub(crate) use self::prelude::PRELUDE;
 use self::spread::Lanes;
 pub(crate) use self::writer::CWriter;
 
@@ -109,6 +108,8 @@ pub struct Lowered {
 /// user's part and puts them together again as two units.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Parts {
+    /// What the file starts with (`prelude::prelude`).
+    pub(crate) prelude: String,
     /// The edits of the user's text (offsets into the source).
     pub(crate) edits: Vec<Edit>,
     /// `static void NAME(ARGS);` lines.

@@ -78,10 +78,14 @@ impl Lowerer<'_> {
         };
         // The text NVRTC compiles, `emit` wrapping the support: what the program's headers
         // define that the text uses goes ahead of the rest.
+        // The names C++ reserves are renamed where the file or the headers' items it takes
+        // declare them (`typedef int bool;`, `typedef enum { false, true } logical;`).
         let finish = |own: &str, emit: &dyn Fn(&str) -> String| {
-            let own = crate::cuda::header_support(header_items, &emit(own)) + own;
+            let headers = crate::cuda::header_support(header_items, &emit(own));
+            let declarations = format!("{}\n{headers}", self.src);
+            let own = headers + own;
             let text = crate::cuda::cxx_types(&emit(&own), self.src.contains("<complex.h>"));
-            crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, self.src))
+            crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, &declarations))
         };
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {
             finish(&support, &|s| {
@@ -138,8 +142,9 @@ impl Lowerer<'_> {
             None => String::new(),
         } + &self.device_code_registration(&code)
             + &crate::sites::table(self.unit, &self.lines);
+        let prelude = super::prelude::prelude(self.macros);
         let mut w = CWriter::new();
-        w.text(PRELUDE)
+        w.text(&prelude)
             .text(&cuda_decl)
             .text(&self.prototypes)
             .line_marker(1, &c_string(self.lines.main_file()));
@@ -152,6 +157,7 @@ impl Lowerer<'_> {
         w.text(&self.kernels);
         let out = w.finish();
         let parts = Parts {
+            prelude,
             edits: self.edits,
             prototypes: self.prototypes,
             user,

@@ -134,7 +134,9 @@ impl Lowerer<'_> {
                      __syncthreads(); }}"
                 ));
             }
-            decls.directive("#else").line(&copy("__acc_chunk->index"));
+            decls
+                .directive("#else")
+                .line(&copy("__acc_chunk->__acc_index"));
             if *first {
                 decls.line(&format!(
                     "__builtin_memcpy((char *){name} + {l}, {storage}, {b});"

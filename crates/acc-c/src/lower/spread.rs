@@ -184,14 +184,20 @@ impl<'a> Lowerer<'a> {
         if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
             return None;
         }
-        // A variable declared in the construct is a copy each thread has: one lane's write
-        // would not reach the others. Variables declared outside it are shared data.
+        // A private copy (`loop worker private(off)`, a firstprivate) is each thread's own:
+        // every lane computes it, as one lane's write would not reach the others. Other
+        // variables declared outside the construct are shared data, written by one lane; one
+        // declared inside it that is nobody's copy keeps the worker loop off the rows.
         let mut writes = Vec::new();
         for &(v, at) in deps.scalar_writes.iter().filter(|w| outside(w.1)) {
             let local = body.contains(self.unit.var(v).decl_span);
-            if worker_reductions.contains(&v) || !local {
+            if worker_reductions.contains(&v) {
                 writes.push(at);
-            } else if !per_thread(k, v) {
+            } else if per_thread(k, v) {
+                continue;
+            } else if !local {
+                writes.push(at);
+            } else {
                 return None;
             }
         }

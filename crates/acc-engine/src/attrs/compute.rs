@@ -313,6 +313,7 @@ impl Cx<'_> {
             match slot.dsa {
                 Some((Dsa::Shared, _)) if !privatized_between => {
                     slot.dsa = Some((Dsa::Reduction(op), Origin::Imp));
+                    self.warn_access_outside_reduction_loops(body, v, reductions);
                 }
                 Some((Dsa::Reduction(other), origin)) if other != op => {
                     let mut d = Diagnostic::error(
@@ -338,6 +339,52 @@ impl Cx<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// A promoted reduction's variable that the region reads or writes outside its reduction
+    /// loops (`s = 0;` then `loop reduction(+:s)`): OpenACC 3.3 2.9.11 updates the original
+    /// variable only by the end of the region and leaves such an access undefined, so acc
+    /// (as Clacc: each gang's copy) does not give what a sequential reading would.
+    fn warn_access_outside_reduction_loops(
+        &mut self,
+        body: Span,
+        v: VarId,
+        reductions: &[LoopReduction],
+    ) {
+        let loops: Vec<Span> = reductions
+            .iter()
+            .filter(|r| r.1 == v)
+            .map(|r| {
+                let c = self.unit.construct(self.an.eff(r.0).construct);
+                Span::new(
+                    c.pragma_span.start,
+                    c.body.map_or(c.pragma_span.end, |b| b.end),
+                )
+            })
+            .collect();
+        let Some(at) = self
+            .unit
+            .refs_in(body)
+            .iter()
+            .find(|r| r.var == v && !loops.iter().any(|l| l.contains(r.span)))
+            .map(|r| r.span)
+        else {
+            return;
+        };
+        let name = self.var_name(v).to_string();
+        self.diags.push(
+            Diagnostic::warning(
+                at,
+                format!(
+                    "`{name}` is used in the compute region outside its reduction loop, whose \
+                     result reaches `{name}` only as the region ends: this use is undefined \
+                     (OpenACC 3.3 2.9.11), and here it sees a gang's own copy"
+                ),
+            )
+            .with_note(format!(
+                "set `{name}` before the region, or reduce into a variable declared inside it"
+            )),
+        );
     }
 
     /// Loops strictly between a compute construct and a nested loop.

@@ -18,19 +18,19 @@ static int failures = 0;
   } while (0)
 
 static void k_host(const acc_rt_chunk *c) {
-  const double *a = *(double **)c->args[0];
-  double *b = *(double **)c->args[1];
-  int n = *(int *)c->args[2];
-  double x = *(double *)c->args[3];
-  double s = *(double *)c->red[0];
-  int *m = (int *)c->red[1];
-  for (int64_t i = c->begin; i < c->end && i < n; i++) {
+  const double *a = *(double **)c->__acc_args[0];
+  double *b = *(double **)c->__acc_args[1];
+  int n = *(int *)c->__acc_args[2];
+  double x = *(double *)c->__acc_args[3];
+  double s = *(double *)c->__acc_red[0];
+  int *m = (int *)c->__acc_red[1];
+  for (int64_t i = c->__acc_begin; i < c->__acc_end && i < n; i++) {
     b[i] = 2.0 * a[i];
     s += x * a[i];
     if ((int)(i % 100) > m[0]) m[0] = (int)(i % 100);
     if (n - (int)i > m[1]) m[1] = n - (int)i;
   }
-  *(double *)c->red[0] = s;
+  *(double *)c->__acc_red[0] = s;
 }
 
 static const char k_cuda[] =

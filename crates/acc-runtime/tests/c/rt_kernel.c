@@ -16,18 +16,18 @@ static int failures = 0;
   } while (0)
 
 static void saxpy_chunk(const acc_rt_chunk *c) {
-  float *y = *(float **)c->args[0];
-  const float *x = *(float **)c->args[1];
-  float a = *(float *)c->args[2];
-  double sum = *(double *)c->red[0];
-  int big = *(int *)c->red[1];
-  for (int64_t i = c->begin; i < c->end; i++) {
+  float *y = *(float **)c->__acc_args[0];
+  const float *x = *(float **)c->__acc_args[1];
+  float a = *(float *)c->__acc_args[2];
+  double sum = *(double *)c->__acc_red[0];
+  int big = *(int *)c->__acc_red[1];
+  for (int64_t i = c->__acc_begin; i < c->__acc_end; i++) {
     y[i] += a * x[i];
     sum += y[i];
     if ((int)y[i] > big) big = (int)y[i];
   }
-  *(double *)c->red[0] = sum;
-  *(int *)c->red[1] = big;
+  *(double *)c->__acc_red[0] = sum;
+  *(int *)c->__acc_red[1] = big;
 }
 
 static int on_device_flag = -1;
