@@ -555,7 +555,16 @@ fn the_programs_macros_leave_the_generated_code_alone() {
     let src = "#include <stdio.h>\n#define count 3\n#define index 2\n#define active 1\nint main(void) {\n  int a[8];\n#pragma acc data copyout(a)\n  {\n#pragma acc parallel loop present(a)\n    for (int i = 0; i < 8; i++) a[i] = i + iterations + n + count + index + active;\n  }\n  printf(\"%d\\n\", a[7]);\n  return 0;\n}\n";
     let dir = project("program-macros", &[("cfd.c", src)]);
     ok(acc(&dir)
-        .args(["cc", "-Diterations=20", "-Dn=4", "-Dline=5", "-Dbytes=6", "cfd.c", "-o", "cfd"])
+        .args([
+            "cc",
+            "-Diterations=20",
+            "-Dn=4",
+            "-Dline=5",
+            "-Dbytes=6",
+            "cfd.c",
+            "-o",
+            "cfd",
+        ])
         .output()
         .unwrap());
     for device in ["host", "host_discrete"] {
