@@ -571,3 +571,21 @@ fn the_programs_macros_leave_the_generated_code_alone() {
         assert_eq!(stdout_on(&dir, "cfd", device), "37\n", "{device}");
     }
 }
+
+/// A file whose only directives are data directives naming a global of the program's own
+/// header (NPB's `update host(rhs)` in a file of host code): acc reads the header, as for a
+/// compute construct.
+#[test]
+fn data_directives_name_a_global_of_the_programs_header() {
+    if !have_cc() {
+        return;
+    }
+    let header = "#define N 100\ndouble a[N];\n";
+    let src = "#include <stdio.h>\n#include \"field.h\"\nint main(void) {\n  double sum = 0;\n  for (int i = 0; i < N; i++) a[i] = i;\n#pragma acc enter data copyin(a)\n#pragma acc update host(a)\n#pragma acc exit data delete(a)\n  for (int i = 0; i < N; i++) sum += a[i];\n  printf(\"%g\\n\", sum);\n  return 0;\n}\n";
+    let dir = project("header-data", &[("field.h", header), ("verify.c", src)]);
+    ok(acc(&dir)
+        .args(["cc", "verify.c", "-o", "verify"])
+        .output()
+        .unwrap());
+    assert_eq!(stdout_on(&dir, "verify", "host_discrete"), "4950\n");
+}

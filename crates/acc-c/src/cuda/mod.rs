@@ -260,10 +260,44 @@ pub fn support(
     let mut out = String::new();
     let mut pointers_done = false;
     let (mut define, mut undef) = (String::new(), String::new());
+    // A routine that calls one the file defines later, declared only in a header (XSBench's
+    // `grid_search`): the module has no header prototypes, so the callee's goes first.
+    let prototypes: Vec<(String, String)> = items
+        .iter()
+        .filter(|n| n.node_kind() == "function_definition")
+        .filter_map(|n| {
+            let name = function_name(*n, src).filter(|f| routines.contains(f))?;
+            let body = n.child_by_field_name("body")?;
+            let head = src[n.start_byte()..body.start_byte()].trim_end();
+            Some((
+                name,
+                format!("__device__ {};\n", without_acc_pragmas(head).trim()),
+            ))
+        })
+        .collect();
+    let mut declared: Vec<String> = Vec::new();
     for n in &items {
         let text = &src[n.byte_range()];
         let routine = matches!(n.node_kind(), "declaration" | "function_definition")
             && function_name(*n, src).is_some_and(|f| routines.contains(&f));
+        if routine {
+            if let Some(f) = function_name(*n, src) {
+                if n.node_kind() == "function_definition" {
+                    let mut calls = Vec::new();
+                    collect_calls(*n, src, &mut calls);
+                    for c in calls.iter().filter(|c| **c != f) {
+                        if declared.contains(c) {
+                            continue;
+                        }
+                        if let Some((_, proto)) = prototypes.iter().find(|(p, _)| p == c) {
+                            out.push_str(proto);
+                            declared.push(c.clone());
+                        }
+                    }
+                }
+                declared.push(f);
+            }
+        }
         if routine && !pointers_done {
             // Before the first routine: the device pointers.
             pointers_done = true;

@@ -157,17 +157,14 @@ pub fn lower_file_lazy(
         .diags
         .iter()
         .any(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE));
-    // A header of the program's own may declare what a construct uses (a global, a type, a
-    // macro its CUDA version needs): read the headers through the preprocessor then too.
-    let has_compute = analysis
-        .unit
-        .constructs
-        .iter()
-        .any(|c| c.directive.kind.is_compute());
+    // A header of the program's own may declare what a directive names (a global in an
+    // `update`, a type, a macro a CUDA version needs): read the headers through the
+    // preprocessor then too.
+    let has_directives = !analysis.unit.constructs.is_empty();
     let mut header_items = Vec::new();
     if unknown_type
         || opts.read_headers
-        || (has_compute && crate::preprocess::includes_program_header(src))
+        || (has_directives && crate::preprocess::includes_program_header(src))
     {
         let mut env = headers()?;
         header_items = env.header_items.clone();
