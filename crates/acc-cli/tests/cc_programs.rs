@@ -589,3 +589,25 @@ fn data_directives_name_a_global_of_the_programs_header() {
         .unwrap());
     assert_eq!(stdout_on(&dir, "verify", "host_discrete"), "4950\n");
 }
+
+/// A compute construct calling a function with neither a definition in the file nor a
+/// `routine` directive (`sscanf` in Rodinia's nn): a warning at the call, since a GPU cannot run
+/// it (OpenACC 3.3 2.15.1); math functions, macros and the file's own functions are fine.
+#[test]
+fn a_call_without_a_device_version_is_warned() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include <math.h>\n#define SQ(x) ((x) * (x))\nstatic double half(double x) { return x / 2; }\nint main(void) {\n  double a[10];\n  char buf[10][8];\n  for (int i = 0; i < 10; i++) snprintf(buf[i], 8, \"%d\", i);\n#pragma acc parallel loop copyout(a) copyin(buf)\n  for (int i = 0; i < 10; i++) {\n    int v;\n    sscanf(buf[i], \"%d\", &v);\n    a[i] = SQ(v) + sqrtf(4.0f) + half(fabs(-2.0));\n  }\n  printf(\"%g\\n\", a[9]);\n  return 0;\n}\n";
+    let dir = project("no-device-version", &[("nn.c", src)]);
+    let out = ok(acc(&dir).args(["cc", "nn.c", "-o", "nn"]).output().unwrap());
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "nn.c:12:5: warning: `sscanf` has no `routine` directive and no device version"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+    assert_eq!(stdout_on(&dir, "nn", "host_discrete"), "84\n");
+}

@@ -155,6 +155,98 @@ pub fn implicit_routines(
     implicit
 }
 
+/// Functions a CUDA kernel may call without a `routine` directive: the math library, and what
+/// CUDA's device runtime and acc's module provide.
+fn device_callable(name: &str) -> bool {
+    crate::deps::is_pure(name)
+        || name.starts_with("__builtin_")
+        || name.starts_with("acc_")
+        || matches!(
+            name,
+            "printf"
+                | "malloc"
+                | "free"
+                | "memcpy"
+                | "memset"
+                | "assert"
+                | "_Pragma"
+                | "sizeof"
+                // <complex.h>, as the module's prelude defines it.
+                | "creal"
+                | "crealf"
+                | "cimag"
+                | "cimagf"
+                | "conj"
+                | "conjf"
+                | "cabs"
+                | "cabsf"
+        )
+}
+
+/// The functions that compute constructs (`compute`: their spans) and the file's routines
+/// (`routines`: explicit and implicit) call, that the file neither defines nor gives a
+/// `routine` directive, and that a GPU cannot call otherwise ([`device_callable`]): each with
+/// the byte offset of its first call. `known` leaves out other names (macros, variables
+/// holding function pointers).
+pub fn calls_without_device_version(
+    src: &str,
+    trees: &[tree_sitter::Tree],
+    compute: &[std::ops::Range<usize>],
+    routines: &[String],
+    known: &dyn Fn(&str) -> bool,
+) -> Vec<(String, usize)> {
+    fn visit(n: Node, src: &str, out: &mut Vec<(String, usize)>) {
+        if n.node_kind() == "call_expression" {
+            if let Some(f) = n
+                .child_by_field_name("function")
+                .filter(|f| f.node_kind() == "identifier")
+            {
+                out.push((src[f.byte_range()].to_string(), f.start_byte()));
+            }
+        }
+        let mut cursor = n.walk();
+        let children: Vec<Node> = n.children(&mut cursor).collect();
+        for c in children {
+            visit(c, src, out);
+        }
+    }
+    let items = items(trees);
+    let defined: Vec<String> = items
+        .iter()
+        .filter(|n| n.node_kind() == "function_definition")
+        .filter_map(|n| function_name(*n, src))
+        .collect();
+    let mut calls = Vec::new();
+    for root in trees.iter().map(|t| t.root_node()) {
+        for span in compute {
+            if let Some(n) = root.descendant_for_byte_range(span.start, span.end) {
+                visit(n, src, &mut calls);
+            }
+        }
+    }
+    for n in items
+        .iter()
+        .filter(|n| n.node_kind() == "function_definition")
+    {
+        if function_name(*n, src).is_some_and(|f| routines.contains(&f)) {
+            visit(*n, src, &mut calls);
+        }
+    }
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (name, at) in calls {
+        if defined.contains(&name)
+            || routines.contains(&name)
+            || device_callable(&name)
+            || known(&name)
+            || out.iter().any(|(n, _)| *n == name)
+        {
+            continue;
+        }
+        out.push((name, at));
+    }
+    out
+}
+
 /// The names of the functions `n` calls directly (`f(…)`), in order.
 fn collect_calls(n: Node, src: &str, out: &mut Vec<String>) {
     if n.node_kind() == "call_expression" {

@@ -234,6 +234,58 @@ pub(super) struct DeviceCode {
     pub(super) linkage: crate::cuda::RoutineLinkage,
 }
 
+impl Lowerer<'_> {
+    /// A compute construct (or a routine) that calls a function the file neither defines nor
+    /// gives a `routine` directive (`sscanf` in Rodinia's nn): OpenACC 3.3 2.15.1 requires one,
+    /// and on a GPU the kernel's module cannot compile (nvc refuses the file). The CPU devices
+    /// run it; a warning at the first call says so, before a GPU does.
+    pub(super) fn warn_calls_without_device_version(
+        &mut self,
+        compute: &[std::ops::Range<usize>],
+        routines: &[String],
+    ) {
+        let src = self.src;
+        let defined_here = |name: &str| {
+            src.lines().any(|l| {
+                l.trim_start()
+                    .strip_prefix('#')
+                    .map(str::trim_start)
+                    .and_then(|l| l.strip_prefix("define"))
+                    .is_some_and(|l| {
+                        let l = l.trim_start();
+                        l.starts_with(name)
+                            && !l[name.len()..]
+                                .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                    })
+            })
+        };
+        let known = |name: &str| {
+            self.macros.contains_key(name)
+                || self.unit.vars.iter().any(|v| v.name == name)
+                || defined_here(name)
+        };
+        let calls =
+            crate::cuda::calls_without_device_version(src, self.trees, compute, routines, &known);
+        for (name, at) in calls {
+            let end = at + name.len();
+            self.diags.push(
+                Diagnostic::warning(
+                    acc_engine::span::Span::new(at, end),
+                    format!(
+                        "`{name}` has no `routine` directive and no device version: a GPU \
+                         cannot run this call (OpenACC 3.3 2.15.1), so the kernel runs only on \
+                         the CPU devices"
+                    ),
+                )
+                .with_note(
+                    "declare it with `#pragma acc routine seq` where it is defined and declared, \
+                     or call it outside the compute construct",
+                ),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::lower::{lower_file, LowerOptions};
