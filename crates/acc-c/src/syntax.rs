@@ -146,6 +146,32 @@ impl NodeKind for tree_sitter::Node<'_> {
 /// Files below this size are parsed in one piece.
 const CHUNKED_PARSE_MIN_BYTES: usize = 64 * 1024;
 
+/// Whether a block comment is open after `line`, given whether one was open before it: a
+/// rough reading (a `/*` inside a string counts), for scans that only need to stay out of
+/// comments.
+pub(crate) fn comment_open_after(line: &str, mut in_comment: bool) -> bool {
+    let mut rest = line;
+    loop {
+        if in_comment {
+            match rest.find("*/") {
+                Some(i) => {
+                    in_comment = false;
+                    rest = &rest[i + 2..];
+                }
+                None => return true,
+            }
+        } else {
+            match rest.find("/*") {
+                Some(i) if !rest[..i].contains("//") => {
+                    in_comment = true;
+                    rest = &rest[i + 2..];
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
 /// Parses `src`, in parallel pieces when it is large.
 ///
 /// tree-sitter parses one file on one thread, and on a large file the parse
@@ -249,26 +275,7 @@ fn cut_points(src: &str, pieces: usize) -> Vec<usize> {
         }
         // Track block comments roughly; a cut is only made where no
         // comment could be open.
-        let mut rest = line;
-        loop {
-            if in_comment {
-                match rest.find("*/") {
-                    Some(i) => {
-                        in_comment = false;
-                        rest = &rest[i + 2..];
-                    }
-                    None => break,
-                }
-            } else {
-                match rest.find("/*") {
-                    Some(i) if !rest[..i].contains("//") => {
-                        in_comment = true;
-                        rest = &rest[i + 2..];
-                    }
-                    _ => break,
-                }
-            }
-        }
+        in_comment = comment_open_after(line, in_comment);
         let lone_brace = line.trim_end() == "}";
         if lone_brace
             && !in_comment

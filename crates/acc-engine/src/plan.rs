@@ -245,13 +245,7 @@ fn explicit_data(unit: &Unit, an: &Analysis, e: EffId) -> Vec<DataItem> {
 /// of present data (counted, not mapped apart, which would overlap the whole), and a member
 /// pointer's section attaches to the device copy of the variable.
 fn whole_aggregates_first(unit: &Unit, an: &Analysis, p: EffId, data: &mut Vec<DataItem>) {
-    let d = &unit.construct(an.eff(p).construct).directive;
-    let default_present = d.clauses.iter().any(|c| {
-        matches!(
-            c.args,
-            ClauseArgs::Default(crate::directive::DefaultKind::Present, _)
-        )
-    });
+    let default_present = has_default_present(unit, an, p);
     let mut wholes: Vec<DataItem> = Vec::new();
     for item in data.iter() {
         let v = item.var;
@@ -263,22 +257,42 @@ fn whole_aggregates_first(unit: &Unit, an: &Analysis, p: EffId, data: &mut Vec<D
             .filter(|x| x.var == v)
             .all(|x| x.item.as_ref().is_some_and(|it| it.is_member()));
         if only_members {
-            wholes.push(DataItem {
-                action: if default_present {
-                    Action::Present
-                } else {
-                    Action::Copy
-                },
-                var: v,
-                item: None,
-                zero: false,
-                finalize: false,
-                if_present: false,
-                implicit: true,
-            });
+            wholes.push(implicit_aggregate(v, default_present));
         }
     }
     data.splice(0..0, wholes);
+}
+
+/// Whether compute construct `p` has `default(present)`.
+fn has_default_present(unit: &Unit, an: &Analysis, p: EffId) -> bool {
+    unit.construct(an.eff(p).construct)
+        .directive
+        .clauses
+        .iter()
+        .any(|c| {
+            matches!(
+                c.args,
+                ClauseArgs::Default(crate::directive::DefaultKind::Present, _)
+            )
+        })
+}
+
+/// The implicit data clause of an aggregate named in no visible clause (OpenACC 3.3 2.6.2):
+/// `present` under `default(present)`, else `copy`.
+fn implicit_aggregate(v: VarId, default_present: bool) -> DataItem {
+    DataItem {
+        action: if default_present {
+            Action::Present
+        } else {
+            Action::Copy
+        },
+        var: v,
+        item: None,
+        zero: false,
+        finalize: false,
+        if_present: false,
+        implicit: true,
+    }
 }
 
 /// A struct that enclosing data constructs name only through members (`data copy(s.a[0:n])`,
@@ -297,13 +311,7 @@ fn whole_aggregates_first(unit: &Unit, an: &Analysis, p: EffId, data: &mut Vec<D
 /// device copy for the construct (detached before the copy goes back).
 fn aggregates_mapped_by_members(unit: &Unit, an: &Analysis, p: EffId, data: &mut Vec<DataItem>) {
     let eff = an.eff(p);
-    let d = &unit.construct(eff.construct).directive;
-    let default_present = d.clauses.iter().any(|c| {
-        matches!(
-            c.args,
-            ClauseArgs::Default(crate::directive::DefaultKind::Present, _)
-        )
-    });
+    let default_present = has_default_present(unit, an, p);
     let mut wholes = Vec::new();
     let mut members = Vec::new();
     for a in &eff.attrs {
@@ -328,19 +336,7 @@ fn aggregates_mapped_by_members(unit: &Unit, an: &Analysis, p: EffId, data: &mut
         {
             continue;
         }
-        wholes.push(DataItem {
-            action: if default_present {
-                Action::Present
-            } else {
-                Action::Copy
-            },
-            var: v,
-            item: None,
-            zero: false,
-            finalize: false,
-            if_present: false,
-            implicit: true,
-        });
+        wholes.push(implicit_aggregate(v, default_present));
         for item in enclosing {
             if members.iter().any(|m: &DataItem| m.item == item.item) {
                 continue;

@@ -215,28 +215,7 @@ fn conditional_lines(src: &str) -> Vec<Line<'_>> {
         }
         let line = &src[start..end];
         let was_in_comment = in_comment;
-        // Track block comments across lines (strings holding `/*` are rare enough on
-        // directive-bearing lines to ignore).
-        let mut rest = line;
-        loop {
-            if in_comment {
-                match rest.find("*/") {
-                    Some(e) => {
-                        in_comment = false;
-                        rest = &rest[e + 2..];
-                    }
-                    None => break,
-                }
-            } else {
-                match rest.find("/*") {
-                    Some(s) if !rest[..s].contains("//") => {
-                        in_comment = true;
-                        rest = &rest[s + 2..];
-                    }
-                    _ => break,
-                }
-            }
-        }
+        in_comment = crate::syntax::comment_open_after(line, in_comment);
         if !was_in_comment {
             if let Some(d) = line.trim_start().strip_prefix('#') {
                 let d = d.trim_start();
