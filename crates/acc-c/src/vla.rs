@@ -62,6 +62,27 @@ fn vla_decl(
     is_variable: impl Fn(&str) -> bool,
 ) -> Option<String> {
     const MARK: &str = "(*\0)";
+    // The address of a pointer to rows (`float (*v)[ny][nz]`, mapped whole): the CUDA form
+    // reads the pointer once and reaches the rows through it.
+    const POINTER_MARK: &str = "(*(*\0))";
+    if let Some(at) = ty.find(POINTER_MARK) {
+        let base = ty[..at].trim();
+        let dims = bracket_groups(&ty[at + POINTER_MARK.len()..])?;
+        if dims.is_empty() || !dims.iter().any(|d| names_a_variable(d, &is_variable)) {
+            return None;
+        }
+        let extents: Vec<String> = dims
+            .iter()
+            .map(|d| format!("(long long)({})", d.trim()))
+            .collect();
+        return Some(format!(
+            "#ifdef __CUDACC__\n  __acc_vla<{base}, {rank}> {name}_rows = {{*({base} **)({address}), {{{extents}}}}}; __acc_vla<{base}, {rank}> *{name} = &{name}_rows; (void){name};\n#else\n  {host} = ({cast})({address}); (void){name};\n#endif\n",
+            rank = dims.len() + 1,
+            extents = extents.join(", "),
+            host = ty.replacen('\0', name, 1),
+            cast = ty.replacen('\0', "", 1),
+        ));
+    }
     let at = ty.find(MARK)?;
     let base = ty[..at].trim();
     let dims = bracket_groups(&ty[at + MARK.len()..])?;
@@ -137,6 +158,18 @@ mod tests {
         assert!(tagged.contains("= (struct point (*)[8])(q);"), "{tagged}");
         assert!(!defines_anonymous_type("struct_like *"));
         assert!(defines_anonymous_type("const union\n{ int i; } *"));
+    }
+
+    #[test]
+    fn the_address_of_a_pointer_to_rows_of_variable_length_has_both_forms() {
+        let d = pointer_decl("float (*(*\0))[n][m]", "p", "q", var);
+        assert!(d.contains(
+            "__acc_vla<float, 3> p_rows = {*(float **)(q), {(long long)(n), (long long)(m)}}; __acc_vla<float, 3> *p = &p_rows;"
+        ), "{d}");
+        assert!(
+            d.contains("float (*(*p))[n][m] = (float (*(*))[n][m])(q);"),
+            "{d}"
+        );
     }
 
     #[test]

@@ -104,7 +104,7 @@ const CXX_ONLY_KEYWORDS: &[&str] = &[
     "reinterpret_cast",
 ];
 
-/// C++ keywords that C headers also give a meaning C++ shares (`<stdbool.h>`'s `bool`, `true`,
+/// C++ keywords (and CUDA's global functions) that C headers also give a meaning C++ shares (`<stdbool.h>`'s `bool`, `true`,
 /// `false`; `<iso646.h>`'s `and`; C23's `constexpr`, ...): renamed only where the file declares
 /// the name itself (`typedef enum { false, true } logical;` of NPB, `typedef int bool;`, a
 /// variable `bool`), which then means the file's own thing.
@@ -132,6 +132,13 @@ const CXX_KEYWORDS_WHEN_DECLARED: &[&str] = &[
     "static_assert",
     "constexpr",
     "nullptr",
+    // Not keywords: functions CUDA declares for every kernel, which C programs define for
+    // themselves (a `routine` named `max`).
+    "max",
+    "min",
+    "rsqrt",
+    "rsqrtf",
+    "saturate",
 ];
 
 /// The names the file declares: variables, parameters, typedefs, enumerators, tags, members.
@@ -141,6 +148,7 @@ fn declared_in(src: &str) -> std::collections::HashSet<&str> {
             "enumerator" => n.child_by_field_name("name"),
             "init_declarator"
             | "declaration"
+            | "function_definition"
             | "parameter_declaration"
             | "field_declaration"
             | "type_definition" => {

@@ -392,6 +392,11 @@ fn declare_as_unbound(unit: &Unit, v: VarId, replacement: &str) -> String {
     }
     let at = var.decl_name.start + replacement.len();
     let rest = &s[at..];
+    // Only an array's own first extent (`double a[n][m]`); a pointer to an array
+    // (`float (*vp)[ny][nz]`) keeps all of its target's.
+    if !rest.trim_start().starts_with('[') {
+        return s;
+    }
     let Some(open) = rest.find('[') else { return s };
     let mut depth = 0usize;
     for (i, c) in rest[open..].char_indices() {

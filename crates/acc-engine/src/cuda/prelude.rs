@@ -255,11 +255,68 @@ template <class T> struct __acc_complex {
 };
 typedef __acc_complex<float> __acc_cfloat;
 typedef __acc_complex<double> __acc_cdouble;
-static __device__ __acc_cfloat operator*(const __acc_cfloat &a, double b) { return a * __acc_cfloat((float)b); }
-static __device__ __acc_cdouble operator*(double a, const __acc_cdouble &b) { return __acc_cdouble(a) * b; }
-static __device__ __acc_cdouble operator*(const __acc_cdouble &a, double b) { return a * __acc_cdouble(b); }
-static __device__ __acc_cdouble operator+(double a, const __acc_cdouble &b) { return __acc_cdouble(a) + b; }
-static __device__ __acc_cdouble operator+(const __acc_cdouble &a, double b) { return a + __acc_cdouble(b); }
+/* A real and a complex operand (`x + y * I`, `2 * z`), as C converts them: the result is the
+ * complex type of the wider real type (an integer takes the complex's own). Templates over the
+ * real operand's type match exactly, so no pair is ambiguous between the two complex types;
+ * `__acc_mixed` has a result only for C's real types, so two complex operands take the
+ * members above. */
+template <class R, class T> struct __acc_mixed {};
+#define __ACC_MIXED_REAL(R) \
+  template <> struct __acc_mixed<R, float> { typedef __acc_cfloat type; }; \
+  template <> struct __acc_mixed<R, double> { typedef __acc_cdouble type; };
+__ACC_MIXED_REAL(char)
+__ACC_MIXED_REAL(signed char)
+__ACC_MIXED_REAL(unsigned char)
+__ACC_MIXED_REAL(short)
+__ACC_MIXED_REAL(unsigned short)
+__ACC_MIXED_REAL(int)
+__ACC_MIXED_REAL(unsigned)
+__ACC_MIXED_REAL(long)
+__ACC_MIXED_REAL(unsigned long)
+__ACC_MIXED_REAL(long long)
+__ACC_MIXED_REAL(unsigned long long)
+__ACC_MIXED_REAL(float)
+#undef __ACC_MIXED_REAL
+template <> struct __acc_mixed<double, float> { typedef __acc_cdouble type; };
+template <> struct __acc_mixed<double, double> { typedef __acc_cdouble type; };
+template <class R, class T> __device__ typename __acc_mixed<R, T>::type operator+(R a, const __acc_complex<T> &b) {
+  typedef typename __acc_mixed<R, T>::type C; return C(a) + C(b);
+}
+template <class R, class T> __device__ typename __acc_mixed<R, T>::type operator+(const __acc_complex<T> &a, R b) {
+  typedef typename __acc_mixed<R, T>::type C; return C(a) + C(b);
+}
+template <class R, class T> __device__ typename __acc_mixed<R, T>::type operator-(R a, const __acc_complex<T> &b) {
+  typedef typename __acc_mixed<R, T>::type C; return C(a) - C(b);
+}
+template <class R, class T> __device__ typename __acc_mixed<R, T>::type operator-(const __acc_complex<T> &a, R b) {
+  typedef typename __acc_mixed<R, T>::type C; return C(a) - C(b);
+}
+template <class R, class T> __device__ typename __acc_mixed<R, T>::type operator*(R a, const __acc_complex<T> &b) {
+  typedef typename __acc_mixed<R, T>::type C; const C z(b); return C(z.re * a, z.im * a);
+}
+template <class R, class T> __device__ typename __acc_mixed<R, T>::type operator*(const __acc_complex<T> &a, R b) {
+  typedef typename __acc_mixed<R, T>::type C; const C z(a); return C(z.re * b, z.im * b);
+}
+template <class R, class T> __device__ typename __acc_mixed<R, T>::type operator/(R a, const __acc_complex<T> &b) {
+  typedef typename __acc_mixed<R, T>::type C; return C(a) / C(b);
+}
+template <class R, class T> __device__ typename __acc_mixed<R, T>::type operator/(const __acc_complex<T> &a, R b) {
+  typedef typename __acc_mixed<R, T>::type C; const C z(a); return C(z.re / b, z.im / b);
+}
+/* A float complex and a double complex operand: double complex, as C converts them. */
+template <class T, class U> struct __acc_wider {};
+template <> struct __acc_wider<float, double> { typedef __acc_cdouble type; };
+template <> struct __acc_wider<double, float> { typedef __acc_cdouble type; };
+#define __ACC_WIDER_OP(op) \
+  template <class T, class U> \
+  __device__ typename __acc_wider<T, U>::type operator op(const __acc_complex<T> &a, const __acc_complex<U> &b) { \
+    return __acc_cdouble(a) op __acc_cdouble(b); \
+  }
+__ACC_WIDER_OP(+)
+__ACC_WIDER_OP(-)
+__ACC_WIDER_OP(*)
+__ACC_WIDER_OP(/)
+#undef __ACC_WIDER_OP
 #define __acc_I (__acc_cfloat(0.0f, 1.0f))
 static __device__ float crealf(__acc_cfloat z) { return z.re; }
 static __device__ float cimagf(__acc_cfloat z) { return z.im; }
