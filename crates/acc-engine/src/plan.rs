@@ -756,6 +756,12 @@ pub struct Info<'a> {
 impl fmt::Display for Info<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = |v: VarId| self.unit.var(v).name.as_str();
+        // The `copy` a reduction implies (OpenACC 3.3 2.5.15) is carried out as `no_create`
+        // (see `kernel`), but it is the `copy` the program gets: say that.
+        let reduced = |v: VarId| match self.plan {
+            ConstructPlan::Kernel(k) => k.reductions.iter().any(|r| r.var == v),
+            _ => false,
+        };
         let items = |data: &[DataItem]| {
             data.iter()
                 .map(|d| {
@@ -763,10 +769,14 @@ impl fmt::Display for Info<'_> {
                         .item
                         .as_ref()
                         .map_or_else(|| name(d.var).to_string(), |i| i.text.clone());
-                    format!(
-                        "{}{}({text})",
-                        if d.implicit { "implicit " } else { "" },
+                    let action = if d.implicit && d.action == Action::NoCreate && reduced(d.var) {
+                        Action::Copy.name()
+                    } else {
                         d.action.name()
+                    };
+                    format!(
+                        "{}{action}({text})",
+                        if d.implicit { "implicit " } else { "" },
                     )
                 })
                 .collect::<Vec<_>>()
