@@ -1,6 +1,7 @@
 //! The few C tokens that text read without tree-sitter must step over whole: character and
 //! string constants, block comments, and preprocessing numbers (whose exponent sign is no
-//! operator). Used on atomic statements (`atomic`) and on CUDA module text (`cuda`).
+//! operator); and the name a `#define`/`#undef` line gives. Used on atomic statements
+//! (`atomic`), on CUDA module text (`cuda`) and on the file's macro lines (`lower`).
 
 /// A byte of a name or a number (or of a multi-byte character).
 pub(crate) fn is_word(c: u8) -> bool {
@@ -44,9 +45,38 @@ pub(crate) fn number_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The directive and macro name of a `#define NAME…` or `#undef NAME` line (spaces allowed
+/// around `#`): `Some(("define", "NAME"))`; `None` for any other line.
+pub(crate) fn macro_line(line: &str) -> Option<(&str, &str)> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let kind = ["define", "undef"]
+        .into_iter()
+        .find(|k| rest.starts_with(k))?;
+    let rest = &rest[kind.len()..];
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| (kind, &rest[..end]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn macro_lines_give_their_name() {
+        assert_eq!(
+            super::macro_line("  # define N(x) x"),
+            Some(("define", "N"))
+        );
+        assert_eq!(super::macro_line("#undef\tAT"), Some(("undef", "AT")));
+        assert_eq!(super::macro_line("#defined X"), None);
+        assert_eq!(super::macro_line("int define = 1;"), None);
+    }
 
     #[test]
     fn constants_comments_and_numbers_end_where_c_ends_them() {

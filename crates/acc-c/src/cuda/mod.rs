@@ -195,21 +195,6 @@ pub fn calls_without_device_version(
     routines: &[String],
     known: &dyn Fn(&str) -> bool,
 ) -> Vec<(String, usize)> {
-    fn visit(n: Node, src: &str, out: &mut Vec<(String, usize)>) {
-        if n.node_kind() == "call_expression" {
-            if let Some(f) = n
-                .child_by_field_name("function")
-                .filter(|f| f.node_kind() == "identifier")
-            {
-                out.push((src[f.byte_range()].to_string(), f.start_byte()));
-            }
-        }
-        let mut cursor = n.walk();
-        let children: Vec<Node> = n.children(&mut cursor).collect();
-        for c in children {
-            visit(c, src, out);
-        }
-    }
     let items = items(trees);
     let defined: Vec<String> = items
         .iter()
@@ -220,7 +205,7 @@ pub fn calls_without_device_version(
     for root in trees.iter().map(|t| t.root_node()) {
         for span in compute {
             if let Some(n) = root.descendant_for_byte_range(span.start, span.end) {
-                visit(n, src, &mut calls);
+                call_sites(n, src, &mut calls);
             }
         }
     }
@@ -229,7 +214,7 @@ pub fn calls_without_device_version(
         .filter(|n| n.node_kind() == "function_definition")
     {
         if function_name(*n, src).is_some_and(|f| routines.contains(&f)) {
-            visit(*n, src, &mut calls);
+            call_sites(*n, src, &mut calls);
         }
     }
     let mut out: Vec<(String, usize)> = Vec::new();
@@ -249,18 +234,25 @@ pub fn calls_without_device_version(
 
 /// The names of the functions `n` calls directly (`f(…)`), in order.
 fn collect_calls(n: Node, src: &str, out: &mut Vec<String>) {
+    let mut sites = Vec::new();
+    call_sites(n, src, &mut sites);
+    out.extend(sites.into_iter().map(|(name, _)| name));
+}
+
+/// The functions `n` calls directly, each with where its name stands, in order.
+fn call_sites(n: Node, src: &str, out: &mut Vec<(String, usize)>) {
     if n.node_kind() == "call_expression" {
         if let Some(f) = n
             .child_by_field_name("function")
             .filter(|f| f.node_kind() == "identifier")
         {
-            out.push(src[f.byte_range()].to_string());
+            out.push((src[f.byte_range()].to_string(), f.start_byte()));
         }
     }
     let mut cursor = n.walk();
     let children: Vec<Node> = n.children(&mut cursor).collect();
     for c in children {
-        collect_calls(c, src, out);
+        call_sites(c, src, out);
     }
 }
 

@@ -22,19 +22,9 @@ pub fn as_preprocessed(
     let mut out = String::with_capacity(support.len());
     let mut lines = support.split_inclusive('\n');
     while let Some(line) = lines.next() {
-        let name = line
-            .trim_start()
-            .strip_prefix('#')
-            .map(str::trim_start)
-            .and_then(|l| l.strip_prefix("define"))
-            .filter(|l| l.starts_with([' ', '\t']))
-            .map(|l| {
-                let l = l.trim_start();
-                let end = l
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(l.len());
-                &l[..end]
-            });
+        let name = crate::lex::macro_line(line)
+            .filter(|(kind, _)| *kind == "define")
+            .map(|(_, name)| name);
         let Some(def) = name.and_then(|n| macros.get(n).map(|d| (n, d))) else {
             out.push_str(line);
             continue;

@@ -16,28 +16,10 @@ pub(super) fn changed_macros(src: &str) -> Vec<String> {
     let mut defined: Vec<&str> = Vec::new();
     let mut changed: Vec<String> = Vec::new();
     for line in src.lines() {
-        let Some(rest) = line.trim_start().strip_prefix('#') else {
+        let Some((kind, name)) = crate::lex::macro_line(line) else {
             continue;
         };
-        let rest = rest.trim_start();
-        let (undef, rest) = if let Some(r) = rest.strip_prefix("undef") {
-            (true, r)
-        } else if let Some(r) = rest.strip_prefix("define") {
-            (false, r)
-        } else {
-            continue;
-        };
-        if !rest.starts_with([' ', '\t']) {
-            continue;
-        }
-        let rest = rest.trim_start();
-        let end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        let name = &rest[..end];
-        if name.is_empty() {
-            continue;
-        }
+        let undef = kind == "undef";
         let again = !undef && defined.contains(&name);
         if (undef || again) && !changed.iter().any(|c| c == name) {
             changed.push(name.to_string());

@@ -55,16 +55,22 @@ impl Lowerer<'_> {
         if self.cuda_kernels.is_empty() && linkage.provides.is_empty() {
             return DeviceCode::default();
         }
-        let support = match crate::cuda::support(
-            self.src,
-            self.trees,
-            &self.lines,
-            declared,
-            bound,
-            routines,
-            "__acc_gp_",
-        ) {
-            Ok(support) => crate::cuda::as_preprocessed(&support, self.macros),
+        // The file's part of the text, its routines reaching `declare`d globals through
+        // pointers whose names start with `pointers`.
+        let support_with = |pointers: &str| {
+            crate::cuda::support(
+                self.src,
+                self.trees,
+                &self.lines,
+                declared,
+                bound,
+                routines,
+                pointers,
+            )
+            .map(|own| crate::cuda::as_preprocessed(&own, self.macros))
+        };
+        let support = match support_with("__acc_gp_") {
+            Ok(support) => support,
             Err((at, why)) => {
                 let place = self.lines.place(at);
                 let why = format!("{}:{}: no CUDA version: {why}", place.file, place.line);
@@ -77,9 +83,8 @@ impl Lowerer<'_> {
             }
         };
         // The text NVRTC compiles, `emit` wrapping the support: what the program's headers
-        // define that the text uses goes ahead of the rest.
-        // The names C++ reserves are renamed where the file or the headers' items it takes
-        // declare them (`typedef int bool;`, `typedef enum { false, true } logical;`).
+        // define that the text uses goes ahead of the rest, and the names C++ reserves are
+        // renamed where the file or those items declare them (`typedef int bool;`).
         let finish = |own: &str, emit: &dyn Fn(&str) -> String| {
             let headers = crate::cuda::header_support(header_items, &emit(own));
             let declarations = format!("{}\n{headers}", self.src);
@@ -101,20 +106,9 @@ impl Lowerer<'_> {
         } else if bound.is_empty() {
             Some(finish(&support, &acc_engine::cuda::emit_library))
         } else {
-            crate::cuda::support(
-                self.src,
-                self.trees,
-                &self.lines,
-                declared,
-                bound,
-                routines,
-                &self.library_pointers,
-            )
-            .ok()
-            .map(|own| {
-                let own = crate::cuda::as_preprocessed(&own, self.macros);
-                finish(&own, &acc_engine::cuda::emit_library)
-            })
+            support_with(&self.library_pointers)
+                .ok()
+                .map(|own| finish(&own, &acc_engine::cuda::emit_library))
         };
         DeviceCode {
             kernels,
@@ -246,18 +240,8 @@ impl Lowerer<'_> {
     ) {
         let src = self.src;
         let defined_here = |name: &str| {
-            src.lines().any(|l| {
-                l.trim_start()
-                    .strip_prefix('#')
-                    .map(str::trim_start)
-                    .and_then(|l| l.strip_prefix("define"))
-                    .is_some_and(|l| {
-                        let l = l.trim_start();
-                        l.starts_with(name)
-                            && !l[name.len()..]
-                                .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                    })
-            })
+            src.lines()
+                .any(|l| crate::lex::macro_line(l) == Some(("define", name)))
         };
         let known = |name: &str| {
             self.macros.contains_key(name)
