@@ -186,7 +186,8 @@ pub(crate) fn comment_open_after(line: &str, mut in_comment: bool) -> bool {
 pub fn parse(src: &str) -> Vec<tree_sitter::Tree> {
     #[cfg(test)]
     PARSES.with(|n| n.set(n.get() + 1));
-    let src = &*complex_as_qualifier(src);
+    let src = directive_comments_as_spaces(src);
+    let src = &*complex_as_qualifier(&src);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if src.len() < CHUNKED_PARSE_MIN_BYTES || threads < 2 {
         return vec![parse_whole(src)];
@@ -307,6 +308,87 @@ pub fn is_function_declarator(d: tree_sitter::Node) -> bool {
     derived(d).0 == Some("function_declarator")
 }
 
+/// tree-sitter-c ends a preprocessor line's text at a `/*` (its `preproc_arg` stops there),
+/// so `#pragma acc parallel /* note */ copy(a)` or a comment before a `\` continuation leaves
+/// the rest of the directive to be read as code. The preprocessor replaces each comment by one
+/// space, and so does the parse copy here, for every comment that stands inside a directive
+/// line, with the same offsets: a comment that spans lines gets a `\` before each line end it
+/// holds, so the directive stays one line for tree-sitter as it is for the compiler. A comment
+/// that ends a directive line is left alone (tree-sitter reads it, and printing keeps it where
+/// the user wrote it). The front end reads directive text from the original, whose lexer steps
+/// over comments.
+fn directive_comments_as_spaces(src: &str) -> std::borrow::Cow<'_, str> {
+    if !src.contains("/*") {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let b = src.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let (mut i, mut line_start, mut in_directive) = (0, true, false);
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let Some(end) = crate::lex::comment_end(src, i) else {
+                    break;
+                };
+                let rest = src[end..].split('\n').next().unwrap_or("");
+                let rest = rest.trim_start_matches([' ', '\t', '\r', '\x0c', '\x0b']);
+                if in_directive && !rest.is_empty() && !rest.starts_with("//") {
+                    let o = out.get_or_insert_with(|| b.to_vec());
+                    for k in i..end {
+                        o[k] = match b.get(k + 1) {
+                            Some(b'\n') | Some(b'\r') if !matches!(b[k], b'\n' | b'\r') => b'\\',
+                            _ if matches!(b[k], b'\n' | b'\r') => b[k],
+                            _ => b' ',
+                        };
+                    }
+                }
+                line_start = false;
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                // To the line's end; a `\` before it continues the comment.
+                i += 2;
+                while i < b.len() && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                // To the closing quote, or the line's end for a stray one (`#error don't`).
+                line_start = false;
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += usize::from(b.get(i) == Some(&q));
+            }
+            b'\\' if matches!(b.get(i + 1), Some(b'\n') | Some(b'\r')) => {
+                i += if b[i + 1..].starts_with(b"\r\n") {
+                    3
+                } else {
+                    2
+                };
+            }
+            b'\n' => {
+                (line_start, in_directive) = (true, false);
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+            c => {
+                in_directive |= line_start && c == b'#';
+                line_start = false;
+                i += 1;
+            }
+        }
+    }
+    match out {
+        // Only ASCII bytes of comments were replaced by ASCII bytes.
+        Some(o) => std::borrow::Cow::Owned(
+            String::from_utf8(o).expect("comment bytes replaced whole keep UTF-8"),
+        ),
+        None => std::borrow::Cow::Borrowed(src),
+    }
+}
+
 /// tree-sitter-c does not know `_Complex` (nor `complex` from
 /// `<complex.h>`), and `float _Complex z` then parses as a declaration of
 /// `_Complex`. Parsing a copy where they are qualifiers of the same length
@@ -373,6 +455,35 @@ mod tests {
         assert_eq!(out.len(), src.len());
         assert!(out.contains("float _Atomic z") && out.contains("double volatile w"));
         assert!(out.contains("é_Complex"), "not a word of its own: {out}");
+    }
+
+    #[test]
+    fn comments_inside_directive_lines_are_spaces_for_the_parse() {
+        let src = "#pragma acc parallel /* a */ copy(x) \\\n  /* b\r\n c */ gang /* end */\n\
+                   int y; /* code */ int z;\n#define F(v) /* c */ (v) // note\n\
+                   char *s = \"#x /* s */ y\";\n";
+        let out = directive_comments_as_spaces(src);
+        assert_eq!(out.len(), src.len());
+        assert!(
+            out.starts_with("#pragma acc parallel         copy(x) \\\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\n     \\\r\n      gang /* end */\n"),
+            "a comment's line ends continue: {out}"
+        );
+        assert!(
+            out.contains("int y; /* code */"),
+            "code's comments stay: {out}"
+        );
+        assert!(out.contains("#define F(v)         (v) // note"), "{out}");
+        assert!(out.contains("\"#x /* s */ y\""), "not in a string: {out}");
+        let tree = parse_whole(&out);
+        assert!(
+            !tree.root_node().has_error(),
+            "{}",
+            tree.root_node().to_sexp()
+        );
     }
 
     #[test]
