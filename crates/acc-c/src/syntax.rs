@@ -143,6 +143,14 @@ impl NodeKind for tree_sitter::Node<'_> {
     }
 }
 
+/// The name of a preprocessing directive as its token is written: `pragma` for `#pragma` and
+/// for `# pragma` (C allows blanks between `#` and the name; tree-sitter keeps them in the
+/// token).
+pub(crate) fn directive_name(token: &str) -> &str {
+    let t = token.trim_start();
+    t.strip_prefix('#').map_or(t, |r| r.trim_start())
+}
+
 /// Files below this size are parsed in one piece.
 const CHUNKED_PARSE_MIN_BYTES: usize = 64 * 1024;
 

@@ -487,6 +487,49 @@ fn a_shared_scalar_written_by_an_independent_loop_is_a_warned_race() {
     assert_eq!(stdout_on(&dir, "fixed", "host_discrete"), "36\n");
 }
 
+/// A scalar private to the inner loop where it is written (OpenUH's kernels benchmarks:
+/// `loop independent gang` around `loop independent vector private(t)`) races with nothing:
+/// no warning. Written in the outer loop's own body too, it is shared there: warned.
+#[test]
+fn a_scalar_private_to_the_inner_loop_that_writes_it_is_no_race() {
+    if !have_cc() {
+        return;
+    }
+    let program = |outer: &str| {
+        format!(
+            "#include <stdio.h>\ndouble a[4096], b[4096];\nint main(void) {{\n  int i, j, t = 0;\n  \
+             for (i = 0; i < 4096; i++) a[i] = i;\n  \
+             #pragma acc kernels copyin(a) copyout(b)\n  {{\n  \
+             #pragma acc loop independent gang\n  for (j = 0; j < 64; j++) {{\n    {outer}\n    \
+             #pragma acc loop independent vector private(t)\n    \
+             for (i = 0; i < 64; i++) {{ t = j * 64 + i; b[t] = 2 * a[t]; }}\n  }}\n  }}\n  \
+             for (i = 0; i < 4096; i++) if (b[i] != 2.0 * i) return 1;\n  \
+             printf(\"ok\\n\");\n  return 0;\n}}\n"
+        )
+    };
+    let inner = program("");
+    let outer = program("t = j;");
+    let dir = project(
+        "inner-private-race",
+        &[("inner.c", &inner), ("outer.c", &outer)],
+    );
+    let out = ok(acc(&dir)
+        .args(["cc", "inner.c", "-o", "inner"])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "inner", "host_discrete"), "ok\n");
+    let out = ok(acc(&dir)
+        .args(["cc", "outer.c", "-o", "outer"])
+        .output()
+        .unwrap());
+    assert!(
+        stderr(&out).contains("every iteration of this `independent` loop assigns `t`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// A loop whose braces are split across `#if` branches around directives (Rodinia's srad:
 /// `#ifdef ITERATION` / `for (…) {` / `#endif` … `#ifdef ITERATION` / `}` / `#endif`): acc reads
 /// the file as the compiler will see it, both with the macro and without, and the answer is

@@ -31,6 +31,7 @@ impl<'a> Lowerer<'a> {
             enclose(&mut edits, s, "__ACC_XSINGLE");
         }
         edits.extend(ref_edits);
+        edits.extend(self.register_removals(body));
         apply_in(self.src, body, edits)
     }
 

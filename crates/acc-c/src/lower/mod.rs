@@ -43,6 +43,7 @@ use acc_engine::facts::{Cmp, ConstructId, LoopHeader, ScalarType, Unit, VarId};
 use acc_engine::plan::{Action, ConstructPlan, DataItem, KernelPlan, LoopPlan, Pass};
 use acc_engine::{Diagnostic, Span};
 
+use crate::syntax::NodeKind as _;
 use crate::types::TypeEnv;
 
 mod atomic;
@@ -524,6 +525,69 @@ impl<'a> Lowerer<'a> {
                 ConstructPlan::None => self.other(id),
             }
         }
+        let functions: Vec<Span> = self
+            .unit
+            .constructs
+            .iter()
+            .filter_map(|c| self.enclosing_function(c.pragma_span))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for f in functions {
+            let removals = self.register_removals(f);
+            self.edits.extend(removals);
+        }
+    }
+
+    /// The span of the function definition that holds `at`.
+    fn enclosing_function(&self, at: Span) -> Option<Span> {
+        let tree = self
+            .trees
+            .iter()
+            .find(|t| t.root_node().byte_range().contains(&at.start))?;
+        let mut n = tree
+            .root_node()
+            .descendant_for_byte_range(at.start, at.end)?;
+        loop {
+            if n.node_kind() == "function_definition" {
+                return Some(Span::new(n.start_byte(), n.end_byte()));
+            }
+            n = n.parent()?;
+        }
+    }
+
+    /// Edits deleting the `register` storage classes in `span`. Generated code takes the
+    /// address of variables a construct uses (a device copy's host address, a firstprivate
+    /// value, a reduction's result), which C forbids for a `register` variable; the keyword
+    /// asks for nothing else a compiler heeds, so the lowered code goes without it. Each edit
+    /// comes last at its place, so one that rewrites the whole declaration wins.
+    fn register_removals(&self, span: Span) -> Vec<Edit> {
+        fn visit(n: tree_sitter::Node, src: &str, span: Span, out: &mut Vec<Edit>) {
+            if n.end_byte() <= span.start || n.start_byte() >= span.end {
+                return;
+            }
+            if n.node_kind() == "storage_class_specifier" && &src[n.byte_range()] == "register" {
+                out.push(Edit {
+                    start: n.start_byte(),
+                    end: n.end_byte(),
+                    text: String::new(),
+                    order: i64::MAX,
+                    line_after: false,
+                });
+                return;
+            }
+            let mut cursor = n.walk();
+            for c in n.children(&mut cursor) {
+                visit(c, src, span, out);
+            }
+        }
+        let mut out = Vec::new();
+        if self.src[span.start..span.end].contains("register") {
+            for t in self.trees {
+                visit(t.root_node(), self.src, span, &mut out);
+            }
+        }
+        out
     }
 
     fn replace(&mut self, span: Span, text: String) {

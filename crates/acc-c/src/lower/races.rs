@@ -49,7 +49,12 @@ impl Lowerer<'_> {
                 );
                 let mut named: Vec<VarId> = Vec::new();
                 for &(v, at) in &deps.scalar_writes {
-                    if own.contains(&v) || named.contains(&v) {
+                    // Private to an inner loop where it is written (`private(t)` on the
+                    // vector loop inside): each iteration has its own there.
+                    if own.contains(&v)
+                        || named.contains(&v)
+                        || loop_private_at(self.unit, k, v, at)
+                    {
                         continue;
                     }
                     named.push(v);

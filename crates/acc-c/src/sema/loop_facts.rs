@@ -35,7 +35,9 @@ impl<'s> Walker<'s> {
             let foreign_pragma = first.filter(|n| {
                 n.node_kind() == "preproc_call"
                     && n.child_by_field_id(fields().directive.get())
-                        .is_some_and(|d| &self.src[d.byte_range()] == "#pragma")
+                        .is_some_and(|d| {
+                            crate::syntax::directive_name(&self.src[d.byte_range()]) == "pragma"
+                        })
             });
             let note = match first.map(|n| n.node_kind()) {
                 _ if foreign_pragma.is_some() => format!(

@@ -358,7 +358,7 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, PragmaText)> {
     match node.node_kind() {
         "preproc_call" => {
             let dir = node.child_by_field_id(fields().directive.get())?;
-            if &src[dir.byte_range()] != "#pragma" {
+            if crate::syntax::directive_name(&src[dir.byte_range()]) != "pragma" {
                 return None;
             }
             let arg = node.child_by_field_id(fields().argument.get())?;

@@ -39,8 +39,9 @@ impl<'s> Walker<'s> {
             let truth = match n.node_kind() {
                 "preproc_ifdef" | "preproc_elifdef" => {
                     let name = self.text(n.child_by_field_id(fields().name.get())?);
-                    let negated = self.text(n).trim_start().starts_with("#ifndef")
-                        || self.text(n).trim_start().starts_with("#elifndef");
+                    let directive = crate::syntax::directive_name(self.text(n));
+                    let negated =
+                        directive.starts_with("ifndef") || directive.starts_with("elifndef");
                     self.macro_defined(name)? != negated
                 }
                 "preproc_if" | "preproc_elif" => {
