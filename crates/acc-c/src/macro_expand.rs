@@ -36,6 +36,29 @@ impl MacroDef {
     pub fn is_empty_object(&self) -> bool {
         self.params.is_none() && self.body.trim().is_empty()
     }
+
+    /// An object-like macro that stands for type qualifiers or `inline` only (`#define
+    /// RESTRICT restrict`, `#define REST __restrict__`): what portability headers make of a
+    /// qualifier some compilers spell otherwise.
+    pub fn is_qualifier_object(&self) -> bool {
+        self.params.is_none() && is_qualifier_list(&self.body)
+    }
+}
+
+/// Whether `text` is one or more type qualifiers (or `inline`), as a macro's replacement.
+pub fn is_qualifier_list(text: &str) -> bool {
+    const QUALIFIERS: &[&str] = &[
+        "const",
+        "volatile",
+        "restrict",
+        "__restrict",
+        "__restrict__",
+        "inline",
+        "__inline",
+        "__inline__",
+    ];
+    let mut words = text.split_whitespace().peekable();
+    words.peek().is_some() && words.all(|w| QUALIFIERS.contains(&w))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -654,3 +654,27 @@ fn a_call_without_a_device_version_is_warned() {
     assert_eq!(err.matches("warning:").count(), 1, "{err}");
     assert_eq!(stdout_on(&dir, "nn", "host_discrete"), "84\n");
 }
+
+/// A scalar the `kernels` region writes and reads through a macro's replacement text: the
+/// macro cannot reach the device copy the writes go to, so acc says so where the macro is
+/// used, rather than give the macro a copy that misses the writes.
+#[test]
+fn a_written_scalar_read_through_a_macro_is_an_error_not_a_stale_copy() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#define AT(a, i) a[(i) * stride]\n\
+               int main(void) {\n  double a[64];\n  int stride = 1;\n  \
+               #pragma acc kernels copyout(a)\n  {\n    stride = 2;\n    \
+               #pragma acc loop independent\n    for (int i = 0; i < 32; i++) AT(a, i) = i;\n  }\n  \
+               return a[2] != 1;\n}\n";
+    let dir = project("macro-written-scalar", &[("w.c", src)]);
+    let out = acc(&dir).args(["cc", "w.c", "-o", "w"]).output().unwrap();
+    let said = stderr(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("w.c:9:34: error: `stride` is used here through a macro's replacement text, and the region writes it")
+            && said.contains("written here"),
+        "{said}"
+    );
+}

@@ -288,6 +288,12 @@ pub struct Unit {
     /// variable. A loop whose iterations run in parallel gives each iteration its own copy of
     /// such a counter of a loop nested in it (the assignment starts it afresh every time).
     pub loop_counters: Vec<(Span, VarId)>,
+    /// The arms of `#if` chains the compiler will not see, where the front end can tell (the
+    /// conditions name only macros it knows): what is written there is not the program's.
+    pub dead_branches: Vec<Span>,
+    /// File-scope `#if` chains holding declarations (`typedef double real;` under `#ifdef
+    /// DOUBLE`) whose live arm the front end could not tell without the preprocessor.
+    pub undecided_declarations: Vec<Span>,
 }
 
 /// One of [`Unit::local_types`].

@@ -310,6 +310,15 @@ pub fn routine_globals(
     used
 }
 
+/// A file as [`support`] reads it: its text, its syntax trees ([`crate::syntax::parse`]), and
+/// the arms of `#if` chains the compiler will not see (`acc_engine::facts::Unit::dead_branches`).
+#[derive(Clone, Copy)]
+pub struct FileText<'a> {
+    pub src: &'a str,
+    pub trees: &'a [tree_sitter::Tree],
+    pub dead: &'a [acc_engine::Span],
+}
+
 /// The file's macros, type declarations and `routine` functions (made
 /// `__device__`), in source order, with `#line` markers.
 ///
@@ -321,15 +330,22 @@ pub fn routine_globals(
 /// `declared` (the names of `declare` directives) does not list: it has no
 /// device copy to reach.
 pub fn support(
-    src: &str,
-    trees: &[tree_sitter::Tree],
+    file: &FileText,
     lines: &crate::line_map::LineMap,
     declared: &[String],
     bound: &[RoutineGlobal],
     routines: &[String],
     pointers: &str,
 ) -> Result<String, (usize, String)> {
-    let items = items(trees);
+    // What the compiler will not see is none of the module's (a `typedef` of the other
+    // precision under `#else`).
+    let FileText { src, trees, dead } = *file;
+    let mut items = items(trees);
+    items.retain(|n| {
+        !dead
+            .iter()
+            .any(|d| d.start <= n.start_byte() && n.end_byte() <= d.end)
+    });
     if let Some(RoutineGlobal { name: g, at, .. }) =
         bound.iter().find(|g| !declared.contains(&g.name))
     {
@@ -654,8 +670,11 @@ mod tests {
         let t = crate::syntax::parse(src);
         let r = routines_of(src);
         let s = support(
-            src,
-            &t,
+            &FileText {
+                src,
+                trees: &t,
+                dead: &[],
+            },
             &crate::line_map::LineMap::new(src, "t.c"),
             &[],
             &routine_globals(src, &t, &r),
@@ -745,8 +764,11 @@ mod tests {
         assert_eq!(bound[0].uses.len(), 1);
         assert_eq!(bound[0].uses[0], at..at + 1);
         let s = support(
-            src,
-            &t,
+            &FileText {
+                src,
+                trees: &t,
+                dead: &[],
+            },
             &crate::line_map::LineMap::new(src, "t.c"),
             &["g".into(), "k".into()],
             &bound,
@@ -766,8 +788,11 @@ mod tests {
         let t = crate::syntax::parse(src);
         let r = routines_of(src);
         let (at, why) = support(
-            src,
-            &t,
+            &FileText {
+                src,
+                trees: &t,
+                dead: &[],
+            },
             &crate::line_map::LineMap::new(src, "t.c"),
             &["k".into()],
             &routine_globals(src, &t, &r),

@@ -132,12 +132,16 @@ impl<'a> Lowerer<'a> {
             ..
         } = f;
         let mut value_decls = CWriter::at(1);
+        let mut aliases = CWriter::at(1);
         for (i, p) in k.params.iter().enumerate() {
             let var = self.unit.var(p.var);
             let name = &var.name;
             let text = c_string(name);
             match p.pass {
                 Pass::Mapped => {
+                    if let Some(alias) = self.macro_alias(id, p.var) {
+                        aliases.line(&alias);
+                    }
                     match self.probe(id, p.var) {
                         // Only part of the array is mapped: find the device
                         // copy through that part, then step back to element 0.
@@ -230,6 +234,87 @@ impl<'a> Lowerer<'a> {
         }
         let pointers = std::mem::replace(decls, value_decls);
         decls.text(&pointers.finish());
+        decls.text(&aliases.finish());
+    }
+
+    /// A mapped variable that the construct's text reaches only through a macro's replacement
+    /// text (`#define IDX(i, j) (w[(i) + nx * (j)])`), where no edit of the kernel's text can
+    /// reach it: a variable of its own name, bound to the device copy, for the macro to find.
+    /// An array's is a pointer to its first element (reads and writes go to the device copy); a
+    /// scalar's or struct's is its value, which holds while the region never writes it. One it
+    /// writes is an error, with what to do (C has no other name for the device copy).
+    fn macro_alias(&mut self, id: ConstructId, v: VarId) -> Option<String> {
+        let body = self.unit.construct(id).body?;
+        let refs = self.unit.refs_in(body);
+        let through_macro = refs.iter().find(|r| r.var == v && r.implied)?;
+        let var = self.unit.var(v);
+        let name = &var.name;
+        if var.shape == acc_engine::facts::Shape::Array {
+            return Some(format!(
+                "__ACC_ARRAY_ALIAS({name}, *__acc_p_{name}); (void){name};"
+            ));
+        }
+        let written = refs
+            .iter()
+            .filter(|r| r.var == v && !r.implied)
+            .find(|r| self.writes_at(r.span));
+        if let Some(w) = written {
+            let (at, written_at) = (through_macro.span, w.span);
+            self.diags.push(
+                Diagnostic::error(
+                    at,
+                    format!(
+                        "`{name}` is used here through a macro's replacement text, and the \
+                         region writes it: acc cannot reach its device copy from the macro"
+                    ),
+                )
+                .with_secondary(written_at, "written here")
+                .with_note(format!(
+                    "pass `{name}` as a macro argument, or give it `firstprivate({name})` if \
+                     the region's writes need not reach the host"
+                )),
+            );
+            return None;
+        }
+        Some(format!(
+            "__ACC_VALUE_ALIAS({name}, *__acc_p_{name}); (void){name};"
+        ))
+    }
+
+    /// Whether the variable named at `at` is written there: assigned (whole or a member or
+    /// element of it), incremented or decremented, or its address taken.
+    fn writes_at(&self, at: Span) -> bool {
+        let Some(tree) = self
+            .trees
+            .iter()
+            .find(|t| t.root_node().byte_range().contains(&at.start))
+        else {
+            return true;
+        };
+        let Some(mut n) = tree.root_node().descendant_for_byte_range(at.start, at.end) else {
+            return true;
+        };
+        while let Some(p) = n.parent() {
+            let inner = match p.node_kind() {
+                "parenthesized_expression" => true,
+                "field_expression" | "subscript_expression" => {
+                    p.child_by_field_name("argument") == Some(n)
+                }
+                _ => false,
+            };
+            if !inner {
+                return match p.node_kind() {
+                    "assignment_expression" => p.child_by_field_name("left") == Some(n),
+                    "update_expression" => true,
+                    "pointer_expression" => p
+                        .child_by_field_name("operator")
+                        .is_some_and(|o| &self.src[o.byte_range()] == "&"),
+                    _ => false,
+                };
+            }
+            n = p;
+        }
+        false
     }
 
     /// The function's own types (and enumerators) that the kernel's declarations and body

@@ -162,8 +162,12 @@ pub fn lower_file_lazy(
     // `update`, a type, a macro a CUDA version needs): read the headers through the
     // preprocessor then too.
     let has_directives = !analysis.unit.constructs.is_empty();
+    // The CUDA module carries the file's declarations of the `#if` arm the compiler sees:
+    // which one that is may take the headers' macros and the command line's.
+    let undecided = has_directives && !analysis.unit.undecided_declarations.is_empty();
     let mut header_items = Vec::new();
     if unknown_type
+        || undecided
         || opts.read_headers
         || (has_directives && crate::preprocess::includes_program_header(src))
     {

@@ -59,8 +59,11 @@ impl Lowerer<'_> {
         // pointers whose names start with `pointers`.
         let support_with = |pointers: &str| {
             crate::cuda::support(
-                self.src,
-                self.trees,
+                &crate::cuda::FileText {
+                    src: self.src,
+                    trees: self.trees,
+                    dead: &self.unit.dead_branches,
+                },
                 &self.lines,
                 declared,
                 bound,

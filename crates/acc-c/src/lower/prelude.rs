@@ -229,6 +229,10 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
  * them on the first thread of each block. */
 #define __ACC_REDUNDANT_BEGIN {
 #define __ACC_REDUNDANT_END }
+/* A mapped variable the kernel's text reaches only through a macro's replacement text: a
+ * variable of its name bound to the device copy (an array's decayed, a scalar's value). */
+#define __ACC_ARRAY_ALIAS(name, e) __typeof__(&*(e)) name = (e)
+#define __ACC_VALUE_ALIAS(name, e) __typeof__(e) name = (e)
 /* A worker or vector loop that the CUDA module spreads over a block's threads (its "lanes"
  * mode): here it runs in order, within the chunk, its reductions straight into the variable. */
 #define __ACC_VFIRST(t) 0LL

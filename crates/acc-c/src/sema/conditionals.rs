@@ -149,11 +149,11 @@ impl<'s> Walker<'s> {
                 &r[..end]
             };
             let truth = match l.kind {
-                "ifdef" | "elifdef" => self.macro_defined(name())?,
-                "ifndef" | "elifndef" => !self.macro_defined(name())?,
+                "ifdef" | "elifdef" => self.macro_defined(name(), l.span.start)?,
+                "ifndef" | "elifndef" => !self.macro_defined(name(), l.span.start)?,
                 "if" | "elif" => {
                     let cond = l.rest.replace("\\\r\n", " ").replace("\\\n", " ");
-                    self.eval_condition(strip_comments(&cond).trim())? != 0
+                    self.eval_condition(strip_comments(&cond).trim(), l.span.start)? != 0
                 }
                 _ => true,
             };

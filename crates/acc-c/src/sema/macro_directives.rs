@@ -136,12 +136,13 @@ impl<'a> Definitions<'a> {
     /// Whether some definition (the file's or a header's) is an object-like macro that
     /// expands to nothing.
     fn any_empty(&self) -> bool {
-        self.headers.values().any(MacroDef::is_empty_object)
+        let blank = |d: &MacroDef| d.is_empty_object() || d.is_qualifier_object();
+        self.headers.values().any(blank)
             || self
                 .file
                 .values()
                 .flatten()
-                .any(|e| e.def.as_ref().is_some_and(MacroDef::is_empty_object))
+                .any(|e| e.def.as_ref().is_some_and(blank))
     }
 
     fn event_at(&self, name: &str, at: usize) -> Option<&'a MacroEvent> {
@@ -206,14 +207,17 @@ impl<'a> Definitions<'a> {
 /// An empty macro is what a portability header makes of a qualifier or an attribute the
 /// compiler may lack (`#define __restrict`, `#define INLINE`): the compiler sees nothing where
 /// it is used, and neither must the parse, which would read `Q vec *v` as a variable of type
-/// `Q` and lose `vec`. Its uses are blanked in the masked copy.
+/// `Q` and lose `vec`. Its uses are blanked in the masked copy; so are those of a macro that
+/// stands for qualifiers (`#define RESTRICT restrict`: `double *RESTRICT x` would be read as a
+/// pointer named `RESTRICT`), with the qualifiers where they fit.
 pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
     let (producers, acc_producers) = defs.pragma_producers();
     let mut found = Found::default();
     if producers.is_empty() && !defs.any_empty() {
         return found;
     }
-    let mut blanks: Vec<Span> = Vec::new();
+    // Uses of macros that stand for nothing or for qualifiers, with their replacement.
+    let mut blanks: Vec<(Span, &str)> = Vec::new();
     let b = src.as_bytes();
     let mut uses: Vec<MacroDirective> = Vec::new();
     let mut i = 0;
@@ -267,8 +271,8 @@ pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
             i = end;
             continue;
         };
-        if def.is_empty_object() {
-            blanks.push(Span::new(i, end));
+        if def.is_empty_object() || def.is_qualifier_object() {
+            blanks.push((Span::new(i, end), def.body.trim()));
             i = end;
             continue;
         }
@@ -322,8 +326,13 @@ pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
         return found;
     }
     let mut masked = src.as_bytes().to_vec();
-    for b in blanks {
+    for (b, body) in blanks {
         masked[b.start..b.end].fill(b' ');
+        // A qualifier that fits in the macro's name is kept (`RESTRICT` → `restrict`); a
+        // longer one is left out, which loses nothing the analysis needs but `const`.
+        if body.len() <= b.end - b.start {
+            masked[b.start..b.start + body.len()].copy_from_slice(body.as_bytes());
+        }
     }
     for u in uses {
         found.directives.insert(mask(&mut masked, u.span), u);

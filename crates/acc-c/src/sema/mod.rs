@@ -150,14 +150,14 @@ fn analyze_text(
     (unit, diags, masked_trees, unread)
 }
 
-/// Whether `src` may use an object-like macro that expands to nothing (see
+/// Whether `src` may use an object-like macro that expands to nothing or to qualifiers (see
 /// [`macro_directives::find`]): one the headers define, or one the file defines itself on a
 /// line of its own, named in a line of code. A cheap test before the search proper.
 fn may_use_empty_macro(src: &str, env: &TypeEnv) -> bool {
     let mut names: std::collections::HashSet<&str> = env
         .macros
         .iter()
-        .filter(|(_, d)| d.is_empty_object())
+        .filter(|(_, d)| d.is_empty_object() || d.is_qualifier_object())
         .map(|(n, _)| n.as_str())
         .collect();
     let is_word =
@@ -171,8 +171,10 @@ fn may_use_empty_macro(src: &str, env: &TypeEnv) -> bool {
         };
         let def = def.split("//").next().unwrap_or("");
         let def = def.split("/*").next().unwrap_or("").trim();
-        if is_word(def) {
-            names.insert(def);
+        let (name, body) = def.split_once(char::is_whitespace).unwrap_or((def, ""));
+        if is_word(name) && (body.trim().is_empty() || crate::macro_expand::is_qualifier_list(body))
+        {
+            names.insert(name);
         }
     }
     !names.is_empty()
@@ -219,6 +221,8 @@ fn walk<'s>(
         variable_typedefs: Vec::new(),
         macro_events: Vec::new(),
         dead_branches: Vec::new(),
+        undecided_chains: Vec::new(),
+        own_macro_lines: own_macro_lines(src),
         macro_directives,
         macro_directives_used: std::collections::HashSet::new(),
         unread_directives: 0,
@@ -262,6 +266,7 @@ fn walk<'s>(
         }
     }
     w.report_unknown_types();
+    w.unit.dead_branches = w.dead_branches.clone();
     for root in roots {
         w.report_unread_directives(*root, false);
     }
@@ -313,6 +318,10 @@ struct Walker<'s> {
     macro_events: Vec<macro_directives::MacroEvent>,
     /// The branches of `#if`s the compiler will not see.
     dead_branches: Vec<Span>,
+    /// The `#if` chains whose live arm the walk could not tell.
+    undecided_chains: Vec<Span>,
+    /// The file's own `#define` (`true`) and `#undef` lines: the name and where the line is.
+    own_macro_lines: Vec<(&'s str, usize, bool)>,
     /// The directives that macro uses expand to, by where their masked statements stand.
     macro_directives: HashMap<usize, macro_directives::MacroDirective>,
     macro_directives_used: std::collections::HashSet<usize>,
@@ -509,4 +518,18 @@ impl<'s> Walker<'s> {
     fn lookup(&self, name: &str) -> Option<VarId> {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied())
     }
+}
+
+/// The file's `#define` and `#undef` lines, in order: the name, the line's offset, and whether
+/// it defines.
+fn own_macro_lines(src: &str) -> Vec<(&str, usize, bool)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in src.split_inclusive('\n') {
+        if let Some((directive, name)) = crate::lex::macro_line(line) {
+            out.push((name, at, directive == "define"));
+        }
+        at += line.len();
+    }
+    out
 }

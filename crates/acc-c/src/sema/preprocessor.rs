@@ -42,11 +42,11 @@ impl<'s> Walker<'s> {
                     let directive = crate::syntax::directive_name(self.text(n));
                     let negated =
                         directive.starts_with("ifndef") || directive.starts_with("elifndef");
-                    self.macro_defined(name)? != negated
+                    self.macro_defined(name, n.start_byte())? != negated
                 }
                 "preproc_if" | "preproc_elif" => {
                     let cond = self.text(n.child_by_field_id(fields().condition.get())?);
-                    self.eval_condition(cond)? != 0
+                    self.eval_condition(cond, n.start_byte())? != 0
                 }
                 "preproc_else" => true,
                 _ => return None,
@@ -83,9 +83,12 @@ impl<'s> Walker<'s> {
     /// Whether a macro is defined for the preprocessor, when acc can know: with the headers
     /// read through the preprocessor (with the command line's `-D` and `-U`), every macro it
     /// knows at the end of the file, and no other.
-    pub(super) fn macro_defined(&self, name: &str) -> Option<bool> {
+    pub(super) fn macro_defined(&self, name: &str, at: usize) -> Option<bool> {
         if name == "_OPENACC" {
             return Some(true);
+        }
+        if let Some(defined) = self.own_macro_state(name, at)? {
+            return Some(defined);
         }
         if self.env.constants.contains_key(name) || self.env.function_macros.contains_key(name) {
             return Some(true);
@@ -96,8 +99,78 @@ impl<'s> Walker<'s> {
         (name == "_OPENMP").then_some(false)
     }
 
-    /// A `#if` condition's value, when every name in it is one `macro_defined` knows.
-    pub(super) fn eval_condition(&self, cond: &str) -> Option<i64> {
+    /// What the file's own `#define` and `#undef` lines say of `name` at byte `at`, since the
+    /// macros acc knows are those the file ends with: `Some(Some(defined))` from the last of
+    /// them before `at` that the compiler surely reads (arms acc knows dead skipped);
+    /// `Some(None)` when they say nothing (the macros the file ends with do); `None` when the
+    /// state here is unknown: the last one is in an arm acc could not decide, or the file only
+    /// changes the macro later (`#ifndef N` / `#define N 64` / `#endif`: `N` is defined at the
+    /// end either way).
+    fn own_macro_state(&self, name: &str, at: usize) -> Option<Option<bool>> {
+        let lines = self.own_macro_lines.iter().filter(|l| l.0 == name);
+        let mut later = false;
+        for &(_, line, defines) in lines.rev() {
+            if line >= at {
+                later = true;
+                continue;
+            }
+            if self
+                .dead_branches
+                .iter()
+                .any(|d| d.start <= line && line < d.end)
+            {
+                continue;
+            }
+            if let Some(chain) = self
+                .undecided_chains
+                .iter()
+                .rev()
+                .find(|d| d.start <= line && line < d.end)
+            {
+                // `#ifndef N` / `#define N 64` / `#endif`: defined after it either way.
+                return self.guards(*chain, name).then_some(Some(true));
+            }
+            return Some(Some(defines));
+        }
+        if later {
+            None
+        } else {
+            Some(None)
+        }
+    }
+
+    /// Whether the `#if` chain at `chain` is a default for `name`: `#ifndef name` (or `#if
+    /// !defined(name)`) with no `#else`, whose arm defines it and never undefines it.
+    fn guards(&self, chain: Span, name: &str) -> bool {
+        let text = &self.src[chain.start..chain.end];
+        let first = text.lines().next().unwrap_or("");
+        let directive = crate::syntax::directive_name(first);
+        let condition = directive.strip_prefix("ifndef").map(str::trim).or_else(|| {
+            let c = directive
+                .strip_prefix("if")?
+                .trim_start()
+                .strip_prefix('!')?;
+            let c = c.trim_start().strip_prefix("defined")?.trim();
+            Some(c.trim_start_matches('(').trim_end_matches(')').trim())
+        });
+        let inner = |d: &str| {
+            text.lines().skip(1).any(|l| {
+                let l = crate::syntax::directive_name(l);
+                l.starts_with(d)
+            })
+        };
+        condition == Some(name)
+            && !inner("else")
+            && !inner("elif")
+            && !self.own_macro_lines.iter().any(|&(n, at, defines)| {
+                n == name && !defines && chain.start <= at && at < chain.end
+            })
+    }
+
+    /// A `#if` condition's value at byte `at`, when every name in it is one `macro_defined`
+    /// knows.
+    pub(super) fn eval_condition(&self, cond: &str, at: usize) -> Option<i64> {
+        let position = at;
         // `defined X` and `defined(X)` first, then the constant expression.
         let mut text = String::with_capacity(cond.len());
         let mut rest = cond;
@@ -123,7 +196,11 @@ impl<'s> Walker<'s> {
                 continue;
             }
             text.push_str(&rest[..at]);
-            text.push_str(if self.macro_defined(name)? { "1" } else { "0" });
+            text.push_str(if self.macro_defined(name, position)? {
+                "1"
+            } else {
+                "0"
+            });
             rest = tail;
         }
         text.push_str(rest);
@@ -149,7 +226,21 @@ impl<'s> Walker<'s> {
                 at = i;
                 continue;
             }
-            if w.starts_with(|c: char| c.is_ascii_digit()) || self.env.constants.contains_key(w) {
+            if w.starts_with(|c: char| c.is_ascii_digit()) {
+                continue;
+            }
+            // A macro the file defines or undefines: its value here is the one the file ends
+            // with only where nothing changes it after this line.
+            if self.own_macro_lines.iter().any(|l| l.0 == w)
+                && (self
+                    .own_macro_lines
+                    .iter()
+                    .any(|l| l.0 == w && l.1 >= position)
+                    || self.own_macro_state(w, position)?.is_none())
+            {
+                return None;
+            }
+            if self.env.constants.contains_key(w) {
                 continue;
             }
             if !complete || self.env.macros.contains_key(w) {
@@ -429,4 +520,42 @@ pub(super) fn substitute(body: &str, params: &[String], args: &[&str]) -> String
     }
     flush(&mut word, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    /// The directives the walk reads (by line) and the dead arms it knows, for `src`.
+    fn read(src: &str) -> (Vec<usize>, usize) {
+        let a = crate::analyze_for(src, Default::default(), None);
+        let lines = a
+            .unit
+            .constructs
+            .iter()
+            .map(|c| src[..c.pragma_span.start].lines().count() + 1)
+            .collect();
+        (lines, a.unit.dead_branches.len())
+    }
+
+    #[test]
+    fn a_macro_the_file_defines_is_known_where_the_file_has_defined_it() {
+        // A default (`#ifndef N` / `#define N`): defined after it either way, with its value.
+        let default = "#ifndef N\n#define N 64\n#endif\nvoid f(double *a) {\n\
+                       #if N > 32\n#pragma acc parallel loop\n#else\n#pragma acc serial loop\n#endif\n\
+                       for (int i = 0; i < 8; i++) a[i] = 0;\n}\n";
+        assert_eq!(read(default), (vec![6], 1));
+        // Defined only in an arm acc cannot decide: unknown after it, both arms read.
+        let unknown = "#ifdef FEATURE\n#define FAST\n#endif\nvoid f(double *a) {\n\
+                       #ifdef FAST\n#pragma acc parallel loop\n#else\n#pragma acc serial loop\n#endif\n\
+                       for (int i = 0; i < 8; i++) a[i] = 0;\n}\n";
+        assert_eq!(read(unknown).1, 0);
+        // Defined after the test: the file's final macros do not say what holds here.
+        let later = "void f(double *a) {\n#ifdef LATE\n#pragma acc parallel loop\n#else\n\
+                     #pragma acc serial loop\n#endif\nfor (int i = 0; i < 8; i++) a[i] = 0;\n}\n\
+                     #define LATE 1\n";
+        assert_eq!(read(later).1, 0);
+        // Undefined before the test: not defined there, whatever comes later.
+        let undone = "#define X 1\n#undef X\nvoid f(double *a) {\n#ifdef X\n#pragma acc serial loop\n\
+                      #else\n#pragma acc parallel loop\n#endif\nfor (int i = 0; i < 8; i++) a[i] = 0;\n}\n";
+        assert_eq!(read(undone), (vec![7], 1));
+    }
 }

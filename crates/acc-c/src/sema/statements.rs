@@ -314,6 +314,26 @@ impl<'s> Walker<'s> {
                             && Some(*n) != node.child_by_field_id(fields().name.get())
                     })
                     .collect();
+                if matches!(node.node_kind(), "preproc_if" | "preproc_ifdef") {
+                    self.undecided_chains.push(Self::span(node));
+                }
+                let declares = |n: &Node| {
+                    matches!(
+                        n.node_kind(),
+                        "declaration" | "type_definition" | "function_definition"
+                    ) || n.node_kind().ends_with("_specifier")
+                };
+                if file_scope
+                    && matches!(node.node_kind(), "preproc_if" | "preproc_ifdef")
+                    && (children.iter().any(declares)
+                        || alternatives(node).iter().any(|a| {
+                            let mut c = a.walk();
+                            let arm: Vec<Node> = a.named_children(&mut c).collect();
+                            arm.iter().any(declares)
+                        }))
+                {
+                    self.unit.undecided_declarations.push(Self::span(node));
+                }
                 self.visit_seq(&children, file_scope);
                 1
             }
@@ -462,4 +482,15 @@ impl<'s> Walker<'s> {
             }
         }
     }
+}
+
+/// The `#elif`/`#else` arms that follow a `#if` arm, in order.
+fn alternatives(arm: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut n = arm.child_by_field_id(fields().alternative.get());
+    while let Some(a) = n {
+        out.push(a);
+        n = a.child_by_field_id(fields().alternative.get());
+    }
+    out
 }

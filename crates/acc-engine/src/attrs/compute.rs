@@ -51,6 +51,21 @@ impl Cx<'_> {
                 }
             }
         }
+        // A combined construct's own `reduction` names its variable on the compute part too
+        // (OpenACC 3.3 2.11: it implies `copy` there), used in the loop or not.
+        let own = self.unit.construct(cid);
+        if own.directive.kind.is_combined() {
+            for (ci, clause) in own.directive.clauses.iter().enumerate() {
+                if clause.kind != ClauseKind::Reduction {
+                    continue;
+                }
+                for (ii, item) in clause_items(&clause.args).iter().enumerate() {
+                    if let Some(Some(v)) = own.clause_vars.get(ci).and_then(|x| x.get(ii)) {
+                        refs.push((item.span.start, *v));
+                    }
+                }
+            }
+        }
         refs.sort_by_key(|r| r.0);
         for (_, v) in refs {
             push(v);

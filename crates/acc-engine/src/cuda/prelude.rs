@@ -31,6 +31,10 @@ typedef unsigned int uint32_t;
 typedef unsigned long uint64_t;
 #define _Bool bool
 #define restrict __restrict__
+/* A mapped variable the kernel's text reaches only through a macro's replacement text (see
+ * the host prelude): `auto` decays an array as C does. */
+#define __ACC_ARRAY_ALIAS(name, e) auto name = (e)
+#define __ACC_VALUE_ALIAS(name, e) auto name = (e)
 #define NULL 0
 #define INT_MAX 2147483647
 #define INT_MIN (-INT_MAX - 1)
