@@ -1,6 +1,6 @@
 /* Real and complex operands mixed as C allows (`x + y * I` with double x and y, `2 * z`,
  * `z / 4.0f`, a long times I): C converts to the wider type, and kernels compute what the host
- * does on every device. */
+ * does on every device. GCC's builtin names of the <complex.h> functions work in kernels too. */
 #include <complex.h>
 #include <stdio.h>
 
@@ -21,11 +21,15 @@ int main(void) {
     a[i] = 2 * a[i] - k * I + 0.5;
     b[i] = (float)i * I + 1.0f;
     b[i] = b[i] / 4.0f + 3 * b[i];
+    b[i] = __builtin_conjf(b[i]) + __builtin_crealf(b[i]) - __builtin_cimagf(b[i]);
+    a[i] = __builtin_conj(a[i]) * __builtin_creal(a[i]) + __builtin_cimag(a[i]);
   }
   for (int i = 0; i < N; i++) {
     double complex wa = 2 * ((double)i + 2.0 * i * I) - (long)(i % 3) * I + 0.5;
     float complex wb0 = (float)i * I + 1.0f;
-    float complex wb = wb0 / 4.0f + 3 * wb0;
+    float complex wb1 = wb0 / 4.0f + 3 * wb0;
+    float complex wb = conjf(wb1) + crealf(wb1) - cimagf(wb1);
+    wa = conj(wa) * creal(wa) + cimag(wa);
     if (creal(a[i]) != creal(wa) || cimag(a[i]) != cimag(wa) || crealf(b[i]) != crealf(wb) ||
         cimagf(b[i]) != cimagf(wb)) {
       printf("%d: a = %g%+gi (want %g%+gi), b = %g%+gi (want %g%+gi)\n", i, creal(a[i]),

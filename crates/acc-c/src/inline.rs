@@ -186,7 +186,15 @@ fn includes(line: &str, header: &str) -> bool {
     let Some(name) = rest[open.len_utf8()..].split(close).next() else {
         return false;
     };
-    !name.is_empty() && Path::new(header).ends_with(name)
+    // `Path` keeps a leading `.` (`"./fn.h"`) but drops an inner one (the preprocessor's
+    // `sub/./fn.h` for it): compare without them.
+    fn parts(p: &str) -> Vec<std::path::Component<'_>> {
+        Path::new(p)
+            .components()
+            .filter(|c| *c != std::path::Component::CurDir)
+            .collect()
+    }
+    !name.is_empty() && parts(header).ends_with(&parts(name))
 }
 
 /// The header's text to put in at the inclusion where the preprocessor read it: its include
@@ -372,6 +380,18 @@ mod tests {
         assert!(run(src, &dirs, &files).is_none());
         // A header that cannot be read stays too.
         assert!(run(src, &[directive("a.h", 1)], &[]).is_none());
+    }
+
+    /// The preprocessor names a header by the path the `#include` joins to its includer's
+    /// directory, `.` parts and all (`inc/./fn.h` for `#include "./fn.h"` in `inc/wrap.h`).
+    #[test]
+    fn an_include_names_its_header_whatever_dot_parts_either_path_has() {
+        assert!(includes("#include \"./fn.h\"", "inc/./fn.h"));
+        assert!(includes("#include \"./fn.h\"", "./fn.h"));
+        assert!(includes("#include \"fn.h\"", "inc/./fn.h"));
+        assert!(includes("#include \"../up.h\"", "inc/../up.h"));
+        assert!(!includes("#include \"./fn.h\"", "inc/./other.h"));
+        assert!(!includes("#include \"sub/fn.h\"", "inc/./fn.h"));
     }
 
     /// A header that a header the file includes includes: both go in, each with its lines.

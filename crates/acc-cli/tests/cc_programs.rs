@@ -678,3 +678,47 @@ fn a_written_scalar_read_through_a_macro_is_an_error_not_a_stale_copy() {
         "{said}"
     );
 }
+
+/// A `kernels` region's reduction variable set before its loop: with one kernel a statement
+/// the region reads in order (no warning, the right sum); where the region must run as one
+/// kernel (a variable declared in one statement is used by the next), each gang has its own
+/// copy there, and acc says so.
+#[test]
+fn a_kernels_reduction_variable_set_before_its_loop() {
+    if !have_cc() {
+        return;
+    }
+    let program = |first: &str| {
+        format!(
+            "#include <stdio.h>\nint main(void) {{\n  double a[100], s = 5;\n  \
+             for (int i = 0; i < 100; i++) a[i] = 1;\n  \
+             #pragma acc kernels copyin(a) copyout(s)\n  {{\n    {first}\n    \
+             #pragma acc loop reduction(+:s)\n    for (int i = 0; i < 100; i++) s += a[i];\n  }}\n  \
+             printf(\"%g\\n\", s);\n  return 0;\n}}\n"
+        )
+    };
+    let parts = program("s = 1;");
+    let one = program("double start = 1; s = start;");
+    let dir = project(
+        "kernels-reduction-set",
+        &[("parts.c", &parts), ("one.c", &one)],
+    );
+    let out = ok(acc(&dir)
+        .args(["cc", "parts.c", "-o", "parts"])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "parts", "host_discrete"), "101\n");
+    let out = ok(acc(&dir)
+        .args(["cc", "one.c", "-o", "one"])
+        .output()
+        .unwrap());
+    assert!(
+        stderr(&out).contains(
+            "one.c:7:23: warning: `s` is used in the `kernels` region outside its reduction loop, \
+             and the region runs as one kernel"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -30,17 +30,11 @@ impl<'a> Lowerer<'a> {
         let Some(body) = c.body else { return };
         let line = self.line(c.pragma_span);
         let n = self.fresh();
+        let parts = self.kernel_parts(id, k, body);
+        let (region, groups) = self.reductions_by_part(k, &parts);
+        let k = &region;
         // Host side: data, arguments, reductions, launch.
         let (data_array, data_count) = self.data_array_compact(&k.data, &format!("__acc_d{n}"));
-        let mut f = Frame::new(n);
-        self.kernel_params(id, k, &mut f);
-        (f.local_types, f.typedefs_used) = self.local_types(c.pragma_span);
-        self.kernel_privates(id, k, &mut f);
-        self.kernel_reductions(k, &mut f);
-        self.offset_args(&mut f);
-        self.private_section_args(&mut f);
-        self.routine_global_args(&mut f);
-        let parts = self.kernel_parts(id, k, body);
         let (num_gangs, nw, vl) = self.launch_dims(id, k);
         let launch = Launch {
             line,
@@ -52,13 +46,34 @@ impl<'a> Lowerer<'a> {
             asy: self.async_arg(id),
         };
         let wait = self.wait_clause(id, line);
-        let args_decl = self.arg_tables(k, &f);
-        let reds_decl = reduction_tables(&f);
         let saved = self.macros_to_save(body);
         let others = std::mem::take(&mut self.kernels);
-        let mut launches = String::new();
-        for (pi, (span, iterations)) in parts.iter().enumerate() {
-            launches.push_str(&self.kernel_part(id, k, pi, *span, iterations, &f, &launch));
+        // Each group of parts shares one frame (its arguments and reductions): all of them,
+        // unless a reduction belongs to one part only (`reductions_by_part`).
+        let (mut launches, mut typedefs_used) = (String::new(), String::new());
+        for (gi, (gk, members)) in groups.iter().enumerate() {
+            let mut f = Frame::new(if gi == 0 { n } else { self.fresh() });
+            self.kernel_params(id, gk, &mut f);
+            (f.local_types, f.typedefs_used) = self.local_types(c.pragma_span);
+            self.kernel_privates(id, gk, &mut f);
+            self.kernel_reductions(gk, &mut f);
+            self.offset_args(&mut f);
+            self.private_section_args(&mut f);
+            self.routine_global_args(&mut f);
+            let _ = write!(
+                launches,
+                "{}{} {} ",
+                f.offset_decls,
+                self.arg_tables(gk, &f),
+                reduction_tables(&f)
+            );
+            for &pi in members {
+                let (span, iterations) = &parts[pi];
+                launches.push_str(&self.kernel_part(id, gk, pi, *span, iterations, &f, &launch));
+            }
+            if gi == 0 {
+                typedefs_used = f.typedefs_used.clone();
+            }
         }
         let functions = std::mem::replace(&mut self.kernels, others);
         if saved.is_empty() {
@@ -67,7 +82,6 @@ impl<'a> Lowerer<'a> {
             self.keep_restoring(&saved, functions);
         }
         let asy = &launch.asy;
-        let (offset_decls, typedefs_used) = (&f.offset_decls, &f.typedefs_used);
         // The host's own variables that only the kernel's private copies
         // use are, on the host, set and never read; say so to the C compiler.
         let unused: String = k
@@ -75,10 +89,10 @@ impl<'a> Lowerer<'a> {
             .iter()
             .map(|&v| format!("(void){}; ", self.unit.var(v).name))
             .collect::<String>()
-            + typedefs_used;
+            + &typedefs_used;
         let launch = format!(
             "{wait}{unused}{data_array} acc_rt_region_begin_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy}); \
-             {offset_decls}{args_decl} {reds_decl} {launches}\
+             {launches}\
              acc_rt_region_end_v({f}, {line}, __acc_d{n}i, __acc_d{n}v, {data_count}, {asy});",
             f = self.file_at(c.pragma_span),
         );
@@ -432,6 +446,134 @@ impl<'a> Lowerer<'a> {
             vec![(body, "INT64_MAX".to_string())]
         } else {
             vec![(body, self.iterations(id, k))]
+        }
+    }
+
+    /// A `kernels` region that runs as one kernel a statement, whose reduction variable a
+    /// statement other than its loop's uses (`s = 0;` then `loop reduction(+:s)`): the region
+    /// runs in order, one kernel after the other, so the reduction is its loop's kernel's
+    /// alone, whose result reaches the variable as that kernel ends (the next statement reads
+    /// it), and the other statements use the variable's device copy, which the region then
+    /// needs: its implicit copy is made a real one. The region's plan so changed, and the
+    /// parts grouped by the plan each runs with: one group of all parts otherwise.
+    fn reductions_by_part(
+        &mut self,
+        k: &KernelPlan,
+        parts: &[(Span, String)],
+    ) -> (KernelPlan, Vec<(KernelPlan, Vec<usize>)>) {
+        let all = || vec![(k.clone(), (0..parts.len()).collect())];
+        if k.reductions.is_empty() {
+            return (k.clone(), all());
+        }
+        if parts.len() < 2 {
+            self.warn_reductions_seen_by_gangs(k, parts);
+            return (k.clone(), all());
+        }
+        // The part whose loops reduce into each reduction's variable.
+        let reduces_in = |v: VarId, span: Span| {
+            self.unit
+                .constructs
+                .iter()
+                .any(|c| span.contains(c.pragma_span) && reduces_into(c, v))
+        };
+        let used_in = |v: VarId, span: Span| {
+            self.unit
+                .refs_in(span)
+                .iter()
+                .any(|r| r.var == v && !loop_private_at(self.unit, k, v, r.span))
+        };
+        let shared: Vec<VarId> = k
+            .reductions
+            .iter()
+            .map(|r| r.var)
+            .filter(|&v| {
+                parts
+                    .iter()
+                    .any(|(span, _)| !reduces_in(v, *span) && used_in(v, *span))
+            })
+            .collect();
+        if shared.is_empty() {
+            return (k.clone(), all());
+        }
+        let mut region = k.clone();
+        for d in region.data.iter_mut() {
+            if d.implicit && d.action == Action::NoCreate && shared.contains(&d.var) {
+                d.action = Action::Copy;
+            }
+        }
+        let groups = parts
+            .iter()
+            .enumerate()
+            .map(|(pi, (span, _))| {
+                let mut part = region.clone();
+                part.reductions
+                    .retain(|r| !shared.contains(&r.var) || reduces_in(r.var, *span));
+                for &v in &shared {
+                    if !part.reductions.iter().any(|r| r.var == v)
+                        && !part.params.iter().any(|p| p.var == v)
+                    {
+                        part.params.push(acc_engine::plan::Param {
+                            var: v,
+                            pass: Pass::Mapped,
+                        });
+                    }
+                }
+                (part, vec![pi])
+            })
+            .collect();
+        (region, groups)
+    }
+
+    /// A `kernels` region that runs as one kernel, whose statements outside a reduction's
+    /// loops use its variable: each gang runs them on its own copy, so they do not see (or
+    /// set) what a sequential reading would (`reductions_by_part` gives regions of one kernel
+    /// a statement the reading in order).
+    fn warn_reductions_seen_by_gangs(&mut self, k: &KernelPlan, parts: &[(Span, String)]) {
+        if k.kind != EffKind::Kernels {
+            return;
+        }
+        let Some(&(body, _)) = parts.first() else {
+            return;
+        };
+        for r in &k.reductions {
+            let loops: Vec<Span> = self
+                .unit
+                .constructs
+                .iter()
+                .enumerate()
+                .filter(|(i, c)| *i == k.construct.0 as usize || body.contains(c.pragma_span))
+                .map(|(_, c)| c)
+                .filter(|c| reduces_into(c, r.var))
+                .map(|c| {
+                    Span::new(
+                        c.pragma_span.start,
+                        c.body.map_or(c.pragma_span.end, |b| b.end),
+                    )
+                })
+                .collect();
+            let outside = self
+                .unit
+                .refs_in(body)
+                .iter()
+                .find(|x| x.var == r.var && !loops.iter().any(|l| l.contains(x.span)))
+                .map(|x| x.span);
+            if let Some(at) = outside {
+                let name = &self.unit.var(r.var).name;
+                self.diags.push(
+                    Diagnostic::warning(
+                        at,
+                        format!(
+                            "`{name}` is used in the `kernels` region outside its reduction loop, \
+                             and the region runs as one kernel: each gang sees its own copy \
+                             here, not the loop's result (OpenACC 3.3 2.9.11)"
+                        ),
+                    )
+                    .with_note(format!(
+                        "set `{name}` before the region, or reduce into a variable declared \
+                         inside it"
+                    )),
+                );
+            }
         }
     }
 
@@ -853,4 +995,14 @@ fn reduction_tables(f: &Frame) -> String {
                 vals.join(", ")
             )
     }
+}
+
+/// Whether construct `c` has a `reduction` clause naming `v`.
+fn reduces_into(c: &acc_engine::facts::Construct, v: VarId) -> bool {
+    c.directive.clauses.iter().enumerate().any(|(ci, clause)| {
+        clause.kind == ClauseKind::Reduction
+            && c.clause_vars
+                .get(ci)
+                .is_some_and(|vs| vs.contains(&Some(v)))
+    })
 }

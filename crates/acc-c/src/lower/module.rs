@@ -260,8 +260,8 @@ impl Lowerer<'_> {
                     acc_engine::span::Span::new(at, end),
                     format!(
                         "`{name}` has no `routine` directive and no device version: a GPU \
-                         cannot run this call (OpenACC 3.3 2.15.1), so the kernel runs only on \
-                         the CPU devices"
+                         cannot run this call (OpenACC 3.3 2.15.1): the kernel runs on the CPU \
+                         devices, and its launch on a GPU fails"
                     ),
                 )
                 .with_note(

@@ -328,7 +328,12 @@ impl Cx<'_> {
             match slot.dsa {
                 Some((Dsa::Shared, _)) if !privatized_between => {
                     slot.dsa = Some((Dsa::Reduction(op), Origin::Imp));
-                    self.warn_access_outside_reduction_loops(body, v, reductions);
+                    // A `kernels` region runs its statements in order (acc's OpenMP form is
+                    // one sequential target region; its kernels one kernel a statement, each
+                    // reduction its loop's), so there the use is what it reads.
+                    if self.an.eff(p).kind != EffKind::Kernels {
+                        self.warn_access_outside_reduction_loops(body, v, reductions);
+                    }
                 }
                 Some((Dsa::Reduction(other), origin)) if other != op => {
                     let mut d = Diagnostic::error(

@@ -330,6 +330,15 @@ static __device__ __acc_cfloat conjf(__acc_cfloat z) { return __acc_cfloat(z.re,
 static __device__ __acc_cdouble conj(__acc_cdouble z) { return __acc_cdouble(z.re, -z.im); }
 static __device__ float cabsf(__acc_cfloat z) { return hypotf(z.re, z.im); }
 static __device__ double cabs(__acc_cdouble z) { return hypot(z.re, z.im); }
+/* GCC's names for them, which <complex.h> users spell directly too. */
+#define __builtin_creal creal
+#define __builtin_crealf crealf
+#define __builtin_cimag cimag
+#define __builtin_cimagf cimagf
+#define __builtin_conj conj
+#define __builtin_conjf conjf
+#define __builtin_cabs cabs
+#define __builtin_cabsf cabsf
 /* One shared buffer for every reduction of a kernel (one after the other): 8 KiB, not 8 KiB per
  * type, which a kernel with many reductions would overrun. */
 static __device__ unsigned long long *__acc_shared_words(void) {
