@@ -722,3 +722,26 @@ fn a_kernels_reduction_variable_set_before_its_loop() {
         stderr(&out)
     );
 }
+
+/// A parameter declared as an array without an extent (`int arr[]`, a pointer) that a
+/// `kernels` region copies implicitly: the generated code measures the pointer without the C
+/// compiler's `-Wsizeof-array-argument` warning about the user's line.
+#[test]
+fn an_unsized_array_parameter_draws_no_warning_from_generated_code() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\nstatic void twice(int arr[], int n) {\n  \
+               #pragma acc kernels\n  for (int i = 0; i < n; i++) arr[i] *= 2;\n}\n\
+               int main(void) {\n  int a[100];\n  long s = 0;\n  \
+               for (int i = 0; i < 100; i++) a[i] = i;\n  \
+               #pragma acc data copy(a)\n  twice(a, 100);\n  \
+               for (int i = 0; i < 100; i++) s += a[i];\n  printf(\"%ld\\n\", s);\n  return 0;\n}\n";
+    let dir = project("unsized-array-parameter", &[("p.c", src)]);
+    let out = ok(acc(&dir)
+        .args(["cc", "-Wall", "p.c", "-o", "p"])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "p", "host_discrete"), "9900\n");
+}

@@ -80,9 +80,17 @@ impl<'a> Lowerer<'a> {
         } else {
             flags.join(" | ")
         };
-        let name = self.unit.var(d.var).name.clone();
+        let var = self.unit.var(d.var);
+        let name = var.name.clone();
+        // A parameter declared as an array (`int a[]`) is a pointer, whose size `sizeof(a)`
+        // gives too, but with a warning from the C compiler about the user's line.
+        let bytes = if var.shape == acc_engine::facts::Shape::Pointer {
+            format!("sizeof(__typeof__({name}))")
+        } else {
+            format!("sizeof({name})")
+        };
         let (addr, bytes, text) = match &d.item {
-            None => (format!("&{name}"), format!("sizeof({name})"), name),
+            None => (format!("&{name}"), bytes, name),
             Some(item) => {
                 let (a, b) = self.item_extent(item, d.var)?;
                 (a, b, item.text.clone())

@@ -150,6 +150,9 @@ impl DeviceState {
         host: usize,
         bytes: usize,
     ) -> Error {
+        if let Some(e) = negative_length(site, host, bytes) {
+            return e;
+        }
         let mut message = format!(
             "{} is not present on device {}",
             site.what(host, bytes),
@@ -187,6 +190,9 @@ impl DeviceState {
         host: usize,
         bytes: usize,
     ) -> Error {
+        if let Some(e) = negative_length(site, host, bytes) {
+            return e;
+        }
         let other = match t.get(o.start) {
             Some(e) if e.var.is_empty() => format!("{} bytes at {:#x}", e.bytes, e.host),
             Some(e) => format!("'{}' ({} bytes at {:#x})", e.var, e.bytes, e.host),
@@ -243,4 +249,23 @@ impl DeviceState {
         }
         prof::device_event(prof::Event::DeviceShutdownEnd, kind, number, "acc_shutdown");
     }
+}
+
+/// A section whose length the program computed negative (`a[lo:hi - lo]` with `hi < lo`): its
+/// byte count, converted to `size_t`, wraps to a range over most of memory, which overlaps
+/// whatever is present. Said as what it is.
+fn negative_length(site: &Site<'_>, host: usize, bytes: usize) -> Option<Error> {
+    let signed = isize::try_from(bytes).err().map(|_| bytes as isize)?;
+    let mut what = site.what(host, 0);
+    if let Some(open) = what.rfind(" (") {
+        what.truncate(open);
+    }
+    Some(Error::new(
+        ErrorKind::InvalidArgument,
+        site,
+        format!(
+            "{what} has a negative length ({signed} bytes at {host:#x}): a section's length must \
+             be 0 or more"
+        ),
+    ))
 }

@@ -150,6 +150,18 @@ fn errors_name_the_variable_and_line() {
         assert_eq!(e.kind(), ErrorKind::NotPresent);
         d.update(false, true, h + 60, 4, S, &site("a[60:4]"))
             .unwrap();
+        // A length computed negative (`a[lo:hi-lo]`, hi < lo) wraps to most of memory, which
+        // overlaps what is present, or is absent: it is named as negative either way.
+        let minus_ten = (-10isize) as usize;
+        let e = d
+            .update(false, false, h + 40, minus_ten, S, &site("a[lo:hi-lo]"))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert!(
+            e.to_string()
+                .contains("'a[lo:hi-lo]' has a negative length (-10 bytes at"),
+            "{e}"
+        );
     }
 }
 
