@@ -2,12 +2,15 @@
  * device address, which must equal acc_deviceptr of the host address; the
  * device address handed to a function that uses deviceptr; host_data
  * if(false) keeps the host address; if_present (OpenACC 3.x) with data
- * that is not present keeps the host address too. */
+ * that is not present keeps the host address too. An array's name (OpenACC 3.3 2.8.1 allows
+ * arrays) is its device copy's address, rows and elements included. */
 #include <openacc.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define N 256
+
+static double grid[8][N];
 
 static void triple_on_device(double *dp, int n) {
   #pragma acc parallel loop deviceptr(dp)
@@ -20,7 +23,7 @@ int main(void) {
   double *a = malloc(n * sizeof *a), *absent = malloc(n * sizeof *absent);
   double *host_a = a;
   void *dev_a = NULL, *seen = NULL, *seen_if = NULL, *seen_absent = NULL;
-  for (int i = 0; i < n; i++) { a[i] = i; absent[i] = 0.0; }
+  for (int i = 0; i < n; i++) { a[i] = i; absent[i] = 0.0; grid[1][i] = i; }
 
   #pragma acc data copy(a[0:n])
   {
@@ -40,6 +43,24 @@ int main(void) {
     }
   }
 
+  void *dev_grid = NULL, *seen_grid = NULL, *seen_row = NULL;
+  #pragma acc data copy(grid)
+  {
+    dev_grid = acc_deviceptr(grid);
+    #pragma acc host_data use_device(grid)
+    {
+      seen_grid = grid;
+      seen_row = &grid[2][0];
+      triple_on_device(grid[1], n);
+    }
+  }
+  if (dev_grid == NULL || seen_grid != dev_grid ||
+      seen_row != (void *)((char *)dev_grid + 2 * sizeof grid[0])) {
+    printf("api-host-data: use_device(grid) gave %p, row %p; acc_deviceptr %p\n", seen_grid,
+           seen_row, dev_grid);
+    return 1;
+  }
+
   if (dev_a == NULL || seen != dev_a) {
     printf("api-host-data: use_device gave %p, acc_deviceptr %p\n", seen, dev_a);
     return 1;
@@ -50,7 +71,10 @@ int main(void) {
     return 1;
   }
   for (int i = 0; i < n; i++)
-    if (a[i] != 3.0 * i) { printf("api-host-data: a[%d] = %g\n", i, a[i]); return 1; }
+    if (a[i] != 3.0 * i || grid[1][i] != 3.0 * i) {
+      printf("api-host-data: a[%d] = %g, grid[1][%d] = %g\n", i, a[i], i, grid[1][i]);
+      return 1;
+    }
   printf("api-host-data: ok\n");
   free(a); free(absent);
   return 0;

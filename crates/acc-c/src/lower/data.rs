@@ -424,10 +424,11 @@ impl<'a> Lowerer<'a> {
                     continue;
                 };
                 let var = self.unit.var(*v);
-                if var.shape != acc_engine::facts::Shape::Pointer {
+                let array = var.shape == acc_engine::facts::Shape::Array;
+                if var.shape != acc_engine::facts::Shape::Pointer && !array {
                     self.diags.push(Diagnostic::error(
                         item.span,
-                        format!("`use_device({})` of a non-pointer is not supported yet; use a pointer to its data", item.text),
+                        format!("`use_device({})` of a scalar or struct is not supported yet; use a pointer to its data", item.text),
                     ));
                     continue;
                 }
@@ -441,6 +442,17 @@ impl<'a> Lowerer<'a> {
                     c_string(&item.text),
                     var.name
                 );
+                if array {
+                    // Inside the construct the array's name is its device copy's address
+                    // (OpenACC 3.3 2.8.1): a pointer to its first element, which indexes and
+                    // decays as the array does (`sizeof` gives the pointer's size there).
+                    let name = &var.name;
+                    let _ = write!(
+                        inner,
+                        "__typeof__(&({name})[0]) {name} = (__typeof__(&({name})[0]))__acc_ud{n}; "
+                    );
+                    continue;
+                }
                 let _ = write!(
                     inner,
                     "{} = ({})__acc_ud{n}; ",
