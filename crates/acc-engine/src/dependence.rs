@@ -66,14 +66,30 @@ pub fn independent(unit: &Unit, deps: &DepFacts, allowed_writes: &[VarId]) -> Re
             if a.var == w {
                 continue;
             }
-            let pointers =
-                unit.var(w).shape == Shape::Pointer || unit.var(a.var).shape == Shape::Pointer;
-            if pointers && !(restrict(w) && restrict(a.var)) {
-                return Err(format!(
-                    "`{}` and `{}` may point to the same data (declare the pointers `restrict`)",
-                    unit.var(w).name,
-                    unit.var(a.var).name
-                ));
+            let pointer = |v: VarId| unit.var(v).shape == Shape::Pointer;
+            match (pointer(w), pointer(a.var)) {
+                (true, true) if !(restrict(w) && restrict(a.var)) => {
+                    return Err(format!(
+                        "`{}` and `{}` may point to the same data (declare the pointers \
+                         `restrict`)",
+                        unit.var(w).name,
+                        unit.var(a.var).name
+                    ));
+                }
+                // A pointer and an array: a `restrict` pointer reaches no object the block
+                // names otherwise (C11 6.7.3.1), so the pointer's own qualifier is enough.
+                (true, false) | (false, true) => {
+                    let (p, array) = if pointer(w) { (w, a.var) } else { (a.var, w) };
+                    if !restrict(p) {
+                        return Err(format!(
+                            "`{}` may point into `{}` (declare `{}` `restrict`)",
+                            unit.var(p).name,
+                            unit.var(array).name,
+                            unit.var(p).name
+                        ));
+                    }
+                }
+                _ => {}
             }
         }
     }

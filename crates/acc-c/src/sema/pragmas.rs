@@ -39,8 +39,15 @@ impl<'s> Walker<'s> {
             arr.start_byte() - declarator.start_byte(),
             arr.end_byte() - declarator.start_byte(),
         );
+        // Qualifiers in the brackets (`double x[restrict]`, `[const 8]`) qualify the pointer.
+        let mut c = arr.walk();
+        let qualifiers: String = arr
+            .children(&mut c)
+            .filter(|q| q.node_kind() == "type_qualifier")
+            .map(|q| format!("{} ", &src[q.byte_range()]))
+            .collect();
         let adjusted = format!(
-            "{}(*{}){}",
+            "{}(*{qualifiers}{}){}",
             &whole[..lo],
             &src[ident.byte_range()],
             &whole[hi..]
