@@ -2,13 +2,16 @@
  * independent (in `parallel`, or `independent` in `kernels`) and each writes its own elements,
  * the compiled program runs them vector-partitioned inside the gang loop (`acc cc --info`:
  * "vector (implicit: ...)"); one that assigns a scalar from outside, or `auto`, stays
- * sequential. The answers are the sequential ones either way. */
+ * sequential, as does an `independent` one between a gang and a vector loop (--info says so,
+ * not the dependence test's doubts about a call). The answers are the sequential ones. */
 #include <stdio.h>
 
 #define N 64
 #define M 300
 
-static double a[N][M], b[N][M], row_sum[N], last[N];
+static double a[N][M], b[N][M], row_sum[N], last[N], d[N][4][M];
+
+static double scaled(double v) { return 2 * v; }
 
 int main(void) {
   for (int i = 0; i < N; i++)
@@ -44,7 +47,20 @@ int main(void) {
     for (int j = 1; j < M; j++) b[i][j] += b[i][j - 1];
   }
 
+  #pragma acc kernels copyin(a) copyout(d)
+  #pragma acc loop independent gang
   for (int i = 0; i < N; i++) {
+    #pragma acc loop independent
+    for (int k = 0; k < 4; k++) {
+      #pragma acc loop independent vector
+      for (int j = 0; j < M; j++) d[i][k][j] = scaled(a[i][j]) + k;
+    }
+  }
+
+  for (int i = 0; i < N; i++) {
+    for (int k = 0; k < 4; k++)
+      for (int j = 0; j < M; j++)
+        if (d[i][k][j] != 2 * a[i][j] + k) { printf("d[%d][%d][%d] = %g\n", i, k, j, d[i][k][j]); return 1; }
     double s = 0, run = 0, t = -1;
     for (int j = 0; j < M; j++) {
       s += a[i][j];

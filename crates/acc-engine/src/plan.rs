@@ -598,6 +598,20 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [Loo
             // Its iterations now run in parallel: their own loop variables.
             l.private = loop_privates(unit, an, compute, an.eff(l.eff), true);
         }
+        let independent = c
+            .directive
+            .clauses_of(crate::directive::ClauseKind::Independent)
+            .next()
+            .is_some();
+        if independent && l.partition.seq {
+            // The program promised independence: the dependence test's doubts are not why it
+            // stays sequential (`descriptive_vector` may still give it the vector level).
+            l.kept_sequential = Some(
+                "it has no level, and acc gives one only to the innermost loop of a gang loop \
+                 (add `worker` or `vector`)",
+            );
+            continue;
+        }
         l.auto = Some(verdict);
     }
 }
