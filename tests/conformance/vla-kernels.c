@@ -1,8 +1,9 @@
 /* Variable-length arrays in kernels, as C99 code writes them: array parameters whose inner
  * extent is another parameter (`double a[n][m]`), local arrays of run-time size, a pointer to
  * rows (`double (*c)[m]`), a three-dimensional array whose extents are a global, and an extent
- * the body never names (the kernel still needs it for the type). CUDA C++ has no such types:
- * the GPU's kernels index them through acc's __acc_vla. */
+ * the body never names (the kernel still needs it for the type), and a local array in `kernels`,
+ * whose extents are then copies of the host's scalars. CUDA C++ has no such types: the GPU's
+ * kernels index them through acc's __acc_vla. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,6 +27,7 @@ int main(void) {
   double b[n][m];
   double (*c)[m] = malloc(sizeof(double) * n * m);
   double cube[g][g][g];
+  int out[n][m];
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++) {
       b[i][j] = i * m + j;
@@ -44,8 +46,16 @@ int main(void) {
     for (int j = 0; j < g; j++)
       for (int k = 0; k < g; k++)
         cube[i][j][k] = i * 100 + j * 10 + k;
+#pragma acc kernels
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      out[i][j] = i + j;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++) {
+      if (out[i][j] != i + j) {
+        printf("out[%d][%d] = %d\n", i, j, out[i][j]);
+        return 1;
+      }
       if (b[i][j] != 2 * (i * m + j + 1)) {
         printf("b[%d][%d] = %g\n", i, j, b[i][j]);
         return 1;

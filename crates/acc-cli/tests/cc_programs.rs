@@ -745,3 +745,23 @@ fn an_unsized_array_parameter_draws_no_warning_from_generated_code() {
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert_eq!(stdout_on(&dir, "p", "host_discrete"), "9900\n");
 }
+
+/// A compute construct whose statement is a `loop` directive and its loop, without braces:
+/// the calls the function makes before and after the construct are none of the kernel's (no
+/// device-version warning, no implicit routine for them).
+#[test]
+fn calls_around_an_unbraced_construct_are_not_the_kernels() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n  \
+               float *b = malloc(100 * sizeof(float));\n  srand(1);\n  \
+               #pragma acc kernels copyout(b[0:100])\n  #pragma acc loop independent\n  \
+               for (int i = 0; i < 100; i++) b[i] = i;\n  fflush(stdout);\n  double s = 0;\n  \
+               for (int i = 0; i < 100; i++) s += b[i];\n  printf(\"%g\\n\", s);\n  free(b);\n  \
+               return 0;\n}\n";
+    let dir = project("unbraced-construct-calls", &[("u.c", src)]);
+    let out = ok(acc(&dir).args(["cc", "u.c", "-o", "u"]).output().unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "u", "host_discrete"), "4950\n");
+}

@@ -128,11 +128,9 @@ pub fn implicit_routines(
         }
     };
     let mut wanted: Vec<String> = Vec::new();
-    for root in trees.iter().map(|t| t.root_node()) {
-        for span in compute {
-            if let Some(n) = root.descendant_for_byte_range(span.start, span.end) {
-                called(n, &mut wanted);
-            }
+    for (name, _) in calls_within(trees, src, compute) {
+        if !wanted.contains(&name) {
+            wanted.push(name);
         }
     }
     for (_, def) in definitions.iter().filter(|(f, _)| explicit.contains(f)) {
@@ -201,14 +199,7 @@ pub fn calls_without_device_version(
         .filter(|n| n.node_kind() == "function_definition")
         .filter_map(|n| function_name(*n, src))
         .collect();
-    let mut calls = Vec::new();
-    for root in trees.iter().map(|t| t.root_node()) {
-        for span in compute {
-            if let Some(n) = root.descendant_for_byte_range(span.start, span.end) {
-                call_sites(n, src, &mut calls);
-            }
-        }
-    }
+    let mut calls = calls_within(trees, src, compute);
     for n in items
         .iter()
         .filter(|n| n.node_kind() == "function_definition")
@@ -240,6 +231,27 @@ fn collect_calls(n: Node, src: &str, out: &mut Vec<String>) {
 }
 
 /// The functions `n` calls directly, each with where its name stands, in order.
+/// The calls in the `spans` of the file (compute constructs' statements), in order. A span may
+/// cover sibling nodes (a `#pragma acc loop` line and its loop): the calls are those of the
+/// smallest node around it that lie inside the span.
+fn calls_within(
+    trees: &[tree_sitter::Tree],
+    src: &str,
+    spans: &[std::ops::Range<usize>],
+) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for root in trees.iter().map(|t| t.root_node()) {
+        for span in spans {
+            if let Some(n) = root.descendant_for_byte_range(span.start, span.end) {
+                let mut calls = Vec::new();
+                call_sites(n, src, &mut calls);
+                out.extend(calls.into_iter().filter(|(_, at)| span.contains(at)));
+            }
+        }
+    }
+    out
+}
+
 fn call_sites(n: Node, src: &str, out: &mut Vec<(String, usize)>) {
     if n.node_kind() == "call_expression" {
         if let Some(f) = n

@@ -32,6 +32,7 @@ impl<'a> Lowerer<'a> {
         }
         edits.extend(ref_edits);
         edits.extend(self.register_removals(body));
+        edits.extend(super::edit::conditional_blanks(self.src, body));
         apply_in(self.src, body, edits)
     }
 

@@ -117,3 +117,106 @@ pub(super) fn apply_in(src: &str, span: Span, mut edits: Vec<Edit>) -> String {
     out.push_str(&src[pos..span.end]);
     out
 }
+
+/// The conditional directives in `span` of `src` whose chain reaches outside it (a
+/// construct's statement that opens in one `#if` arm, as in `#ifndef ALT` / `#pragma acc
+/// parallel` / `{` / `#elif …` / `#pragma acc kernels` / `{` / `#endif`, its loop and its `}`):
+/// the byte ranges of those lines, in order, and the ranges the statement cannot contain
+/// because the compiler does not see them (from an `#elif` or `#else` of the chain the
+/// statement opened in to its `#endif`: the other arms).
+pub(super) fn unmatched_conditionals(src: &str, span: Span) -> (Vec<Span>, Vec<Span>) {
+    let (mut lines, mut dead) = (Vec::new(), Vec::new());
+    let mut depth = 0usize;
+    let mut dead_from: Option<usize> = None;
+    let mut at = span.start;
+    for line in src[span.start..span.end].split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let name = rest.trim_start();
+        let word: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        let end = start + line.trim_end_matches(['\n', '\r']).len();
+        match word.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "elif" | "elifdef" | "elifndef" | "else" if depth == 0 => {
+                lines.push(Span::new(start, end));
+                dead_from.get_or_insert(start);
+            }
+            "endif" if depth > 0 => depth -= 1,
+            "endif" => {
+                lines.push(Span::new(start, end));
+                if let Some(from) = dead_from.take() {
+                    dead.push(Span::new(from, end));
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth > 0 {
+        // Chains opened in the statement and closed after it: their opening lines.
+        let mut open: Vec<Span> = Vec::new();
+        let mut at = span.start;
+        for line in src[span.start..span.end].split_inclusive('\n') {
+            let start = at;
+            at += line.len();
+            let Some(rest) = line.trim_start().strip_prefix('#') else {
+                continue;
+            };
+            let word: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .collect();
+            let end = start + line.trim_end_matches(['\n', '\r']).len();
+            match word.as_str() {
+                "if" | "ifdef" | "ifndef" => open.push(Span::new(start, end)),
+                "endif" => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        lines.extend(open);
+        lines.sort_by_key(|s| s.start);
+    }
+    if let Some(from) = dead_from {
+        dead.push(Span::new(from, span.end));
+    }
+    (lines, dead)
+}
+
+/// Edits that blank what of `span` the compiler does not see as the statement's text: the
+/// unmatched conditional lines and the other arms ([`unmatched_conditionals`]).
+pub(super) fn conditional_blanks(src: &str, span: Span) -> Vec<Edit> {
+    let (lines, dead) = unmatched_conditionals(src, span);
+    let lone: Vec<Span> = lines
+        .into_iter()
+        .filter(|l| !dead.iter().any(|d| d.start <= l.start && l.end <= d.end))
+        .collect();
+    let mut all = dead;
+    all.extend(lone);
+    blanked(src, &all)
+}
+
+/// Edits that blank `ranges` of `src` but keep their line ends, so a copy of the text keeps
+/// its lines.
+pub(super) fn blanked(src: &str, ranges: &[Span]) -> Vec<Edit> {
+    ranges
+        .iter()
+        .map(|r| Edit {
+            start: r.start,
+            end: r.end,
+            text: src[r.start..r.end]
+                .chars()
+                .map(|c| if c == '\n' { '\n' } else { ' ' })
+                .collect(),
+            order: 0,
+            line_after: false,
+        })
+        .collect()
+}

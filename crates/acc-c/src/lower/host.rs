@@ -125,6 +125,18 @@ impl<'a> Lowerer<'a> {
         // (`#ifdef _OPENMP … #else #pragma acc … #endif` then the loop): the launch goes where
         // the directive is, inside the branch, and the lines between (`#endif`, the other
         // branch) stay; the statement goes.
+        // A statement that opens in one arm of a `#if` chain and closes after it (`#ifndef
+        // ALT` / `#pragma acc parallel` / `{` / `#elif …` / … / `#endif`, the loop, `}`): the
+        // chain's lines in it stay, after the launch, so the chain stays whole.
+        let (unmatched, _) = super::edit::unmatched_conditionals(self.src, body);
+        if !unmatched.is_empty() {
+            for l in &unmatched {
+                let _ = write!(replacement, "\n{}", &self.src[l.start..l.end]);
+            }
+            // The text after the statement, numbered as it was.
+            let end_line = self.line(body) + self.src[body.start..body.end].matches('\n').count();
+            let _ = write!(replacement, "\n#line {end_line} {}\n", self.file_at(body));
+        }
         let between = &self.src[c.pragma_span.end..body.start];
         if between.lines().any(|l| l.trim_start().starts_with('#')) {
             self.replace(c.pragma_span, replacement);
@@ -146,14 +158,31 @@ impl<'a> Lowerer<'a> {
             ..
         } = f;
         let mut value_decls = CWriter::at(1);
-        let mut aliases = CWriter::at(1);
+        let (mut aliases, mut scalar_aliases) = (CWriter::at(1), CWriter::at(1));
         for (i, p) in k.params.iter().enumerate() {
             let var = self.unit.var(p.var);
             let name = &var.name;
             let text = c_string(name);
             match p.pass {
                 Pass::Mapped => {
-                    if let Some(alias) = self.macro_alias(id, p.var) {
+                    let alias = self.macro_alias(id, p.var);
+                    let array = var.shape == acc_engine::facts::Shape::Array;
+                    if let (Some(alias), false) = (&alias, array) {
+                        // A scalar's value, which a variable-length array's type may name
+                        // (`int out[n][n]` in `kernels`, where `n` is a copy): ahead of
+                        // every pointer to the arrays.
+                        args.push(arg("ACC_RT_ARG_MAPPED", format!("&{name}"), "0", &text));
+                        cuda_params.push(CudaParam::Pointer);
+                        let address = format!("*(void **)__acc_args[{i}]");
+                        scalar_aliases.text(&self.pointer_decl(
+                            declare_as_unbound(self.unit, p.var, "(*\0)"),
+                            &format!("__acc_p_{name}"),
+                            &address,
+                        ));
+                        scalar_aliases.line(alias);
+                        continue;
+                    }
+                    if let Some(alias) = alias {
                         aliases.line(&alias);
                     }
                     match self.probe(id, p.var) {
@@ -246,7 +275,8 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let pointers = std::mem::replace(decls, value_decls);
+        let pointers = std::mem::replace(decls, scalar_aliases);
+        decls.text(&value_decls.finish());
         decls.text(&pointers.finish());
         decls.text(&aliases.finish());
     }
@@ -551,11 +581,23 @@ impl<'a> Lowerer<'a> {
                     )
                 })
                 .collect();
+            // Inside a loop around the reduction's the copy is what each iteration works with
+            // (`sum = 0;` before a worker loop's reduction, `q[j] = sum;` after): only code at
+            // the region's own level expects the variable the region shares.
+            let enclosing_loops: Vec<Span> = k
+                .loops
+                .iter()
+                .filter_map(|l| self.unit.construct(l.construct).body)
+                .collect();
             let outside = self
                 .unit
                 .refs_in(body)
                 .iter()
-                .find(|x| x.var == r.var && !loops.iter().any(|l| l.contains(x.span)))
+                .find(|x| {
+                    x.var == r.var
+                        && !loops.iter().any(|l| l.contains(x.span))
+                        && !enclosing_loops.iter().any(|l| l.contains(x.span))
+                })
                 .map(|x| x.span);
             if let Some(at) = outside {
                 let name = &self.unit.var(r.var).name;
@@ -969,6 +1011,7 @@ impl<'a> Lowerer<'a> {
                 edits.push(Edit::remove(c.pragma_span));
             }
         }
+        edits.extend(super::edit::conditional_blanks(self.src, body));
         apply_in(self.src, body, edits)
     }
 }
