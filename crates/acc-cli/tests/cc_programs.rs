@@ -765,3 +765,34 @@ fn calls_around_an_unbraced_construct_are_not_the_kernels() {
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert_eq!(stdout_on(&dir, "u", "host_discrete"), "4950\n");
 }
+
+/// A scalar that a `parallel loop` or `serial` construct assigns with no data clause is
+/// firstprivate (OpenACC 3.3 2.5.1): the assignment never reaches the host. Where the host reads
+/// it after the construct (the training materials' `error = fmax(error, …)` without a
+/// reduction), acc says so; a scratch scalar the host assigns afresh draws nothing.
+#[test]
+fn a_firstprivate_scalar_the_host_reads_after_the_region_is_a_warned_lost_update() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <math.h>\n#include <stdio.h>\nint main(void) {\n  \
+               double a[100], err = 0, t = 0;\n  \
+               for (int i = 0; i < 100; i++) a[i] = i % 17;\n  \
+               #pragma acc parallel loop copyin(a)\n  \
+               for (int i = 0; i < 100; i++) { t = a[i] * 2; err = fmax(err, t); }\n  \
+               t = 1;\n  printf(\"%g %g\\n\", err, t);\n  return 0;\n}\n";
+    let dir = project("firstprivate-lost-update", &[("l.c", src)]);
+    let out = ok(acc(&dir)
+        .args(["cc", "l.c", "-o", "l", "-lm"])
+        .output()
+        .unwrap());
+    let said = stderr(&out);
+    assert!(
+        said.contains("l.c:7:49: warning: `err` is firstprivate in this `parallel loop` construct")
+            && said.contains("l.c:9:21: note: read here")
+            && !said.contains("`t` is firstprivate"),
+        "{said}"
+    );
+    // Firstprivate as the specification says: the host keeps its own value.
+    assert_eq!(stdout_on(&dir, "l", "host_discrete"), "0 1\n");
+}

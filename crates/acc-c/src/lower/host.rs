@@ -325,42 +325,6 @@ impl<'a> Lowerer<'a> {
         ))
     }
 
-    /// Whether the variable named at `at` is written there: assigned (whole or a member or
-    /// element of it), incremented or decremented, or its address taken.
-    fn writes_at(&self, at: Span) -> bool {
-        let Some(tree) = self
-            .trees
-            .iter()
-            .find(|t| t.root_node().byte_range().contains(&at.start))
-        else {
-            return true;
-        };
-        let Some(mut n) = tree.root_node().descendant_for_byte_range(at.start, at.end) else {
-            return true;
-        };
-        while let Some(p) = n.parent() {
-            let inner = match p.node_kind() {
-                "parenthesized_expression" => true,
-                "field_expression" | "subscript_expression" => {
-                    p.child_by_field_name("argument") == Some(n)
-                }
-                _ => false,
-            };
-            if !inner {
-                return match p.node_kind() {
-                    "assignment_expression" => p.child_by_field_name("left") == Some(n),
-                    "update_expression" => true,
-                    "pointer_expression" => p
-                        .child_by_field_name("operator")
-                        .is_some_and(|o| &self.src[o.byte_range()] == "&"),
-                    _ => false,
-                };
-            }
-            n = p;
-        }
-        false
-    }
-
     /// The function's own types (and enumerators) that the kernel's declarations and body
     /// may name: ahead of everything in the host kernel; around the CUDA kernel and its
     /// parameters' structs, which name them too. And the typedefs among them: one the kernel

@@ -294,6 +294,7 @@ fn lower_analysis(
     lw.run();
     lw.warn_mixed_atomics();
     lw.warn_shared_scalar_writes();
+    lw.warn_lost_firstprivate_writes();
     // An item's extent is read for each use of it (the data actions, the kernel's arguments):
     // one report of what is wrong with it.
     for d in std::mem::take(&mut lw.diags) {
@@ -541,6 +542,42 @@ impl<'a> Lowerer<'a> {
             let removals = self.register_removals(f);
             self.edits.extend(removals);
         }
+    }
+
+    /// Whether the variable named at `at` is written there: assigned (whole or a member or
+    /// element of it), incremented or decremented, or its address taken.
+    fn writes_at(&self, at: Span) -> bool {
+        let Some(tree) = self
+            .trees
+            .iter()
+            .find(|t| t.root_node().byte_range().contains(&at.start))
+        else {
+            return true;
+        };
+        let Some(mut n) = tree.root_node().descendant_for_byte_range(at.start, at.end) else {
+            return true;
+        };
+        while let Some(p) = n.parent() {
+            let inner = match p.node_kind() {
+                "parenthesized_expression" => true,
+                "field_expression" | "subscript_expression" => {
+                    p.child_by_field_name("argument") == Some(n)
+                }
+                _ => false,
+            };
+            if !inner {
+                return match p.node_kind() {
+                    "assignment_expression" => p.child_by_field_name("left") == Some(n),
+                    "update_expression" => true,
+                    "pointer_expression" => p
+                        .child_by_field_name("operator")
+                        .is_some_and(|o| &self.src[o.byte_range()] == "&"),
+                    _ => false,
+                };
+            }
+            n = p;
+        }
+        false
     }
 
     /// The span of the function definition that holds `at`.

@@ -3,7 +3,10 @@
 //! is `copy`) and no clause of the loop makes private or a reduction. OpenACC 3.3 2.9.9 makes
 //! that the program's promise to keep; running the loop in parallel as promised, the last
 //! writer wins, at random (the training materials' `error = fmax(error, …)` in a `kernels
-//! loop independent` without `reduction(max:error)` is the common case).
+//! loop independent` without `reduction(max:error)` is the common case). And the mirror case
+//! in `parallel` and `serial`: a scalar with no data clause is `firstprivate` there (OpenACC
+//! 3.3 2.5.1, 2.5.2), so what the region assigns to it never reaches the host, which reads it
+//! after the construct (the same `error = fmax(error, …)` in a `parallel loop`: 0 comes back).
 //!
 //! It must not change the plan: it only reads it.
 
@@ -78,5 +81,110 @@ impl Lowerer<'_> {
             }
         }
         self.diags.extend(warnings);
+    }
+
+    /// A scalar that a `parallel` or `serial` construct gets as an implicit `firstprivate`,
+    /// assigns, and that the host reads after the construct: the assignment is lost.
+    pub(super) fn warn_lost_firstprivate_writes(&mut self) {
+        let mut warnings = Vec::new();
+        for (ci, plan) in self.plans.iter().enumerate() {
+            let ConstructPlan::Kernel(k) = plan else {
+                continue;
+            };
+            if !matches!(k.kind, EffKind::Parallel | EffKind::Serial) {
+                continue;
+            }
+            let c = &self.unit.constructs[ci];
+            let Some(body) = c.body else { continue };
+            let Some(function) = self.enclosing_function(c.pragma_span) else {
+                continue;
+            };
+            let explicit = |v: VarId| {
+                c.directive.clauses.iter().enumerate().any(|(i, clause)| {
+                    clause.kind == ClauseKind::Firstprivate
+                        && c.clause_vars.get(i).is_some_and(|vs| vs.contains(&Some(v)))
+                })
+            };
+            for p in k.params.iter().filter(|p| p.pass == Pass::Value) {
+                let var = self.unit.var(p.var);
+                if var.shape != acc_engine::facts::Shape::Scalar || explicit(p.var) {
+                    continue;
+                }
+                let Some(written) = self.unit.refs_in(body).iter().find(|r| {
+                    r.var == p.var
+                        && !r.implied
+                        && !loop_private_at(self.unit, k, p.var, r.span)
+                        && self.writes_at(r.span)
+                }) else {
+                    continue;
+                };
+                // The host's next use of it, in the same function: a read means it expected
+                // the region's value.
+                let Some(read) = self.next_use(&var.name, Span::new(body.end, function.end)) else {
+                    continue;
+                };
+                if self.writes_at(read) {
+                    continue;
+                }
+                let name = &var.name;
+                warnings.push(
+                    Diagnostic::warning(
+                        written.span,
+                        format!(
+                            "`{name}` is firstprivate in this `{}` construct (a scalar with no \
+                             data clause, OpenACC 3.3 2.5.1): what the region assigns to it \
+                             does not reach the host, which reads it after the construct",
+                            c.directive.kind.name()
+                        ),
+                    )
+                    .with_secondary(read, "read here")
+                    .with_note(if k.loops.is_empty() {
+                        format!("add `copy({name})` to the construct")
+                    } else {
+                        format!(
+                            "add `reduction(op:{name})` to the loop if its iterations combine \
+                             into `{name}` (`max` for `{name} = fmax({name}, …)`), or \
+                             `copy({name})` to the construct"
+                        )
+                    }),
+                );
+            }
+        }
+        self.diags.extend(warnings);
+    }
+
+    /// The first use of the name `name` in `span` (host code, which the analysis does not
+    /// record): `None` when there is none, or when it declares a new variable of that name.
+    fn next_use(&self, name: &str, span: Span) -> Option<Span> {
+        fn first<'t>(
+            n: tree_sitter::Node<'t>,
+            src: &str,
+            name: &str,
+            span: Span,
+        ) -> Option<tree_sitter::Node<'t>> {
+            if n.end_byte() <= span.start || n.start_byte() >= span.end {
+                return None;
+            }
+            if n.node_kind() == "identifier" && &src[n.byte_range()] == name {
+                return Some(n);
+            }
+            let mut c = n.walk();
+            let children: Vec<tree_sitter::Node<'t>> = n.children(&mut c).collect();
+            children
+                .into_iter()
+                .find_map(|ch| first(ch, src, name, span))
+        }
+        let tree = self
+            .trees
+            .iter()
+            .find(|t| t.root_node().byte_range().contains(&span.start))?;
+        let n = first(tree.root_node(), self.src, name, span)?;
+        let declares = n.parent().is_some_and(|p| {
+            matches!(
+                p.node_kind(),
+                "init_declarator" | "declaration" | "array_declarator" | "pointer_declarator"
+            )
+        });
+        (!declares).then(|| Span::new(n.start_byte(), n.end_byte()))
     }
 }
