@@ -796,3 +796,27 @@ fn a_firstprivate_scalar_the_host_reads_after_the_region_is_a_warned_lost_update
     // Firstprivate as the specification says: the host keeps its own value.
     assert_eq!(stdout_on(&dir, "l", "host_discrete"), "0 1\n");
 }
+
+/// `acc_free` of memory that `acc_malloc` returned while another device was current (the
+/// program's `acc_init(acc_device_not_host)` came after it): the error names the device the
+/// memory is from, not a double free.
+#[test]
+fn acc_free_of_another_devices_memory_names_that_device() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <openacc.h>\nint main(void) {\n  void *p = acc_malloc(64);\n  \
+               acc_init(acc_device_not_host);\n  acc_free(p);\n  return 0;\n}\n";
+    let dir = project("free-other-device", &[("f.c", src)]);
+    ok(acc(&dir).args(["cc", "f.c", "-o", "f"]).output().unwrap());
+    let out = std::process::Command::new(dir.join("f"))
+        .env("ACC_DEVICE_TYPE", "host")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(
+        said.contains("is memory acc_malloc returned on device host 0, not on the current device host-discrete 0"),
+        "{said}"
+    );
+}

@@ -27,7 +27,34 @@ pub extern "C" fn acc_malloc(bytes: usize) -> *mut c_void {
 pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
     guard("acc_free", || {
         let site = Site::routine("acc_free");
-        cur(&site)?.free(data_dev as usize, &site)
+        let current = cur(&site)?;
+        let dev = data_dev as usize;
+        current.free(dev, &site).map_err(|e| {
+            // Memory another device's acc_malloc returned (the current device changed since,
+            // through acc_init or acc_set_device_type): say which, not "freed twice?".
+            let owner = crate::runtime::runtime().ok().and_then(|rt| {
+                rt.all()
+                    .filter(|d| !std::ptr::eq(*d, current))
+                    .find(|d| d.owns(dev))
+                    .map(|d| d.label.clone())
+            });
+            match owner {
+                Some(owner) if e.kind() == crate::error::ErrorKind::BadFree => {
+                    crate::error::Error::new(
+                        crate::error::ErrorKind::BadFree,
+                        &site,
+                        format!(
+                            "{dev:#x} is memory acc_malloc returned on device {owner}, not on \
+                             the current device {}; the current device changed after \
+                             acc_malloc (acc_init, acc_set_device_type): free it while {owner} \
+                             is current",
+                            current.label
+                        ),
+                    )
+                }
+                _ => e,
+            }
+        })
     })
 }
 
