@@ -795,6 +795,14 @@ fn a_firstprivate_scalar_the_host_reads_after_the_region_is_a_warned_lost_update
     );
     // Firstprivate as the specification says: the host keeps its own value.
     assert_eq!(stdout_on(&dir, "l", "host_discrete"), "0 1\n");
+    // No warning for a loop construct's control variable (private to the loop, whatever the
+    // construct's clauses) nor for a later `sizeof`, which reads nothing.
+    let quiet = "#include <stdio.h>\nint main(void) {\n  int a[100], j = -1;\n  double y = 0;\n  \
+                 #pragma acc parallel loop copyout(a)\n  for (j = 0; j < 100; j++) { y = j; a[j] = j; }\n  \
+                 printf(\"%d %zu\\n\", j, sizeof(y));\n  return 0;\n}\n";
+    std::fs::write(dir.join("q.c"), quiet).unwrap();
+    let out = ok(acc(&dir).args(["cc", "q.c", "-o", "q"]).output().unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
 }
 
 /// `acc_free` of memory that `acc_malloc` returned while another device was current (the
@@ -819,4 +827,61 @@ fn acc_free_of_another_devices_memory_names_that_device() {
         said.contains("is memory acc_malloc returned on device host 0, not on the current device host-discrete 0"),
         "{said}"
     );
+}
+
+/// A program's feature-test macro defined before its first `#include` (`#define _GNU_SOURCE`)
+/// still selects the C library's declarations, though acc's own header now comes first.
+#[test]
+fn a_programs_feature_test_macros_still_select_the_librarys_declarations() {
+    if !have_cc() {
+        return;
+    }
+    let src =
+        "/* GNU extensions */\n#define _GNU_SOURCE\n#include <string.h>\n#include <stdio.h>\n\
+               int main(void) {\n  int a[8];\n  #pragma acc parallel loop copyout(a)\n  \
+               for (int i = 0; i < 8; i++) a[i] = i;\n  \
+               const char *p = strcasestr(\"Hello OpenACC\", \"openacc\");\n  \
+               printf(\"%s %d\\n\", p, a[7]);\n  return 0;\n}\n";
+    let dir = project("feature-test-macros", &[("g.c", src)]);
+    let out = ok(acc(&dir)
+        .args([
+            "cc",
+            "-Werror=implicit-function-declaration",
+            "g.c",
+            "-o",
+            "g",
+        ])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "g", "host_discrete"), "OpenACC 7\n");
+}
+
+/// A `tile` whose sizes are variables (OpenACC 3.3 asks for constants; code written for nvc
+/// uses run-time sizes): the kernel gets the variables the sizes name, in `parallel` and in
+/// `kernels`.
+#[test]
+fn tile_sizes_that_name_variables_reach_the_kernel() {
+    if !have_cc() {
+        return;
+    }
+    let program = |construct: &str| {
+        format!(
+            "#include <stdio.h>\nint main(int argc, char **argv) {{\n  \
+             int n = 16, ts = argc > 5 ? 4 : 8;\n  double a[256];\n  \
+             #pragma acc {construct} loop tile(ts, ts) copyout(a)\n  \
+             for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++) a[i * n + j] = i + j;\n  \
+             for (int i = 0; i < 256; i++) if (a[i] != i / 16 + i % 16) return 1;\n  \
+             printf(\"ok\\n\");\n  return 0;\n}}\n"
+        )
+    };
+    let (p, k) = (program("parallel"), program("kernels"));
+    let dir = project("tile-variable-sizes", &[("p.c", &p), ("k.c", &k)]);
+    for name in ["p", "k"] {
+        ok(acc(&dir)
+            .args(["cc", &format!("{name}.c"), "-o", name])
+            .output()
+            .unwrap());
+        assert_eq!(stdout_on(&dir, name, "host_discrete"), "ok\n");
+    }
 }

@@ -252,6 +252,10 @@ pub struct Construct {
     /// before any read of them on every path (`p = base + i;` and then `*p`), so the value
     /// they have when it starts is never used.
     pub entry_unread: Vec<VarId>,
+    /// For a compute construct: the scalars declared outside it that its statement only
+    /// reads (no assignment, increment or address taken, no directive inside naming them, no
+    /// use through a macro), as far as the front end can follow.
+    pub read_only: Vec<VarId>,
 }
 
 /// A use of a variable's name in a statement (not in a declarator).

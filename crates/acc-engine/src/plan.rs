@@ -365,6 +365,22 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
     let mut reductions = Vec::new();
     for a in &eff.attrs {
         let var = unit.var(a.var);
+        // A scalar a `kernels` region only reads: its implicit `copy` (OpenACC 3.3 2.6.2) can
+        // change nothing the program sees, so the kernel gets its value as the launch is made,
+        // as `firstprivate` would give it (what a host write after an `async` launch, or a
+        // device copy per scalar, would otherwise make observable or costly).
+        let read_only_scalar = eff.kind == EffKind::Kernels
+            && var.shape == Shape::Scalar
+            && matches!(a.dma, Some((Dma::Copy, Origin::Imp)))
+            && matches!(a.dsa, Some((Dsa::Shared, _)) | None)
+            && unit.construct(eff.construct).read_only.contains(&a.var);
+        if read_only_scalar {
+            params.push(Param {
+                var: a.var,
+                pass: Pass::Value,
+            });
+            continue;
+        }
         if let Some((dma, Origin::Imp)) = a.dma {
             let action = match dma {
                 // The copy a reduction implies (OpenACC 3.3 2.5.15) carries the result back

@@ -160,6 +160,7 @@ pub fn build(
         declarations: Vec::new(),
         plain_loops: Vec::new(),
         entry_unread: Vec::new(),
+        read_only: Vec::new(),
     });
     for p in params {
         let (shape, scalar, elem_scalar) = if p.slice {
@@ -577,6 +578,7 @@ impl VisitMut for Layout<'_> {
             declarations: Vec::new(),
             plain_loops: Vec::new(),
             entry_unread: Vec::new(),
+            read_only: Vec::new(),
         });
         let depth = collapse_depth(&d);
         self.loops.push(LoopDirective {

@@ -139,7 +139,7 @@ impl Lowerer<'_> {
             None => String::new(),
         } + &self.device_code_registration(&code)
             + &crate::sites::table(self.unit, &self.lines);
-        let prelude = super::prelude::prelude(self.macros);
+        let prelude = super::prelude::prelude(self.macros, self.src);
         let mut w = CWriter::new();
         w.text(&prelude)
             .text(&cuda_decl)

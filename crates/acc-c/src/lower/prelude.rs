@@ -154,23 +154,80 @@ const SHIELDED: &[&str] = &[
 
 /// [`PRELUDE`], shielded from the macros of `macros` (the file's, as the preprocessor read
 /// it: the command line's among them) that name what the headers and the prelude declare.
-pub(crate) fn prelude(macros: &HashMap<String, crate::macro_expand::MacroDef>) -> String {
+pub(crate) fn prelude(
+    macros: &HashMap<String, crate::macro_expand::MacroDef>,
+    src: &str,
+) -> String {
     let names: Vec<&str> = SHIELDED
         .iter()
         .copied()
         .filter(|n| macros.contains_key(*n))
         .collect();
-    if names.is_empty() {
+    let features = feature_test_macros(src);
+    if names.is_empty() && features.is_empty() {
         return PRELUDE.to_string();
     }
     let (first_line, rest) = PRELUDE.split_at(PRELUDE.find('\n').map_or(0, |i| i + 1));
     let mut out = String::from(first_line);
+    out.push_str(&features);
     for n in &names {
         out.push_str(&format!("#pragma push_macro(\"{n}\")\n#undef {n}\n"));
     }
     out.push_str(rest);
     for n in &names {
         out.push_str(&format!("#pragma pop_macro(\"{n}\")\n"));
+    }
+    out
+}
+
+/// The program's feature-test macros (`#define _GNU_SOURCE`, `_POSIX_C_SOURCE`, …) that it
+/// defines before its first `#include`: the C library reads them at its first header, which
+/// acc's `acc_rt.h` now is, so they go ahead of it, as written (the program's own definition
+/// later is the same one again, which C allows).
+fn feature_test_macros(src: &str) -> String {
+    const FEATURES: &[&str] = &[
+        "_GNU_SOURCE",
+        "_DEFAULT_SOURCE",
+        "_BSD_SOURCE",
+        "_SVID_SOURCE",
+        "_POSIX_SOURCE",
+        "_POSIX_C_SOURCE",
+        "_XOPEN_SOURCE",
+        "_XOPEN_SOURCE_EXTENDED",
+        "_ISOC99_SOURCE",
+        "_ISOC11_SOURCE",
+        "_LARGEFILE_SOURCE",
+        "_LARGEFILE64_SOURCE",
+        "_FILE_OFFSET_BITS",
+        "_TIME_BITS",
+        "_REENTRANT",
+        "_THREAD_SAFE",
+        "_FORTIFY_SOURCE",
+        "__STDC_WANT_LIB_EXT1__",
+        "__STDC_WANT_IEC_60559_FUNCS_EXT__",
+        "__STDC_WANT_IEC_60559_TYPES_EXT__",
+    ];
+    let mut out = String::new();
+    let mut in_comment = false;
+    for line in src.lines() {
+        let was_in_comment = in_comment;
+        in_comment = crate::syntax::comment_open_after(line, in_comment);
+        if was_in_comment {
+            continue;
+        }
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix('#') {
+            let directive = rest.trim_start();
+            if directive.starts_with("include") {
+                break;
+            }
+            if let Some(("define", name)) = crate::lex::macro_line(line) {
+                if FEATURES.contains(&name) && !line.trim_end().ends_with('\\') {
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                }
+            }
+        }
     }
     out
 }

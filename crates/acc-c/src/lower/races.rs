@@ -107,7 +107,16 @@ impl Lowerer<'_> {
             };
             for p in k.params.iter().filter(|p| p.pass == Pass::Value) {
                 let var = self.unit.var(p.var);
-                if var.shape != acc_engine::facts::Shape::Scalar || explicit(p.var) {
+                // A loop construct's control variable is private to it (OpenACC 3.3 2.6.1),
+                // not this: a host that reads it after the loop reads its own copy whatever
+                // clause the construct has.
+                let controls = self.unit.constructs.iter().any(|l| {
+                    (l.pragma_span == c.pragma_span || body.contains(l.pragma_span))
+                        && l.loops
+                            .iter()
+                            .any(|f| f.header.as_ref().is_some_and(|h| h.var == var.name))
+                });
+                if var.shape != acc_engine::facts::Shape::Scalar || explicit(p.var) || controls {
                     continue;
                 }
                 let Some(written) = self.unit.refs_in(body).iter().find(|r| {
@@ -162,7 +171,11 @@ impl Lowerer<'_> {
             name: &str,
             span: Span,
         ) -> Option<tree_sitter::Node<'t>> {
-            if n.end_byte() <= span.start || n.start_byte() >= span.end {
+            // `sizeof x` does not read `x`.
+            if n.end_byte() <= span.start
+                || n.start_byte() >= span.end
+                || matches!(n.node_kind(), "sizeof_expression" | "alignof_expression")
+            {
                 return None;
             }
             if n.node_kind() == "identifier" && &src[n.byte_range()] == name {

@@ -2,10 +2,13 @@
 //! `*p`, in every iteration): the value a pointer has when the construct starts is then never
 //! used, so nothing needs to find a device copy of what it points to (the runtime otherwise
 //! looks the target up at the launch, and warns that a GPU could not use the host address).
+//! And which scalars it only reads (`Construct::read_only`): a `kernels` region gets those by
+//! value.
 //!
 //! It must not decide how a variable reaches a kernel (the engine's plan does, from
-//! `Construct::entry_unread`); it reads the statement's tree and the references, and is
-//! conservative: anything it does not follow counts as a read.
+//! `Construct::entry_unread` and `read_only`); it reads the statement's tree and the
+//! references, and is conservative: anything it does not follow counts as a read of the entry
+//! value, and as a possible write.
 
 use super::*;
 
@@ -74,6 +77,72 @@ impl<'s> Walker<'s> {
             }
         }
         self.unit.constructs[id.0 as usize].entry_unread = unread;
+        // The scalars the statement only reads.
+        let mut scalars: Vec<VarId> = refs
+            .iter()
+            .map(|r| r.var)
+            .filter(|v| {
+                let var = self.unit.var(*v);
+                var.shape == acc_engine::facts::Shape::Scalar
+                    && !in_body(var.decl_span)
+                    && !named_by_directives.contains(v)
+            })
+            .collect();
+        scalars.sort_by_key(|v| v.0);
+        scalars.dedup();
+        // The statement may be a `loop` directive's line, its loop the next node: the body's
+        // uses are found from the root.
+        let mut root = stmt;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        let read_only = scalars
+            .into_iter()
+            .filter(|&v| {
+                refs.iter()
+                    .filter(|r| r.var == v)
+                    .all(|r| !r.implied && !self.may_write(root, r.span))
+            })
+            .collect();
+        self.unit.constructs[id.0 as usize].read_only = read_only;
+    }
+
+    /// Whether the name at `at` (found from `root`) may be written there: assigned (itself, a member,
+    /// an element), incremented or decremented, its address taken, or handed to a
+    /// function-like macro (whose replacement may assign it).
+    fn may_write(&self, root: Node<'s>, at: Span) -> bool {
+        let Some(mut n) = root.descendant_for_byte_range(at.start, at.end) else {
+            return true;
+        };
+        if n.node_kind() != "identifier" {
+            return true;
+        }
+        loop {
+            let Some(p) = n.parent() else { return false };
+            match p.node_kind() {
+                "parenthesized_expression" => {}
+                "field_expression" | "subscript_expression"
+                    if p.child_by_field_id(fields().argument.get()) == Some(n) => {}
+                "assignment_expression" => {
+                    return p.child_by_field_id(fields().left.get()) == Some(n);
+                }
+                "update_expression" => return true,
+                "pointer_expression" => {
+                    return p
+                        .child_by_field_id(fields().operator.get())
+                        .is_some_and(|o| self.text(o) == "&");
+                }
+                "argument_list" => {
+                    let callee = p
+                        .parent()
+                        .and_then(|c| c.child_by_field_id(fields().function.get()));
+                    return callee
+                        .is_none_or(|f| self.env.function_macros.contains_key(self.text(f)));
+                }
+                _ => return false,
+            }
+            n = p;
+        }
     }
 
     /// What `node` does with the variable whose uses are at `uses` (sorted).

@@ -31,6 +31,34 @@ impl<'s> Walker<'s> {
             .clauses
             .iter()
             .any(|c| matches!(&c.args, ClauseArgs::Collapse { force: Some(_), .. }));
+        // A tile's sizes are computed in the kernel: the variables they name are the
+        // construct's (implied uses at the loop, whose text names them elsewhere).
+        if let Some(loop_node) = first.filter(|n| n.node_kind() == "for_statement") {
+            let sizes: Vec<String> = d
+                .clauses
+                .iter()
+                .filter(|c| c.kind == directive::ClauseKind::Tile)
+                .flat_map(|c| match &c.args {
+                    ClauseArgs::Exprs(sizes) => sizes.iter().map(|e| e.text.clone()).collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let at = Span::new(loop_node.start_byte(), loop_node.start_byte() + 3);
+            for size in sizes {
+                for word in size
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+                {
+                    if let Some(var) = self.lookup(word).or_else(|| self.header_var(word)) {
+                        self.unit.refs.push(Ref {
+                            var,
+                            span: at,
+                            implied: true,
+                        });
+                    }
+                }
+            }
+        }
         let Some(mut node) = first.filter(|n| n.node_kind() == "for_statement") else {
             let foreign_pragma = first.filter(|n| {
                 n.node_kind() == "preproc_call"

@@ -176,6 +176,7 @@ impl<'s> Walker<'s> {
             declarations: Vec::new(),
             plain_loops: Vec::new(),
             entry_unread: Vec::new(),
+            read_only: Vec::new(),
         });
         if kind == DirectiveKind::Routine && !named_routine {
             self.pending_routines.push(id);
