@@ -32,12 +32,16 @@ pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
         current.free(dev, &site).map_err(|e| {
             // Memory another device's acc_malloc returned (the current device changed since,
             // through acc_init or acc_set_device_type): say which, not "freed twice?".
-            let owner = crate::runtime::runtime().ok().and_then(|rt| {
-                rt.all()
-                    .filter(|d| !std::ptr::eq(*d, current))
-                    .find(|d| d.owns(dev))
-                    .map(|d| d.label.clone())
-            });
+            let elsewhere = !current.owns(dev);
+            let owner = crate::runtime::runtime()
+                .ok()
+                .filter(|_| elsewhere)
+                .and_then(|rt| {
+                    rt.all()
+                        .filter(|d| !std::ptr::eq(*d, current))
+                        .find(|d| d.owns(dev))
+                        .map(|d| d.label.clone())
+                });
             match owner {
                 Some(owner) if e.kind() == crate::error::ErrorKind::BadFree => {
                     crate::error::Error::new(

@@ -70,6 +70,10 @@ impl Device for HostDevice {
         Ok(())
     }
 
+    fn allocated(&self, addr: DevAddr) -> bool {
+        self.arena.check(addr, 1).is_ok()
+    }
+
     unsafe fn copy_to_device(&self, dev: DevAddr, host: *const u8, bytes: usize) {
         if dev != host as usize {
             // SAFETY: the caller guarantees both ranges; `copy` allows overlap.

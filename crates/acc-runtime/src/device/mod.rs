@@ -123,6 +123,12 @@ pub trait Device: Send + Sync {
     /// Whether `[addr, addr + bytes)` lies inside one live allocation of this device.
     fn check_range(&self, addr: DevAddr, bytes: usize) -> Result<(), DeviceError>;
 
+    /// Whether `addr` is inside memory `alloc` returned and `free` has not taken back (on a
+    /// shared-memory device, where every host address is a device address, only those).
+    fn allocated(&self, addr: DevAddr) -> bool {
+        self.check_range(addr, 1).is_ok()
+    }
+
     /// Copies host memory to the device.
     ///
     /// # Safety

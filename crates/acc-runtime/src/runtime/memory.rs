@@ -55,7 +55,7 @@ impl DeviceState {
 
     /// Whether `dev` is inside memory this device allocated and has not freed.
     pub fn owns(&self, dev: DevAddr) -> bool {
-        self.device.check_range(dev, 1).is_ok()
+        self.device.allocated(dev)
     }
 
     pub(super) fn check_dev(&self, dev: DevAddr, bytes: usize, site: &Site<'_>) -> Result<()> {
