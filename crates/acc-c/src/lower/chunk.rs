@@ -201,7 +201,8 @@ impl Lowerer<'_> {
                         Some(e) => e.text.clone(),
                         None => h.var.clone(),
                     };
-                    format!("{target} = {value}; ")
+                    // `__ACC_SET`: C++ (the CUDA module) converts to an enum only by a cast.
+                    format!("__ACC_SET({target}, {value}); ")
                 }
             }
         };

@@ -35,6 +35,11 @@ typedef unsigned long uint64_t;
  * the host prelude): `auto` decays an array as C does. */
 #define __ACC_ARRAY_ALIAS(name, e) auto name = (e)
 #define __ACC_VALUE_ALIAS(name, e) auto name = (e)
+/* A loop variable declared before its loop, set from the iteration's index: C converts to an
+ * enum implicitly, C++ only by a cast (to the variable's type, not a reference to it). */
+template <class T> struct __acc_unref { typedef T type; };
+template <class T> struct __acc_unref<T &> { typedef T type; };
+#define __ACC_SET(target, value) ((target) = (__acc_unref<decltype(target)>::type)(value))
 #define NULL 0
 #define INT_MAX 2147483647
 #define INT_MIN (-INT_MAX - 1)
@@ -49,6 +54,84 @@ typedef unsigned long uint64_t;
 #define DBL_EPSILON 2.2204460492503131e-16
 #define FLT_EPSILON 1.19209290e-7F
 #define M_PI 3.14159265358979323846
+/* The rest of <limits.h>, <stdint.h>, <float.h> and <math.h>'s constants a kernel may name, as
+ * the host's C library defines them (x86-64, LP64). */
+#define CHAR_BIT 8
+#define SCHAR_MIN (-128)
+#define SCHAR_MAX 127
+#define UCHAR_MAX 255
+#define CHAR_MIN SCHAR_MIN
+#define CHAR_MAX SCHAR_MAX
+#define SHRT_MIN (-32768)
+#define SHRT_MAX 32767
+#define USHRT_MAX 65535
+#define ULLONG_MAX 18446744073709551615ULL
+#define INT8_MIN (-128)
+#define INT8_MAX 127
+#define UINT8_MAX 255
+#define INT16_MIN (-32768)
+#define INT16_MAX 32767
+#define UINT16_MAX 65535
+#define INT32_MIN (-2147483647 - 1)
+#define INT32_MAX 2147483647
+#define UINT32_MAX 4294967295U
+#define INT64_MIN (-9223372036854775807L - 1)
+#define INT64_MAX 9223372036854775807L
+#define UINT64_MAX 18446744073709551615UL
+#define INTPTR_MIN INT64_MIN
+#define INTPTR_MAX INT64_MAX
+#define UINTPTR_MAX UINT64_MAX
+#define INTMAX_MIN INT64_MIN
+#define INTMAX_MAX INT64_MAX
+#define UINTMAX_MAX UINT64_MAX
+#define PTRDIFF_MIN INT64_MIN
+#define PTRDIFF_MAX INT64_MAX
+#define SIZE_MAX UINT64_MAX
+#define INT8_C(c) c
+#define INT16_C(c) c
+#define INT32_C(c) c
+#define INT64_C(c) c##L
+#define UINT8_C(c) c
+#define UINT16_C(c) c
+#define UINT32_C(c) c##U
+#define UINT64_C(c) c##UL
+#define INTMAX_C(c) c##L
+#define UINTMAX_C(c) c##UL
+#define FLT_RADIX 2
+#define FLT_MANT_DIG 24
+#define DBL_MANT_DIG 53
+#define FLT_DIG 6
+#define DBL_DIG 15
+#define FLT_MIN 1.17549435e-38F
+#define DBL_MIN 2.2250738585072014e-308
+#define FLT_TRUE_MIN 1.40129846e-45F
+#define DBL_TRUE_MIN 4.9406564584124654e-324
+#define FLT_MIN_EXP (-125)
+#define DBL_MIN_EXP (-1021)
+#define FLT_MAX_EXP 128
+#define DBL_MAX_EXP 1024
+#define FLT_MIN_10_EXP (-37)
+#define DBL_MIN_10_EXP (-307)
+#define FLT_MAX_10_EXP 38
+#define DBL_MAX_10_EXP 308
+#define M_E 2.7182818284590452354
+#define M_LOG2E 1.4426950408889634074
+#define M_LOG10E 0.43429448190325182765
+#define M_LN2 0.69314718055994530942
+#define M_LN10 2.30258509299404568402
+#define M_PI_2 1.57079632679489661923
+#define M_PI_4 0.78539816339744830962
+#define M_1_PI 0.31830988618379067154
+#define M_2_PI 0.63661977236758134308
+#define M_2_SQRTPI 1.12837916709551257390
+#define M_SQRT2 1.41421356237309504880
+#define M_SQRT1_2 0.70710678118654752440
+/* C11's spellings of what C++ names otherwise. */
+#define _Static_assert static_assert
+#define _Alignof alignof
+#define _Alignas alignas
+#define _Noreturn
+#define _Thread_local thread_local
 #define __builtin_memcpy memcpy
 enum { acc_device_none = 0, acc_device_default = 1, acc_device_host = 2, acc_device_not_host = 4,
        acc_device_nvidia = 5, acc_device_radeon = 8, acc_device_host_discrete = 64 };
