@@ -39,7 +39,7 @@ typedef unsigned long uint64_t;
  * enum implicitly, C++ only by a cast (to the variable's type, not a reference to it). */
 template <class T> struct __acc_unref { typedef T type; };
 template <class T> struct __acc_unref<T &> { typedef T type; };
-#define __ACC_SET(target, value) ((target) = (__acc_unref<decltype(target)>::type)(value))
+#define __ACC_SET(name, e) ((name) = (__acc_unref<decltype(name)>::type)(e))
 #define NULL 0
 #define INT_MAX 2147483647
 #define INT_MIN (-INT_MAX - 1)
