@@ -19,15 +19,18 @@
 //! modules by concern, each an `impl Lowerer` block or plain functions:
 //! - `data`: data constructs and executable directives → runtime calls;
 //! - `host`: a compute construct's host side (arguments, descriptors, launches, the kernel
-//!   function's frame), with `frame` (what it gathers), `privates` and `reduction`;
+//!   function's frame), with `frame` (what it gathers), `privates` and `reduction`; `parts`:
+//!   the kernels a construct's launch makes (a `kernels` region's statements, their
+//!   reductions and dimensions);
+//! - `races`: warnings about races and lost updates the program asked for;
 //! - `body`: the kernel body; `chunk`: a partitioned loop nest's new header;
 //! - `spread`: GPU spreading plans (lanes, rows, once per gang);
 //! - `atomic`: atomics in kernels (`atomic::read` reads their statements);
 //! - `module`: the CUDA module and the file's assembly; `prelude`: the text every file starts
 //!   with; `edit`: edits and their application; `writer`: the C writer.
 //!
-//! They call each other downwards only: host → privates, reduction, body, spread, chunk,
-//! data, frame, writer; body → spread, chunk, atomic; spread → chunk, reduction; privates →
+//! They call each other downwards only: host → parts, privates, reduction, body, spread,
+//! chunk, data, frame, writer; body → spread, chunk, atomic; spread → chunk, reduction; privates →
 //! data, frame, writer; everything → edit. None of them uses `crate::split`, which consumes
 //! [`Lowered`]. Lowering must not decide OpenACC semantics (acc-engine's plans do) and must
 //! not parse the source again: the tree comes in the [`crate::Analysis`].
@@ -55,6 +58,7 @@ mod frame;
 mod host;
 mod macro_scope;
 mod module;
+mod parts;
 mod prelude;
 mod privates;
 mod races;
