@@ -126,7 +126,8 @@ pub(super) fn apply_in(src: &str, span: Span, mut edits: Vec<Edit>) -> String {
 /// statement opened in to its `#endif`: the other arms).
 pub(super) fn unmatched_conditionals(src: &str, span: Span) -> (Vec<Span>, Vec<Span>) {
     let (mut lines, mut dead) = (Vec::new(), Vec::new());
-    let mut depth = 0usize;
+    // The chains opened in the statement and not closed yet: their opening lines.
+    let mut open: Vec<Span> = Vec::new();
     let mut dead_from: Option<usize> = None;
     let mut at = span.start;
     for line in src[span.start..span.end].split_inclusive('\n') {
@@ -135,55 +136,32 @@ pub(super) fn unmatched_conditionals(src: &str, span: Span) -> (Vec<Span>, Vec<S
         let Some(rest) = line.trim_start().strip_prefix('#') else {
             continue;
         };
-        let name = rest.trim_start();
-        let word: String = name
+        let word: String = rest
+            .trim_start()
             .chars()
             .take_while(|c| c.is_ascii_alphabetic())
             .collect();
-        let end = start + line.trim_end_matches(['\n', '\r']).len();
+        let this = Span::new(start, start + line.trim_end_matches(['\n', '\r']).len());
         match word.as_str() {
-            "if" | "ifdef" | "ifndef" => depth += 1,
-            "elif" | "elifdef" | "elifndef" | "else" if depth == 0 => {
-                lines.push(Span::new(start, end));
+            "if" | "ifdef" | "ifndef" => open.push(this),
+            "elif" | "elifdef" | "elifndef" | "else" if open.is_empty() => {
+                lines.push(this);
                 dead_from.get_or_insert(start);
             }
-            "endif" if depth > 0 => depth -= 1,
             "endif" => {
-                lines.push(Span::new(start, end));
-                if let Some(from) = dead_from.take() {
-                    dead.push(Span::new(from, end));
+                if open.pop().is_none() {
+                    lines.push(this);
+                    if let Some(from) = dead_from.take() {
+                        dead.push(Span::new(from, this.end));
+                    }
                 }
             }
             _ => {}
         }
     }
-    if depth > 0 {
-        // Chains opened in the statement and closed after it: their opening lines.
-        let mut open: Vec<Span> = Vec::new();
-        let mut at = span.start;
-        for line in src[span.start..span.end].split_inclusive('\n') {
-            let start = at;
-            at += line.len();
-            let Some(rest) = line.trim_start().strip_prefix('#') else {
-                continue;
-            };
-            let word: String = rest
-                .trim_start()
-                .chars()
-                .take_while(|c| c.is_ascii_alphabetic())
-                .collect();
-            let end = start + line.trim_end_matches(['\n', '\r']).len();
-            match word.as_str() {
-                "if" | "ifdef" | "ifndef" => open.push(Span::new(start, end)),
-                "endif" => {
-                    open.pop();
-                }
-                _ => {}
-            }
-        }
-        lines.extend(open);
-        lines.sort_by_key(|s| s.start);
-    }
+    // Chains opened in the statement and closed after it.
+    lines.extend(open);
+    lines.sort_by_key(|s| s.start);
     if let Some(from) = dead_from {
         dead.push(Span::new(from, span.end));
     }
@@ -219,4 +197,39 @@ pub(super) fn blanked(src: &str, ranges: &[Span]) -> Vec<Edit> {
             line_after: false,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod conditional_tests {
+    use super::*;
+
+    #[test]
+    fn a_statement_opened_in_one_arm_has_the_chains_other_lines_unmatched() {
+        let src = "#ifndef ALT\n#pragma acc parallel\n{\n#elif ALT == 0\n#pragma acc kernels\n{\n#endif\n#ifdef X\n  x();\n#endif\n  f();\n}\n";
+        let body = Span::new(src.find("{\n#elif").unwrap(), src.len() - 1);
+        let (lines, dead) = unmatched_conditionals(src, body);
+        let text = |s: &Span| &src[s.start..s.end];
+        // The balanced `#ifdef X` inside is the statement's own.
+        assert_eq!(
+            lines.iter().map(text).collect::<Vec<_>>(),
+            ["#elif ALT == 0", "#endif"]
+        );
+        assert_eq!(
+            dead.iter().map(text).collect::<Vec<_>>(),
+            ["#elif ALT == 0\n#pragma acc kernels\n{\n#endif"]
+        );
+        // Opened in a later arm: only the chain's end is the statement's to keep.
+        let later = Span::new(src.rfind("{\n#endif").unwrap(), src.len() - 1);
+        let (lines, dead) = unmatched_conditionals(src, later);
+        assert_eq!(lines.iter().map(text).collect::<Vec<_>>(), ["#endif"]);
+        assert!(dead.is_empty());
+        // A blanked copy keeps every line.
+        let blanks = conditional_blanks(src, body);
+        let copy = apply_in(src, body, blanks);
+        assert_eq!(
+            copy.lines().count(),
+            src[body.start..body.end].lines().count()
+        );
+        assert!(!copy.contains("#elif") && !copy.contains("kernels") && copy.contains("#ifdef X"));
+    }
 }
