@@ -148,14 +148,15 @@ pub(super) fn unmatched_conditionals(src: &str, span: Span) -> (Vec<Span>, Vec<S
                 lines.push(this);
                 dead_from.get_or_insert(start);
             }
-            "endif" => {
-                if open.pop().is_none() {
+            "endif" => match open.pop() {
+                Some(_) => {}
+                None => {
                     lines.push(this);
                     if let Some(from) = dead_from.take() {
                         dead.push(Span::new(from, this.end));
                     }
                 }
-            }
+            },
             _ => {}
         }
     }
