@@ -43,6 +43,20 @@ pub fn routine_names(unit: &acc_engine::facts::Unit) -> Vec<String> {
     names
 }
 
+/// The functions the unit's `routine` directives give the `gang` level: their gang loops are
+/// shared among the gangs that call them (OpenACC 3.3 2.15.1).
+pub fn gang_routines(unit: &acc_engine::facts::Unit) -> Vec<String> {
+    use acc_engine::directive::{ClauseKind, DirectiveArg, DirectiveKind};
+    unit.constructs
+        .iter()
+        .filter(|c| c.directive.kind == DirectiveKind::Routine && c.directive.has(ClauseKind::Gang))
+        .filter_map(|c| match &c.directive.arg {
+            Some(DirectiveArg::RoutineName(id)) => Some(id.name.clone()),
+            _ => c.function.as_ref().map(|(name, _)| name.clone()),
+        })
+        .collect()
+}
+
 /// Which of a file's `routine` functions other files' kernels may call on a GPU, and which
 /// it calls without defining them: what the runtime links a module with (relocatable device
 /// code, as nvc's `-gpu=rdc`).
@@ -256,7 +270,7 @@ fn collect_calls(n: Node, src: &str, out: &mut Vec<String>) {
 /// The calls in the `spans` of the file (compute constructs' statements), in order. A span may
 /// cover sibling nodes (a `#pragma acc loop` line and its loop): the calls are those of the
 /// smallest node around it that lie inside the span.
-fn calls_within(
+pub(crate) fn calls_within(
     trees: &[tree_sitter::Tree],
     src: &str,
     spans: &[std::ops::Range<usize>],

@@ -35,7 +35,25 @@ impl<'a> Lowerer<'a> {
         let k = &region;
         // Host side: data, arguments, reductions, launch.
         let (data_array, data_count) = self.data_array_compact(&k.data, &format!("__acc_d{n}"));
-        let (num_gangs, nw, vl) = self.launch_dims(id, k);
+        let (mut num_gangs, nw, vl) = self.launch_dims(id, k);
+        if let Some(routine) = self.gang_routine_called(body) {
+            // acc compiles a routine's gang loops as whole loops: run by one gang, they cover
+            // their iterations once, as the gangs sharing them would.
+            if c.directive.has(ClauseKind::NumGangs) && num_gangs != "(int32_t)(1)" {
+                self.diags.push(
+                    Diagnostic::warning(
+                        c.directive.name_span,
+                        format!(
+                            "this region calls `{routine}`, a `routine gang`, whose gang loops \
+                             acc runs whole in each gang: it runs as one gang, not the \
+                             `num_gangs` it asks for"
+                        ),
+                    )
+                    .with_note("the answer is the one the gangs sharing its loops would give"),
+                );
+            }
+            num_gangs = "1".to_string();
+        }
         let launch = Launch {
             line,
             fname: format!("__acc_kernel{n}"),
@@ -395,6 +413,22 @@ impl<'a> Lowerer<'a> {
                 "__acc_gp_{g} = (decltype(__acc_gp_{g}))*(void *const *)__acc_args[{i}];"
             ));
         }
+    }
+
+    /// A `routine gang` function the statement `body` calls, if any.
+    fn gang_routine_called(&self, body: Span) -> Option<String> {
+        let gang = crate::cuda::gang_routines(self.unit);
+        if gang.is_empty() {
+            return None;
+        }
+        crate::cuda::calls_within(
+            self.trees,
+            self.src,
+            std::slice::from_ref(&(body.start..body.end)),
+        )
+        .into_iter()
+        .map(|(name, _)| name)
+        .find(|name| gang.contains(name))
     }
 
     /// The construct's `num_gangs`, `num_workers` and `vector_length`, as the launch takes them.
