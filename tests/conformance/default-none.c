@@ -1,7 +1,9 @@
 /* default(none) on parallel, kernels, serial and combined constructs: every
  * variable used in the region appears in an explicit clause (arrays in data
  * clauses, scalars in firstprivate / copy / reduction, a loop-local
- * temporary declared inside). */
+ * temporary declared inside). A loop's own variables need no clause there: a loop control
+ * variable declared before the loop (predetermined private, OpenACC 3.3 2.6.1) and a
+ * scratch variable in the combined construct's `private`. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -41,6 +43,18 @@ int main(void) {
     for (int i = 0; i < n; i++)
       if (a[i] > 0.0) count++;
   }
+
+  int i, k;
+  double tmp, twice[N];
+  #pragma acc parallel loop default(none) private(tmp) copyin(a[0:n]) copyout(twice) firstprivate(n)
+  for (i = 0; i < n; i++) {
+    tmp = 0;
+    #pragma acc loop seq
+    for (k = 0; k < 2; k++) tmp += a[i];
+    twice[i] = tmp;
+  }
+  for (i = 0; i < n; i++)
+    if (twice[i] != 2 * a[i]) { printf("default-none: twice[%d] = %g\n", i, twice[i]); return 1; }
 
   long rt = 0;
   int rc = 0;

@@ -269,7 +269,7 @@ impl Cx<'_> {
             // scalar stays firstprivate (OpenACC 3.3 2.5.16).
             (Dma::Present, Dsa::Shared)
         } else if let Some(span) = default
-            .filter(|d| *d == DefaultKind::None)
+            .filter(|d| *d == DefaultKind::None && !self.loop_owned(p, body, v))
             .and(self.default_span(p))
         {
             let use_span = self
@@ -303,6 +303,32 @@ impl Cx<'_> {
         } else {
             (Dma::Copy, Dsa::Shared)
         }
+    }
+
+    /// Whether `v` is a loop's own in the region of `p`: the control variable of a loop
+    /// construct there (predetermined private, OpenACC 3.3 2.6.1) or in a `private`,
+    /// `firstprivate` or `reduction` clause of one (the combined construct's included), which
+    /// `default(none)` does not ask a data clause of (2.5.16).
+    fn loop_owned(&self, p: EffId, body: Span, v: VarId) -> bool {
+        let own = self.an.eff(p).construct;
+        let name = self.var_name(v);
+        self.unit.constructs.iter().enumerate().any(|(i, c)| {
+            let inside = i == own.0 as usize || body.contains(c.pragma_span);
+            inside
+                && (c
+                    .loops
+                    .iter()
+                    .any(|l| l.header.as_ref().is_some_and(|h| h.var == name))
+                    || c.directive.clauses.iter().enumerate().any(|(ci, clause)| {
+                        matches!(
+                            clause.kind,
+                            ClauseKind::Private | ClauseKind::Firstprivate | ClauseKind::Reduction
+                        ) && c
+                            .clause_vars
+                            .get(ci)
+                            .is_some_and(|vs| vs.contains(&Some(v)))
+                    }))
+        })
     }
 
     /// Gang-shared loop reductions become an imp reduction on `p`; reports a loop reduction
