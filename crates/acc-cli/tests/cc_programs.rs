@@ -842,7 +842,17 @@ fn a_programs_feature_test_macros_still_select_the_librarys_declarations() {
                for (int i = 0; i < 8; i++) a[i] = i;\n  \
                const char *p = strcasestr(\"Hello OpenACC\", \"openacc\");\n  \
                printf(\"%s %d\\n\", p, a[7]);\n  return 0;\n}\n";
-    let dir = project("feature-test-macros", &[("g.c", src)]);
+    let dir = project(
+        "feature-test-macros",
+        &[
+            ("g.c", src),
+            (
+                "h.c",
+                &src.replace("/* GNU extensions */\n", "#include \"local.h\"\n"),
+            ),
+            ("local.h", "#define LOCAL_ONLY 1\n"),
+        ],
+    );
     let out = ok(acc(&dir)
         .args([
             "cc",
@@ -855,6 +865,19 @@ fn a_programs_feature_test_macros_still_select_the_librarys_declarations() {
         .unwrap());
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert_eq!(stdout_on(&dir, "g", "host_discrete"), "OpenACC 7\n");
+    // After a header of the program's own that includes no system header: still in time.
+    let out = ok(acc(&dir)
+        .args([
+            "cc",
+            "-Werror=implicit-function-declaration",
+            "h.c",
+            "-o",
+            "h",
+        ])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "h", "host_discrete"), "OpenACC 7\n");
 }
 
 /// A `tile` whose sizes are variables (OpenACC 3.3 asks for constants; code written for nvc

@@ -181,7 +181,7 @@ pub(crate) fn prelude(
 }
 
 /// The program's feature-test macros (`#define _GNU_SOURCE`, `_POSIX_C_SOURCE`, …) that it
-/// defines before its first `#include`: the C library reads them at its first header, which
+/// defines before its first system `#include`: the C library reads them at its first header, which
 /// acc's `acc_rt.h` now is, so they go ahead of it, as written (the program's own definition
 /// later is the same one again, which C allows).
 fn feature_test_macros(src: &str) -> String {
@@ -217,9 +217,13 @@ fn feature_test_macros(src: &str) -> String {
         }
         let t = line.trim_start();
         if let Some(rest) = t.strip_prefix('#') {
+            // Up to the first system header: the program's own may come before, and set
+            // nothing the C library reads yet.
             let directive = rest.trim_start();
-            if directive.starts_with("include") {
-                break;
+            if let Some(included) = directive.strip_prefix("include") {
+                if included.trim_start().starts_with('<') {
+                    break;
+                }
             }
             if let Some(("define", name)) = crate::lex::macro_line(line) {
                 if FEATURES.contains(&name) && !line.trim_end().ends_with('\\') {
