@@ -16,7 +16,7 @@ static void bump_rows(double *m, int rows, int n) {
 int main(void) {
   static double m[N * 4];
   for (int i = 0; i < N * 4; i++) m[i] = 1;
-  #pragma acc parallel copy(m) num_gangs(4)
+  #pragma acc parallel copy(m)
   bump_rows(m, N, 4);
   for (int i = 0; i < N; i++)
     for (int j = 0; j < 4; j++)

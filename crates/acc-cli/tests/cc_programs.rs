@@ -908,3 +908,34 @@ fn tile_sizes_that_name_variables_reach_the_kernel() {
         assert_eq!(stdout_on(&dir, name, "host_discrete"), "ok\n");
     }
 }
+
+/// A `routine gang` whose gang loop updates in place, called from a `parallel num_gangs(4)`
+/// region: every element is updated once (the gangs share the routine's gang loop), and acc
+/// says it runs the region as one gang to give that.
+#[test]
+fn a_routine_gangs_loop_runs_once_over_its_iterations() {
+    if !have_cc() {
+        return;
+    }
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/conformance/routine-gang-shared.c"),
+    )
+    .unwrap()
+    .replace(
+        "#pragma acc parallel copy(m)",
+        "#pragma acc parallel copy(m) num_gangs(4)",
+    );
+    let dir = project("routine-gang-num-gangs", &[("r.c", &src)]);
+    let out = ok(acc(&dir).args(["cc", "r.c", "-o", "r"]).output().unwrap());
+    assert!(
+        stderr(&out).contains("calls `bump_rows`, a `routine gang`")
+            && stderr(&out).contains("it runs as one gang"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        stdout_on(&dir, "r", "host_discrete"),
+        "routine-gang-shared: ok\n"
+    );
+}
