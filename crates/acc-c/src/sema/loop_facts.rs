@@ -7,6 +7,18 @@ use super::*;
 
 impl<'s> Walker<'s> {
     /// The associated loop nest of a loop construct, as deep as `collapse`.
+    /// The name of the function-like macro a statement starts with, when its replacement is a
+    /// `for` loop's header (`#define FOR_EACH(i, n) for (i = 0; i < (n); i++)`).
+    fn loop_macro(&self, n: Node<'s>) -> Option<String> {
+        let text = self.text(n).trim_start();
+        let name: String = text
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let def = self.env.function_macros.get(&name)?;
+        def.1.trim_start().starts_with("for").then_some(name)
+    }
+
     pub(super) fn loop_facts(&mut self, id: ConstructId, first: Option<Node<'s>>) {
         let d = &self.unit.construct(id).directive;
         let depth = d
@@ -79,7 +91,22 @@ impl<'s> Walker<'s> {
                     sees this branch (its condition names macros the preprocessor knows); \
                     otherwise put the loop inside each branch"
                     .to_string(),
-                Some(k) => format!("a {} comes next instead", k.replace('_', " ")),
+                // A macro that expands to the loop's header (`FOR_EACH(i, n) body;`): what the
+                // directive applies to must be written as a `for` loop.
+                _ if first.and_then(|n| self.loop_macro(n)).is_some() => format!(
+                    "`{}` is a macro that expands to a `for` loop: acc reads the loop a \
+                     directive partitions as written, so write the `for` out",
+                    first.and_then(|n| self.loop_macro(n)).unwrap_or_default()
+                ),
+                Some(k) => {
+                    let what = k.replace('_', " ");
+                    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
+                    format!("{article} {what} comes next instead")
+                }
                 None => "nothing comes next".to_string(),
             };
             self.diags.push(
