@@ -8,6 +8,52 @@ use super::preprocessor::{split_macro_args, substitute};
 use super::*;
 
 impl<'s> Walker<'s> {
+    /// The declarator's text, with the first extent an initializer decides written out
+    /// (`int t[] = {1, 2, 3}` is `int t[3]`; `char s[] = "ab"` is `char s[3]`): a kernel that
+    /// reaches the array through a pointer to its type needs the complete type (`sizeof t`).
+    /// Designated initializers and strings with escapes keep the text as written.
+    fn sized_by_initializer(&self, d: Node<'s>, declarator: Node<'s>) -> String {
+        let text = self.text(declarator);
+        // The array declarator next to the name is the first extent (`m[][2]`).
+        let mut first = declarator;
+        while let Some(inner) = first
+            .child_by_field_id(fields().declarator.get())
+            .filter(|n| n.node_kind() == "array_declarator")
+        {
+            first = inner;
+        }
+        let (Some(value), true) = (
+            d.child_by_field_id(fields().value.get()),
+            first.node_kind() == "array_declarator"
+                && first.child_by_field_id(fields().size.get()).is_none(),
+        ) else {
+            return text.to_string();
+        };
+        let count = match value.node_kind() {
+            "initializer_list" => {
+                let mut c = value.walk();
+                let items: Vec<Node> = value.named_children(&mut c).collect();
+                if items.iter().any(|n| n.node_kind() == "initializer_pair") {
+                    return text.to_string();
+                }
+                items.iter().filter(|n| n.node_kind() != "comment").count()
+            }
+            "string_literal" => {
+                let s = self.text(value);
+                let inner = s.strip_prefix('"').and_then(|r| r.strip_suffix('"'));
+                match inner {
+                    Some(inner) if !inner.contains('\\') && inner.is_ascii() => inner.len() + 1,
+                    _ => return text.to_string(),
+                }
+            }
+            _ => return text.to_string(),
+        };
+        match text.find("[]") {
+            Some(at) if count > 0 => format!("{}[{count}]{}", &text[..at], &text[at + 2..]),
+            _ => text.to_string(),
+        }
+    }
+
     /// Whether the declarator's first array dimension (the one nearest the name) is an
     /// expression the front end cannot evaluate as a constant: a variable-length array.
     /// The variables named in the extents of an array declarator (`n`, `m` in `a[n][m]`).
@@ -270,7 +316,7 @@ impl<'s> Walker<'s> {
             None => {
                 let start = type_text.len() + 1 + (ident.start_byte() - declarator.start_byte());
                 (
-                    format!("{type_text} {}", self.text(declarator)),
+                    format!("{type_text} {}", self.sized_by_initializer(d, declarator)),
                     start..start + name.len(),
                 )
             }
