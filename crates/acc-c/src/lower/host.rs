@@ -183,50 +183,39 @@ impl<'a> Lowerer<'a> {
             let text = c_string(name);
             match p.pass {
                 Pass::Mapped => {
-                    let alias = self.macro_alias(id, p.var);
-                    let array = var.shape == acc_engine::facts::Shape::Array;
-                    if let (Some(alias), false) = (&alias, array) {
-                        // A scalar's value, which a variable-length array's type may name
-                        // (`int out[n][n]` in `kernels`, where `n` is a copy): ahead of
-                        // every pointer to the arrays.
-                        args.push(arg("ACC_RT_ARG_MAPPED", format!("&{name}"), "0", &text));
-                        cuda_params.push(CudaParam::Pointer);
-                        let address = format!("*(void **)__acc_args[{i}]");
-                        scalar_aliases.text(&self.pointer_decl(
-                            declare_as_unbound(self.unit, p.var, "(*\0)"),
-                            &format!("__acc_p_{name}"),
-                            &address,
-                        ));
-                        scalar_aliases.line(alias);
-                        continue;
-                    }
-                    if let Some(alias) = alias {
-                        aliases.line(&alias);
-                    }
-                    match self.probe(id, p.var) {
+                    let address = match self.probe(id, p.var) {
                         // Only part of the array is mapped: find the device
                         // copy through that part, then step back to element 0.
                         Some(probe) => {
                             let j = k.params.len() + offsets.len();
                             args.push(arg("ACC_RT_ARG_MAPPED", format!("({probe})"), "0", &text));
-                            cuda_params.push(CudaParam::Pointer);
                             offsets.push(format!("(size_t)((char *)({probe}) - (char *)&{name})"));
-                            let address = format!("(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]");
-                            decls.text(&self.pointer_decl(
-                                declare_as_unbound(self.unit, p.var, "(*\0)"),
-                                &format!("__acc_p_{name}"),
-                                &address,
-                            ));
+                            format!("(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]")
                         }
                         None => {
                             args.push(arg("ACC_RT_ARG_MAPPED", format!("&{name}"), "0", &text));
-                            cuda_params.push(CudaParam::Pointer);
-                            let address = format!("*(void **)__acc_args[{i}]");
-                            decls.text(&self.pointer_decl(
-                                declare_as_unbound(self.unit, p.var, "(*\0)"),
-                                &format!("__acc_p_{name}"),
-                                &address,
-                            ));
+                            format!("*(void **)__acc_args[{i}]")
+                        }
+                    };
+                    cuda_params.push(CudaParam::Pointer);
+                    let decl = self.pointer_decl(
+                        declare_as_unbound(self.unit, p.var, "(*\0)"),
+                        &format!("__acc_p_{name}"),
+                        &address,
+                    );
+                    match self.macro_alias(id, p.var) {
+                        // A scalar's value, which a variable-length array's type may name
+                        // (`int out[n][n]` in `kernels`, where `n` is a copy): ahead of
+                        // every pointer to the arrays.
+                        Some(alias) if var.shape != acc_engine::facts::Shape::Array => {
+                            scalar_aliases.text(&decl);
+                            scalar_aliases.line(&alias);
+                        }
+                        alias => {
+                            decls.text(&decl);
+                            if let Some(alias) = alias {
+                                aliases.line(&alias);
+                            }
                         }
                     }
                 }

@@ -49,19 +49,28 @@ impl<'s> Walker<'s> {
             .take_while(|r| r.span.start < body.end)
             .copied()
             .collect();
-        let mut candidates: Vec<VarId> = refs
-            .iter()
-            .map(|r| r.var)
-            .filter(|v| {
-                let var = self.unit.var(*v);
-                var.shape == acc_engine::facts::Shape::Pointer
-                    && !var.is_global
-                    && !in_body(var.decl_span)
-                    && !named_by_directives.contains(v)
-            })
+        // The variables of a shape the statement uses, declared outside it, that no directive
+        // in it names, each once.
+        let outside = |shape: acc_engine::facts::Shape| {
+            let mut vars: Vec<VarId> = refs
+                .iter()
+                .map(|r| r.var)
+                .filter(|v| {
+                    let var = self.unit.var(*v);
+                    var.shape == shape
+                        && !in_body(var.decl_span)
+                        && !named_by_directives.contains(v)
+                })
+                .collect();
+            vars.sort_by_key(|v| v.0);
+            vars.dedup();
+            vars
+        };
+        let candidates: Vec<VarId> = outside(acc_engine::facts::Shape::Pointer)
+            .into_iter()
+            .filter(|v| !self.unit.var(*v).is_global)
             .collect();
-        candidates.sort_by_key(|v| v.0);
-        candidates.dedup();
+        let scalars = outside(acc_engine::facts::Shape::Scalar);
         let range = Span::new(stmt.start_byte(), stmt.end_byte());
         let mut unread = Vec::new();
         for v in candidates {
@@ -78,18 +87,6 @@ impl<'s> Walker<'s> {
         }
         self.unit.constructs[id.0 as usize].entry_unread = unread;
         // The scalars the statement only reads.
-        let mut scalars: Vec<VarId> = refs
-            .iter()
-            .map(|r| r.var)
-            .filter(|v| {
-                let var = self.unit.var(*v);
-                var.shape == acc_engine::facts::Shape::Scalar
-                    && !in_body(var.decl_span)
-                    && !named_by_directives.contains(v)
-            })
-            .collect();
-        scalars.sort_by_key(|v| v.0);
-        scalars.dedup();
         // The statement may be a `loop` directive's line, its loop the next node: the body's
         // uses are found from the root.
         let mut root = stmt;
