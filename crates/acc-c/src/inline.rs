@@ -7,9 +7,11 @@
 //!
 //! A header goes in at the inclusion where the preprocessor read its directives: the file's
 //! `#include` of it, or of the header that includes it (to any depth, each level put in). A
-//! header the C compiler would read a second time once its text is no longer that file's (one
-//! that guards itself with `#pragma once` alone) stays a header, and its directives are
-//! reported (`preprocess::header_directive_warnings`). It reads
+//! header guarded by `#pragma once` alone goes in too, where it was first read, and the other
+//! `#include`s of it in that text become comments; but where a header that stays one includes
+//! it again (the C compiler would read its text a second time, since it is no longer that
+//! file's), it stays a header, and its directives are reported
+//! (`preprocess::header_directive_warnings`). It reads
 //! the preprocessor's facts (`TypeEnv::header_directives`) and the headers' text; it must not
 //! analyse C.
 
@@ -27,6 +29,8 @@ pub struct Inlined {
     grown: Vec<(usize, usize)>,
     /// The inclusion chains put in (see `HeaderDirective::chain`), each level.
     chains: Vec<Vec<(String, usize)>>,
+    /// The headers put in that guard themselves with `#pragma once` alone.
+    read_once: Vec<String>,
 }
 
 impl Inlined {
@@ -88,20 +92,56 @@ impl Wanted {
 /// `src` (the file named `file`) with the headers of `directives` put in at the `#include`s
 /// that brought them in: a header the file includes itself, and one such a header includes
 /// (to any depth), each where the preprocessor read its directives; `None` when none can be.
-/// `read` reads a header (the file system; in tests a table).
+/// `program_headers` are all the program's headers the preprocessor read: a header guarded
+/// by `#pragma once` alone goes in only when none of them that stays a header includes it
+/// (it would be read again there), and the other `#include`s of it in the text that went in
+/// become comments (the compiler would read it again at each). `read` reads a header (the
+/// file system; in tests a table).
 pub fn headers_into_file(
     src: &str,
     file: &str,
     directives: &[HeaderDirective],
+    program_headers: &[String],
     read: &mut dyn FnMut(&Path) -> Option<String>,
 ) -> Option<Inlined> {
     let mut wanted = Wanted::default();
     for d in directives {
         wanted.add(&d.chain);
     }
+    let candidates: Vec<&str> = directives
+        .iter()
+        .flat_map(|d| d.chain.iter().map(|(h, _)| h.as_str()))
+        .collect();
+    // The texts of the headers that stay headers, whatever goes in.
+    let staying: Vec<String> = program_headers
+        .iter()
+        .filter(|h| !candidates.contains(&h.as_str()))
+        .filter_map(|h| read(Path::new(h)))
+        .collect();
+    let may_read_once: Vec<String> = candidates
+        .iter()
+        .filter(|h| !staying.iter().any(|t| t.lines().any(|l| includes(l, h))))
+        .map(|h| h.to_string())
+        .collect();
     let mut out = Inlined::default();
-    let text = put_in(src, file, &wanted, read, &mut out, &[])?;
-    out.text = text;
+    let text = put_in(src, file, &wanted, &may_read_once, read, &mut out, &[])?;
+    out.text = if out.read_once.is_empty() {
+        text
+    } else {
+        text.split_inclusive('\n')
+            .map(|l| match out.read_once.iter().find(|h| includes(l, h)) {
+                Some(_) => {
+                    let end = l.trim_end_matches(['\n', '\r']);
+                    format!(
+                        "/* acc: {} (read once, where it went in: #pragma once) */{}",
+                        end.trim().replace("*/", "* /"),
+                        &l[end.len()..]
+                    )
+                }
+                None => l.to_string(),
+            })
+            .collect()
+    };
     Some(out)
 }
 
@@ -111,6 +151,7 @@ fn put_in(
     text: &str,
     file: &str,
     wanted: &Wanted,
+    may_read_once: &[String],
     read: &mut dyn FnMut(&Path) -> Option<String>,
     out: &mut Inlined,
     path: &[(String, usize)],
@@ -129,12 +170,18 @@ fn put_in(
         if !includes(include, header) || line <= next {
             continue;
         }
-        let Some(body) = read(Path::new(header)).and_then(|t| unguarded(&t)) else {
-            continue;
+        let mut read_once = false;
+        let body = match read(Path::new(header)).map(|t| unguarded(&t)) {
+            Some(Body::Guarded(b) | Body::Plain(b)) => b,
+            Some(Body::ReadOnce(b)) if may_read_once.contains(header) => {
+                read_once = true;
+                b
+            }
+            _ => continue,
         };
         let mut here = path.to_vec();
         here.push((header.clone(), line));
-        let body = match put_in(&body, header, deeper, read, out, &here) {
+        let body = match put_in(&body, header, deeper, may_read_once, read, out, &here) {
             Some(b) => b,
             // A header that only leads to one acc could not put in stays a header.
             None if !deeper.own => continue,
@@ -156,6 +203,9 @@ fn put_in(
             out.grown.push((line, added - 1));
         }
         out.chains.push(here);
+        if read_once {
+            out.read_once.push(header.clone());
+        }
         next = line;
         any = true;
     }
@@ -201,11 +251,11 @@ fn includes(line: &str, header: &str) -> bool {
 /// guard (`#ifndef X` then `#define X` as its first directives) kept but made `#if 1`, since
 /// the preprocessor found X undefined there, so that acc's reading of the `#if` (which knows
 /// only the macros of the whole unit, where X is defined) keeps the body. A `#pragma once`
-/// beside such a guard becomes a comment (in the file it would say nothing, and the guard
-/// keeps a later `#include` of the header out); `None` for a header guarded by `#pragma once`
-/// alone, which a later `#include` of it would read again once its text is no longer that
-/// file's.
-fn unguarded(text: &str) -> Option<String> {
+/// becomes a comment (in the file it would say nothing): beside such a guard the guard keeps
+/// a later `#include` of the header out; alone, the text is [`Body::ReadOnce`], which may go
+/// in only where no later `#include` of the header can read it again (see
+/// [`headers_into_file`]).
+fn unguarded(text: &str) -> Body {
     let directives: Vec<(usize, &str)> = text
         .split_inclusive('\n')
         .scan(0usize, |at, l| {
@@ -258,21 +308,30 @@ fn unguarded(text: &str) -> Option<String> {
         }
         _ => None,
     };
-    let Some((at, len)) = guard else {
-        return once.is_empty().then(|| text.to_string());
-    };
     // The edits, from the end so the offsets before stay.
-    let mut edits: Vec<(usize, usize, String)> = once
-        .iter()
-        .map(|&(o, l)| {
-            let l = l.trim_end_matches(['\n', '\r']);
-            (
-                o,
-                l.len(),
-                format!("/* acc: {} (the header's guard keeps it once) */", l.trim()),
-            )
-        })
-        .collect();
+    let edit = |mut edits: Vec<(usize, usize, String)>| {
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        let mut out = text.to_string();
+        for (o, l, new) in edits {
+            out.replace_range(o..o + l, &new);
+        }
+        out
+    };
+    let once_as_comments = |why: &str| -> Vec<(usize, usize, String)> {
+        once.iter()
+            .map(|&(o, l)| {
+                let l = l.trim_end_matches(['\n', '\r']);
+                (o, l.len(), format!("/* acc: {} ({why}) */", l.trim()))
+            })
+            .collect()
+    };
+    let Some((at, len)) = guard else {
+        if once.is_empty() {
+            return Body::Plain(text.to_string());
+        }
+        return Body::ReadOnce(edit(once_as_comments("the header is read once, here")));
+    };
+    let mut edits = once_as_comments("the header's guard keeps it once");
     edits.push((
         at,
         len,
@@ -281,12 +340,19 @@ fn unguarded(text: &str) -> Option<String> {
             text[at..at + len].trim()
         ),
     ));
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-    let mut out = text.to_string();
-    for (o, l, new) in edits {
-        out.replace_range(o..o + l, &new);
-    }
-    Some(out)
+    Body::Guarded(edit(edits))
+}
+
+/// A header's text as it goes into the file (see [`unguarded`]).
+#[derive(Debug, PartialEq, Eq)]
+enum Body {
+    /// Guarded by `#ifndef X` / `#define X`: a later `#include` of the header reads nothing.
+    Guarded(String),
+    /// Guarded by `#pragma once` alone: the compiler would read the header again at a later
+    /// `#include` of it, since its text is now the file's.
+    ReadOnce(String),
+    /// Not guarded: read again at each `#include`, as before.
+    Plain(String),
 }
 
 /// Whether only blanks and comments come before the first directive.
@@ -342,7 +408,8 @@ mod tests {
     }
 
     fn run(src: &str, dirs: &[HeaderDirective], files: &[(&str, &str)]) -> Option<Inlined> {
-        headers_into_file(src, "m.c", dirs, &mut |p| {
+        let read: Vec<String> = files.iter().map(|(n, _)| n.to_string()).collect();
+        headers_into_file(src, "m.c", dirs, &read, &mut |p| {
             files
                 .iter()
                 .find(|(n, _)| Path::new(n) == p)
@@ -371,11 +438,13 @@ mod tests {
     #[test]
     fn headers_acc_cannot_put_in_stay_headers() {
         let src = "#include \"a.h\"\n#include \"once.h\"\nint x;\n";
-        // b.h is included by a.h, not by the file; once.h guards itself with #pragma once.
+        // b.h is included by a.h, not by the file; once.h guards itself with #pragma once,
+        // and a header that stays one (c.h) includes it again.
         let dirs = [directive("b.h", 1), directive("once.h", 2)];
         let files = [
             ("b.h", "void b(void);\n"),
             ("once.h", "#pragma once\nvoid o(void);\n"),
+            ("c.h", "#include \"once.h\"\n"),
         ];
         assert!(run(src, &dirs, &files).is_none());
         // A header that cannot be read stays too.
@@ -419,12 +488,26 @@ mod tests {
         let at = |s: &str| map.place(got.text.find(s).unwrap());
         assert_eq!((at("static").file, at("static").line), ("inc/inner.h", 1));
         assert_eq!((at("int o").file, at("int o").line), ("inc/outer.h", 4));
-        // An inner header acc cannot put in leaves the outer one in, its #include kept.
+        // An inner header read once goes in too; one a header that stays one includes again
+        // cannot, and the outer one then stays a header as well.
         let once = "#pragma once\nstatic void k(void) {}\n";
         let got = run(
             src,
             &[d.clone()],
             &[("inc/outer.h", outer), ("inc/inner.h", once)],
+        );
+        assert!(got
+            .unwrap()
+            .text
+            .contains("#line 1 \"inc/inner.h\"\n/* acc: #pragma once"));
+        let got = run(
+            src,
+            &[d.clone()],
+            &[
+                ("inc/outer.h", outer),
+                ("inc/inner.h", once),
+                ("inc/other.h", "#include \"inner.h\"\n"),
+            ],
         );
         assert!(got.is_none(), "nothing of the chain's last header went in");
     }
@@ -432,19 +515,37 @@ mod tests {
     #[test]
     fn guards_are_recognised_only_as_the_first_directives() {
         assert_eq!(
-            unguarded("#if !defined(G)\n#define G\nint g;\n#endif\n").unwrap(),
-            "#if 1 /* acc: #if !defined(G) (the header, put in where it was first read) */\n#define G\nint g;\n#endif\n"
+            unguarded("#if !defined(G)\n#define G\nint g;\n#endif\n"),
+            Body::Guarded("#if 1 /* acc: #if !defined(G) (the header, put in where it was first read) */\n#define G\nint g;\n#endif\n".into())
         );
         let not_a_guard = "#include <x.h>\n#ifndef G\n#define G\n#endif\n";
-        assert_eq!(unguarded(not_a_guard).unwrap(), not_a_guard);
+        assert_eq!(unguarded(not_a_guard), Body::Plain(not_a_guard.into()));
         let other_name = "#ifndef G\n#define H\n#endif\n";
-        assert_eq!(unguarded(other_name).unwrap(), other_name);
+        assert_eq!(unguarded(other_name), Body::Plain(other_name.into()));
         // `#pragma once` beside a guard: the guard does its work.
         assert_eq!(
-            unguarded("#pragma once\n#ifndef G\n#define G\n#endif\n").unwrap(),
-            "/* acc: #pragma once (the header's guard keeps it once) */\n#if 1 /* acc: #ifndef G (the header, put in where it was first read) */\n#define G\n#endif\n"
+            unguarded("#pragma once\n#ifndef G\n#define G\n#endif\n"),
+            Body::Guarded("/* acc: #pragma once (the header's guard keeps it once) */\n#if 1 /* acc: #ifndef G (the header, put in where it was first read) */\n#define G\n#endif\n".into())
         );
-        assert!(unguarded("#pragma once\nint g;\n").is_none());
+        assert_eq!(
+            unguarded("#pragma once\nint g;\n"),
+            Body::ReadOnce(
+                "/* acc: #pragma once (the header is read once, here) */\nint g;\n".into()
+            )
+        );
+    }
+
+    /// A header guarded by `#pragma once` alone goes in where it was first read, and the
+    /// file's later `#include`s of it say nothing (the compiler would read its text again).
+    #[test]
+    fn a_header_read_once_goes_in_once() {
+        let src = "#include \"once.h\"\nint x;\n#include \"once.h\"\r\nint y;\n";
+        let files = [("inc/once.h", "#pragma once\nstruct s { int a; };\n")];
+        let got = run(src, &[directive("inc/once.h", 1)], &files).unwrap();
+        assert_eq!(
+            got.text,
+            "#line 1 \"inc/once.h\"\n/* acc: #pragma once (the header is read once, here) */\nstruct s { int a; };\n#line 2 \"m.c\"\nint x;\n/* acc: #include \"once.h\" (read once, where it went in: #pragma once) */\r\nint y;\n"
+        );
     }
 
     #[test]

@@ -249,6 +249,7 @@ pub fn learn_text(text: &str) -> TypeEnv {
     let origins = line_origins(text);
     let files = files_of_lines(text);
     env.header_directives = header_directives(text);
+    env.program_headers = program_headers(text);
     for tree in crate::syntax::parse(text) {
         let root = tree.root_node();
         let mut c = root.walk();
@@ -326,6 +327,25 @@ pub fn header_directives(text: &str) -> Vec<crate::types::HeaderDirective> {
             }
         }
         line += 1;
+    }
+    out
+}
+
+/// The program's own headers the preprocessor entered (not system headers, not the main file),
+/// each once, in the order it first entered them.
+fn program_headers(text: &str) -> Vec<String> {
+    let mut main: Option<&str> = None;
+    let mut out: Vec<String> = Vec::new();
+    for (_, name, flags) in text.lines().filter_map(line_marker) {
+        let main = *main.get_or_insert(name);
+        let program = name != main
+            && name != "<command-line>"
+            && name != "<built-in>"
+            && flags.contains(&1)
+            && !flags.contains(&3);
+        if program && !out.iter().any(|h| h == name) {
+            out.push(name.to_string());
+        }
     }
     out
 }
@@ -515,10 +535,10 @@ pub fn header_directive_warnings(
             .with_note(
                 "acc cc applies the directives of the program's headers by putting them into \
                  the file at their `#include`, but not of a header that guards itself with \
-                 `#pragma once` alone (a later `#include` would read it again), nor of one it \
-                 cannot read: this header's code runs as plain C on the host, with the host's \
-                 data. Guard it with `#ifndef`, or move the code that holds the directives into \
-                 a .c file",
+                 `#pragma once` alone and that another header includes too (the compiler \
+                 would read its text again there), nor of one it cannot read: this header's \
+                 code runs as plain C on the host, with the host's data. Guard it with \
+                 `#ifndef`, or move the code that holds the directives into a .c file",
             ),
         );
     }

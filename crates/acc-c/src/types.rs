@@ -41,6 +41,9 @@ pub struct TypeEnv {
     /// The OpenACC directives in the program's own headers, in the live branches: acc applies
     /// directives only in the file it compiles (see `preprocess::header_directives`).
     pub header_directives: Vec<HeaderDirective>,
+    /// The program's own headers the preprocessor read, as it names them (see
+    /// `crate::inline`: whether a header read once may move into the file).
+    pub program_headers: Vec<String>,
     /// Function-like macros, by name: their parameters and replacement text (a declarator
     /// written through one, `double POLYBENCH_2D(A, N, M, n, m)`, is read expanded).
     pub function_macros: HashMap<String, (Vec<String>, String)>,

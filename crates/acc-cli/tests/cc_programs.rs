@@ -6,7 +6,7 @@
 use std::process::Command;
 
 mod support;
-use support::{acc, exe, have_cc, ok, project, stderr, stdout, stdout_on};
+use support::{acc, have_cc, ok, project, stderr, stdout, stdout_on};
 
 /// A jagged array (`double **rows`) is mapped as `rows[lo:n][0:m]`: each row pointer points at
 /// its row's start, so a rows' section that starts elsewhere cannot be attached, and acc says so
@@ -127,29 +127,51 @@ fn directives_of_a_header_another_header_includes_apply_too() {
     }
 }
 
-/// A header guarded by `#pragma once` alone would be read again by a later `#include` once
-/// its text is in the file: it stays a header, and acc says its directives are not applied.
+/// A header guarded by `#pragma once` alone goes into the file where it was first read, its
+/// directives applied (a compute construct in a `static inline` function, a `routine` on a
+/// prototype whose definition another file holds), and the file's later `#include` of it reads
+/// nothing; a header that stays one and includes it again (where the compiler would read its
+/// text a second time) keeps it a header, and acc says its directives are not applied.
 #[test]
-fn directives_of_a_pragma_once_header_are_reported_not_ignored_silently() {
+fn directives_of_a_pragma_once_header_apply_and_it_is_read_once() {
     if !have_cc() {
         return;
     }
-    let header = "#pragma once\nstatic inline void twice(double *a, int n) {\n#pragma acc parallel loop present(a[0:n])\n  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n";
-    let main = "#include <stdio.h>\n#include \"twice.h\"\nint main(void) {\n  double a[4] = {1, 2, 3, 4};\n  twice(a, 4);\n  printf(\"%g\\n\", a[3]);\n  return 0;\n}\n";
+    let header = "#pragma once\nstruct pair { double a, b; };\n#pragma acc routine seq\ndouble twice(double x);\nstatic inline void scale(double *a, int n) {\n#pragma acc parallel loop present(a[0:n])\n  for (int i = 0; i < n; i++) a[i] = twice(a[i]);\n}\n";
+    let main = "#include <stdio.h>\n#include \"twice.h\"\n#include \"twice.h\"\nint main(void) {\n  double a[4] = {1, 2, 3, 4};\n  struct pair p = {0, 0};\n#pragma acc data copy(a)\n  scale(a, 4);\n  printf(\"%g %g\\n\", a[3], p.a);\n  return 0;\n}\n";
+    let twice = "#include \"twice.h\"\ndouble twice(double x) { return 2 * x; }\n";
     let dir = project(
         "once-header-directives",
-        &[("twice.h", header), ("main.c", main)],
+        &[("twice.h", header), ("main.c", main), ("twice.c", twice)],
     );
     let out = ok(acc(&dir)
-        .args(["cc", "main.c", "-o", "main"])
+        .args(["cc", "main.c", "twice.c", "-o", "main"])
+        .output()
+        .unwrap());
+    let warnings = stderr(&out);
+    assert!(!warnings.contains("warning"), "{warnings}");
+    for device in ["host", "host_discrete"] {
+        assert_eq!(stdout_on(&dir, "main", device), "8 0\n", "{device}");
+    }
+    let kept = project(
+        "once-header-kept",
+        &[
+            ("twice.h", header),
+            ("other.h", "#include \"twice.h\"\n"),
+            ("main.c", &format!("{main}#include \"other.h\"\n")),
+            ("twice.c", twice),
+        ],
+    );
+    let out = ok(acc(&kept)
+        .args(["cc", "main.c", "twice.c", "-o", "main"])
         .output()
         .unwrap());
     let warnings = stderr(&out);
     assert!(
-        warnings.contains("main.c:2:1: warning: acc does not apply the OpenACC directives of the program's headers: `#pragma acc parallel loop present(a[0:n])` at twice.h:3 is ignored"),
+        warnings.contains("main.c:2:1: warning: acc does not apply the OpenACC directives of the program's headers: `#pragma acc parallel loop present(a[0:n])` at twice.h:6 is ignored"),
         "{warnings}"
     );
-    assert_eq!(stdout(&ok(exe(&dir, "main"))), "8\n");
+    assert_eq!(stdout_on(&kept, "main", "host"), "8 0\n");
 }
 
 /// A pointer a compute construct assigns before it reads it (`p = buf + 4 * i;` then `p[0]`,

@@ -182,6 +182,7 @@ pub fn lower_file_lazy(
                 src,
                 &opts.file_name,
                 &env.header_directives,
+                &env.program_headers,
                 &mut read_header,
             ) {
                 // The directives of the headers put in are the file's now; the others stay
