@@ -19,7 +19,8 @@ use tree_sitter::Node;
 
 mod text;
 pub use text::{
-    as_preprocessed, ascii_module, cxx_keywords_renamed, cxx_types, long_double_constants,
+    as_preprocessed, ascii_module, c_tokens_as_c_means_them, cxx_keywords_renamed, cxx_types,
+    long_double_constants,
 };
 
 /// The names of the file's `routine` functions, as its directives give them: `routine(name)`,
@@ -777,6 +778,32 @@ mod tests {
                 proptest::prop_assert!(value.starts_with("__acc_f80"));
             }
             let _ = cxx_types(&text, true);
+        }
+    }
+
+    #[test]
+    fn character_constants_are_ints_as_in_c() {
+        let m = "#define SEP '/'\n#if SEP == '/' \\\n  && 'a'\n#endif\nint n = sizeof('a') + L'b' + u'c';\n/* 'x' */ \"'y'\" // 'z'\ncase '\\'': x1'2';";
+        assert_eq!(
+            c_tokens_as_c_means_them(m),
+            "#define SEP ((int)'/')\n#if SEP == '/' \\\n  && 'a'\n#endif\nint n = sizeof(((int)'a')) + L'b' + u'c';\n/* 'x' */ \"'y'\" // 'z'\ncase ((int)'\\''): x1'2';"
+        );
+        assert_eq!(
+            c_tokens_as_c_means_them("auto int t; auto real_t x; auto p *q; auto y = 2; autos z;"),
+            "/* auto */ int t; /* auto */ real_t x; /* auto */ p *q; auto y = 2; autos z;"
+        );
+        // The preludes are acc's C++ and stay as they are.
+        let with_prelude = format!("{}char c = 'q';", acc_engine::cuda::PRELUDE);
+        assert!(c_tokens_as_c_means_them(&with_prelude).ends_with("char c = ((int)'q');"));
+    }
+
+    proptest::proptest! {
+        /// Any text: the rewriting never panics, and only adds the casts.
+        #[test]
+        fn character_constants_rewrite_any_text(text in "[#a-z0-9'\"/*\\\n\r ]{0,40}") {
+            let out = c_tokens_as_c_means_them(&text);
+            // Each cast adds `((int)` and `)`; the generated text has no parentheses of its own.
+            proptest::prop_assert_eq!(out.len(), text.len() + 7 * out.matches("((int)").count());
         }
     }
 

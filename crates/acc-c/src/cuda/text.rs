@@ -1,7 +1,8 @@
 //! The CUDA module's text as NVRTC must read it: C's types that C++ lacks written as the
 //! prelude's (`cxx_types`, `long_double_constants`), the file's macros as the preprocessor
 //! left them (`as_preprocessed`), C names that C++ reserves renamed
-//! (`cxx_keywords_renamed`), and the whole text in ASCII (`ascii_module`).
+//! (`cxx_keywords_renamed`), tokens C++ reads otherwise written as C means them
+//! (`c_tokens_as_c_means_them`), and the whole text in ASCII (`ascii_module`).
 //!
 //! It must not choose what goes into the module: the parent module does.
 
@@ -224,17 +225,7 @@ pub fn cxx_keywords_renamed(module: &str, src: &str) -> String {
     if used.is_empty() {
         return module.to_string();
     }
-    let mut start = 0;
-    for prelude in [
-        acc_engine::cuda::PRELUDE,
-        acc_engine::cuda::PRELUDE_F80,
-        acc_engine::cuda::PRELUDE_F80_COMPLEX,
-    ] {
-        if let Some(at) = module.find(prelude) {
-            start = start.max(at + prelude.len());
-        }
-    }
-    let (head, rest) = module.split_at(start);
+    let (head, rest) = module.split_at(after_preludes(module));
     let mut out = String::from(head);
     let mut last = 0;
     for (a, b) in words(rest) {
@@ -247,6 +238,141 @@ pub fn cxx_keywords_renamed(module: &str, src: &str) -> String {
     }
     out.push_str(&rest[last..]);
     out
+}
+
+/// Where the module's own text starts: after the preludes it holds (acc's C++, which the
+/// rewritings of the file's C leave alone).
+fn after_preludes(module: &str) -> usize {
+    [
+        acc_engine::cuda::PRELUDE,
+        acc_engine::cuda::PRELUDE_F80,
+        acc_engine::cuda::PRELUDE_F80_COMPLEX,
+    ]
+    .iter()
+    .filter_map(|p| module.find(p).map(|at| at + p.len()))
+    .max()
+    .unwrap_or(0)
+}
+
+/// `module` with the file's tokens that mean one thing in C and another in C++ written as C
+/// means them: each character constant (`'a'`, `'\n'`) as `((int)'a')` (in C a character
+/// constant is an `int`, `sizeof('a')` is 4; in C++ a `char`, 1) and the storage class `auto`
+/// as a comment (see [`auto_is_a_storage_class`]). Prefixed character constants (`L'a'`,
+/// `u'a'`) have the same type in both and stay, as do those in `#if` and `#elif` lines, where
+/// a cast is not allowed (and the preprocessor's arithmetic is the same in both), and the
+/// preludes' text.
+pub fn c_tokens_as_c_means_them(module: &str) -> String {
+    use crate::lex::{comment_end, is_word, literal_end};
+    let start = after_preludes(module);
+    let text = &module[start..];
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(module.len() + 64);
+    out.push_str(&module[..start]);
+    let mut last = 0;
+    let mut i = 0;
+    let mut line_start = true;
+    while i < b.len() {
+        match b[i] {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' | b'\x0c' => {
+                i += 1;
+                continue;
+            }
+            b'#' if line_start => {
+                let directive = text[i + 1..].trim_start_matches([' ', '\t']);
+                let word_len = directive.bytes().take_while(|&c| is_word(c)).count();
+                if matches!(&directive[..word_len], "if" | "elif") {
+                    // To the end of the line and its continuations.
+                    loop {
+                        let end = text[i..].find('\n').map_or(b.len(), |k| i + k);
+                        let continued = text[i..end].trim_end_matches('\r').ends_with('\\');
+                        i = end;
+                        if !continued || i == b.len() {
+                            break;
+                        }
+                        i += 1;
+                    }
+                    continue;
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => i = comment_end(text, i).unwrap_or(b.len()),
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |k| i + k)
+            }
+            b'"' => i = literal_end(b, i).unwrap_or(b.len()),
+            b'\'' => {
+                let end = literal_end(b, i).unwrap_or(b.len());
+                if i == 0 || !is_word(b[i - 1]) {
+                    out.push_str(&text[last..i]);
+                    out.push_str("((int)");
+                    out.push_str(&text[i..end]);
+                    out.push(')');
+                    last = end;
+                }
+                i = end;
+            }
+            c if is_word(c) => {
+                let word = i;
+                while i < b.len() && is_word(b[i]) {
+                    i += 1;
+                }
+                if &text[word..i] == "auto" && auto_is_a_storage_class(&text[i..]) {
+                    out.push_str(&text[last..word]);
+                    out.push_str("/* auto */");
+                    last = i;
+                }
+            }
+            _ => i += 1,
+        }
+        line_start = false;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// Whether C's `auto` before `rest` is its storage class (`auto int t;`, `auto real_t x;`,
+/// `auto struct s v;`), which C++ would read as a deduced type: a type's keyword follows, or a
+/// name and then a name or `*`. `auto x = 1;` (C23's deduction, C++'s too) is not.
+fn auto_is_a_storage_class(rest: &str) -> bool {
+    const TYPE_WORDS: &[&str] = &[
+        "int",
+        "char",
+        "short",
+        "long",
+        "signed",
+        "unsigned",
+        "float",
+        "double",
+        "_Bool",
+        "_Complex",
+        "struct",
+        "union",
+        "enum",
+        "const",
+        "volatile",
+        "restrict",
+        "__restrict",
+        "__restrict__",
+        "register",
+        "static",
+        "void",
+    ];
+    let word = |t: &str| -> usize { t.bytes().take_while(|&c| crate::lex::is_word(c)).count() };
+    let rest = rest.trim_start();
+    let first = word(rest);
+    if first == 0 {
+        return false;
+    }
+    if TYPE_WORDS.contains(&&rest[..first]) {
+        return true;
+    }
+    let after = rest[first..].trim_start();
+    after.starts_with('*') || word(after) > 0
 }
 
 /// The module with C's types that CUDA lacks written as the prelude's C++ ones: `float

@@ -93,6 +93,7 @@ impl Lowerer<'_> {
             let declarations = format!("{}\n{headers}", self.src);
             let own = headers + own;
             let text = crate::cuda::cxx_types(&emit(&own), self.src.contains("<complex.h>"));
+            let text = crate::cuda::c_tokens_as_c_means_them(&text);
             crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, &declarations))
         };
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {
@@ -139,7 +140,7 @@ impl Lowerer<'_> {
             None => String::new(),
         } + &self.device_code_registration(&code)
             + &crate::sites::table(self.unit, &self.lines);
-        let prelude = super::prelude::prelude(self.macros, self.src);
+        let prelude = super::prelude::prelude(self.macros, self.src, self.early_feature_macros);
         let mut w = CWriter::new();
         w.text(&prelude)
             .text(&cuda_decl)
