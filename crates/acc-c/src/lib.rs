@@ -52,6 +52,9 @@ pub struct Analysis {
     /// `#if` branches decided), when the headers were read; empty otherwise. The CUDA module
     /// defines the file's macros so, as the host compiler saw them.
     pub macros: std::collections::HashMap<String, macro_expand::MacroDef>,
+    /// The feature-test macros the program's headers define before the C library's first
+    /// header (see [`types::TypeEnv::early_feature_macros`]).
+    pub early_feature_macros: Vec<String>,
 }
 
 /// Analyses OpenACC C source. `headers` holds what the preprocessor found
@@ -78,6 +81,7 @@ pub fn analyze_parsed(
 ) -> Analysis {
     let header_warnings = preprocess::header_directive_warnings(src, &headers.header_directives);
     let macros = headers.macros.clone();
+    let early_feature_macros = headers.early_feature_macros.clone();
     let (unit, mut diags, trees) = sema::analyze_trees(trees, src, headers, omp.is_none());
     diags.extend(header_warnings);
     diags.extend(acc_engine::check::check_unit(&unit));
@@ -100,6 +104,7 @@ pub fn analyze_parsed(
         diags,
         trees,
         macros,
+        early_feature_macros,
     }
 }
 

@@ -250,6 +250,7 @@ pub fn learn_text(text: &str) -> TypeEnv {
     let files = files_of_lines(text);
     env.header_directives = header_directives(text);
     env.program_headers = program_headers(text);
+    env.early_feature_macros = early_feature_macros(text);
     for tree in crate::syntax::parse(text) {
         let root = tree.root_node();
         let mut c = root.walk();
@@ -345,6 +346,44 @@ fn program_headers(text: &str) -> Vec<String> {
             && !flags.contains(&3);
         if program && !out.iter().any(|h| h == name) {
             out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// The `#define`s (`-dD` output) of feature-test macros ([`crate::lower::FEATURE_TEST_MACROS`])
+/// in the program's own headers before the file or one of them enters the first system
+/// header (`<stdc-predef.h>`, which the compiler reads ahead of the file, is not one of them).
+fn early_feature_macros(text: &str) -> Vec<String> {
+    let mut main: Option<&str> = None;
+    let mut in_program_header = false;
+    // The file's text starts at its first marker after the compiler's own (`<built-in>`,
+    // `<command-line>` and what they include): the very first names the file too.
+    let mut seen_special = false;
+    let mut in_unit = false;
+    let mut out: Vec<String> = Vec::new();
+    for l in text.lines() {
+        if let Some((_, name, flags)) = line_marker(l) {
+            let main = *main.get_or_insert(name);
+            let special = name == "<built-in>" || name == "<command-line>";
+            seen_special |= special;
+            if flags.contains(&3) {
+                if in_unit && flags.contains(&1) {
+                    break;
+                }
+                continue;
+            }
+            in_unit |= name == main && seen_special;
+            in_program_header = in_unit && name != main && !special;
+            continue;
+        }
+        if !in_program_header {
+            continue;
+        }
+        if let Some(("define", name)) = crate::lex::macro_line(l) {
+            if crate::lower::FEATURE_TEST_MACROS.contains(&name) && !out.iter().any(|d| d == l) {
+                out.push(l.trim_end().to_string());
+            }
         }
     }
     out
@@ -548,6 +587,23 @@ pub fn header_directive_warnings(
 #[cfg(test)]
 mod tests {
     use super::{braces_split_by_conditionals, learn_text};
+
+    /// gcc's and clang's `-E -dD` markers: the file first, the compiler's own text (gcc reads
+    /// `<stdc-predef.h>` there), then the file again; a header's feature-test macros count until
+    /// the first system header, and so do neither the file's own nor later ones.
+    #[test]
+    fn feature_test_macros_of_headers_count_until_the_first_system_header() {
+        let gcc = "# 0 \"m.c\"\n# 0 \"<built-in>\"\n#define __STDC__ 1\n# 0 \"<command-line>\"\n# 1 \"/usr/include/stdc-predef.h\" 1 3 4\n#define __STDC_IEC_559__ 1\n# 0 \"<command-line>\" 2\n# 1 \"m.c\"\n#define _DEFAULT_SOURCE 1\n# 1 \"defs.h\" 1\n#define _XOPEN_SOURCE 700\n#define N 4\n# 1 \"inner.h\" 1\n#define _GNU_SOURCE\n# 2 \"defs.h\" 2\n# 1 \"/usr/include/math.h\" 1 3 4\n#define _POSIX_C_SOURCE 1\n# 3 \"defs.h\" 2\n#define _ISOC11_SOURCE\n";
+        assert_eq!(
+            super::early_feature_macros(gcc),
+            ["#define _XOPEN_SOURCE 700", "#define _GNU_SOURCE"]
+        );
+        let clang = "# 1 \"m.c\"\n# 1 \"<built-in>\" 1\n# 1 \"<built-in>\" 3\n#define __clang__ 1\n# 1 \"<command-line>\" 1\n# 1 \"<built-in>\" 2\n# 1 \"m.c\" 2\n# 1 \"./defs.h\" 1\n#define _XOPEN_SOURCE 700\n# 2 \"./defs.h\" 2\n";
+        assert_eq!(
+            super::early_feature_macros(clang),
+            ["#define _XOPEN_SOURCE 700"]
+        );
+    }
 
     #[test]
     fn braces_split_across_branches_are_found_and_balanced_ones_are_not() {

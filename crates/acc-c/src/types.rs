@@ -44,6 +44,10 @@ pub struct TypeEnv {
     /// The program's own headers the preprocessor read, as it names them (see
     /// `crate::inline`: whether a header read once may move into the file).
     pub program_headers: Vec<String>,
+    /// The `#define` lines of feature-test macros (`_GNU_SOURCE`, `_POSIX_C_SOURCE`, …) that
+    /// the program's headers give before the C library's first header: it reads them there,
+    /// and acc's `acc_rt.h` now comes first (see `lower::prelude`).
+    pub early_feature_macros: Vec<String>,
     /// Function-like macros, by name: their parameters and replacement text (a declarator
     /// written through one, `double POLYBENCH_2D(A, N, M, n, m)`, is read expanded).
     pub function_macros: HashMap<String, (Vec<String>, String)>,
@@ -180,7 +184,9 @@ impl TypeEnv {
                     .collect();
                 let body = node
                     .child_by_field_id(fields().value.get())
-                    .map_or(String::new(), |v| src[v.byte_range()].trim().to_string());
+                    .map_or(String::new(), |v| {
+                        crate::lex::without_comments(&src[v.byte_range()])
+                    });
                 self.function_macros
                     .insert(src[name.byte_range()].to_string(), (names, body));
             }
@@ -191,7 +197,7 @@ impl TypeEnv {
                 ) {
                     self.constants.insert(
                         src[name.byte_range()].to_string(),
-                        src[value.byte_range()].trim().to_string(),
+                        crate::lex::without_comments(&src[value.byte_range()]),
                     );
                 }
             }

@@ -851,8 +851,9 @@ fn acc_free_of_another_devices_memory_names_that_device() {
     );
 }
 
-/// A program's feature-test macro defined before its first `#include` (`#define _GNU_SOURCE`)
-/// still selects the C library's declarations, though acc's own header now comes first.
+/// A program's feature-test macro defined before its first `#include` (`#define _GNU_SOURCE`),
+/// in the file or in a header of its own ahead of the header's first system `#include`, still
+/// selects the C library's declarations, though acc's own header now comes first.
 #[test]
 fn a_programs_feature_test_macros_still_select_the_librarys_declarations() {
     if !have_cc() {
@@ -873,6 +874,14 @@ fn a_programs_feature_test_macros_still_select_the_librarys_declarations() {
                 &src.replace("/* GNU extensions */\n", "#include \"local.h\"\n"),
             ),
             ("local.h", "#define LOCAL_ONLY 1\n"),
+            (
+                "k.c",
+                &src.replace(
+                    "/* GNU extensions */\n#define _GNU_SOURCE\n#include <string.h>\n",
+                    "#include \"gnu.h\"\n",
+                ),
+            ),
+            ("gnu.h", "#define _GNU_SOURCE\n#include <string.h>\n"),
         ],
     );
     let out = ok(acc(&dir)
@@ -900,6 +909,19 @@ fn a_programs_feature_test_macros_still_select_the_librarys_declarations() {
         .unwrap());
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert_eq!(stdout_on(&dir, "h", "host_discrete"), "OpenACC 7\n");
+    // Defined by a header of the program's own, ahead of the system header it includes.
+    let out = ok(acc(&dir)
+        .args([
+            "cc",
+            "-Werror=implicit-function-declaration",
+            "k.c",
+            "-o",
+            "k",
+        ])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "k", "host_discrete"), "OpenACC 7\n");
 }
 
 /// A `tile` whose sizes are variables (OpenACC 3.3 asks for constants; code written for nvc

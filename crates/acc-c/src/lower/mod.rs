@@ -69,6 +69,7 @@ mod writer;
 use self::atomic::AtomicSeen;
 pub(crate) use self::edit::{apply, Edit};
 use self::module::declared_globals;
+pub(crate) use self::prelude::FEATURE_TEST_MACROS;
 use self::spread::Lanes;
 pub(crate) use self::writer::CWriter;
 
@@ -266,6 +267,7 @@ fn lower_analysis(
         library_globals: Vec::new(),
         library_pointers: String::new(),
         macros: &analysis.macros,
+        early_feature_macros: &analysis.early_feature_macros,
         cuda_kernels: Vec::new(),
         atomics: Vec::new(),
     };
@@ -349,6 +351,8 @@ struct Lowerer<'a> {
     library_pointers: String,
     /// The macros as the preprocessor left them (empty when the headers were not read).
     macros: &'a std::collections::HashMap<String, crate::macro_expand::MacroDef>,
+    /// The feature-test macros the program's headers define early (see `prelude`).
+    early_feature_macros: &'a [String],
     /// The CUDA versions of the kernels, for the file's CUDA module.
     cuda_kernels: Vec<CudaKernel>,
     /// The `atomic` constructs met in kernels, and how their CUDA versions update.

@@ -157,13 +157,19 @@ const SHIELDED: &[&str] = &[
 pub(crate) fn prelude(
     macros: &HashMap<String, crate::macro_expand::MacroDef>,
     src: &str,
+    header_features: &[String],
 ) -> String {
     let names: Vec<&str> = SHIELDED
         .iter()
         .copied()
         .filter(|n| macros.contains_key(*n))
         .collect();
-    let features = feature_test_macros(src);
+    let mut features = String::new();
+    for d in header_features {
+        features.push_str(d);
+        features.push('\n');
+    }
+    features.push_str(&feature_test_macros(src));
     if names.is_empty() && features.is_empty() {
         return PRELUDE.to_string();
     }
@@ -180,33 +186,35 @@ pub(crate) fn prelude(
     out
 }
 
+/// The macros the C library reads at its first header to choose what it declares.
+pub(crate) const FEATURE_TEST_MACROS: &[&str] = &[
+    "_GNU_SOURCE",
+    "_DEFAULT_SOURCE",
+    "_BSD_SOURCE",
+    "_SVID_SOURCE",
+    "_POSIX_SOURCE",
+    "_POSIX_C_SOURCE",
+    "_XOPEN_SOURCE",
+    "_XOPEN_SOURCE_EXTENDED",
+    "_ISOC99_SOURCE",
+    "_ISOC11_SOURCE",
+    "_LARGEFILE_SOURCE",
+    "_LARGEFILE64_SOURCE",
+    "_FILE_OFFSET_BITS",
+    "_TIME_BITS",
+    "_REENTRANT",
+    "_THREAD_SAFE",
+    "_FORTIFY_SOURCE",
+    "__STDC_WANT_LIB_EXT1__",
+    "__STDC_WANT_IEC_60559_FUNCS_EXT__",
+    "__STDC_WANT_IEC_60559_TYPES_EXT__",
+];
+
 /// The program's feature-test macros (`#define _GNU_SOURCE`, `_POSIX_C_SOURCE`, …) that it
 /// defines before its first system `#include`: the C library reads them at its first header, which
 /// acc's `acc_rt.h` now is, so they go ahead of it, as written (the program's own definition
 /// later is the same one again, which C allows).
 fn feature_test_macros(src: &str) -> String {
-    const FEATURES: &[&str] = &[
-        "_GNU_SOURCE",
-        "_DEFAULT_SOURCE",
-        "_BSD_SOURCE",
-        "_SVID_SOURCE",
-        "_POSIX_SOURCE",
-        "_POSIX_C_SOURCE",
-        "_XOPEN_SOURCE",
-        "_XOPEN_SOURCE_EXTENDED",
-        "_ISOC99_SOURCE",
-        "_ISOC11_SOURCE",
-        "_LARGEFILE_SOURCE",
-        "_LARGEFILE64_SOURCE",
-        "_FILE_OFFSET_BITS",
-        "_TIME_BITS",
-        "_REENTRANT",
-        "_THREAD_SAFE",
-        "_FORTIFY_SOURCE",
-        "__STDC_WANT_LIB_EXT1__",
-        "__STDC_WANT_IEC_60559_FUNCS_EXT__",
-        "__STDC_WANT_IEC_60559_TYPES_EXT__",
-    ];
     let mut out = String::new();
     let mut in_comment = false;
     for line in src.lines() {
@@ -226,7 +234,7 @@ fn feature_test_macros(src: &str) -> String {
                 }
             }
             if let Some(("define", name)) = crate::lex::macro_line(line) {
-                if FEATURES.contains(&name) && !line.trim_end().ends_with('\\') {
+                if FEATURE_TEST_MACROS.contains(&name) && !line.trim_end().ends_with('\\') {
                     out.push_str(line.trim_end());
                     out.push('\n');
                 }
