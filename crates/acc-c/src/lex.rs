@@ -25,6 +25,33 @@ pub(crate) fn comment_end(text: &str, i: usize) -> Option<usize> {
     text[i + 2..].find("*/").map(|j| i + 2 + j + 2)
 }
 
+/// `text` with its comments each made one blank, as the preprocessor reads a macro's
+/// replacement text (tree-sitter's `#define` value runs to the end of the line, a trailing
+/// `// …` included), trimmed.
+pub(crate) fn without_comments(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut last) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
+            b'/' if matches!(b.get(i + 1), Some(b'/' | b'*')) => {
+                let end = if b[i + 1] == b'/' {
+                    text[i..].find('\n').map_or(b.len(), |k| i + k)
+                } else {
+                    comment_end(text, i).unwrap_or(b.len())
+                };
+                out.push_str(&text[last..i]);
+                out.push(' ');
+                (i, last) = (end, end);
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&text[last..]);
+    out.trim().to_string()
+}
+
 /// Whether a preprocessing number starts at `b[i]`: a digit, or `.` and a digit, not inside a
 /// name.
 pub(crate) fn number_starts(b: &[u8], i: usize) -> bool {
@@ -66,6 +93,13 @@ pub(crate) fn macro_line(line: &str) -> Option<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_leave_a_macros_replacement_text() {
+        assert_eq!(super::without_comments("64 // points along x"), "64");
+        assert_eq!(super::without_comments("(a /* x */ + b)"), "(a   + b)");
+        assert_eq!(super::without_comments("\"//not\" '/' /*"), "\"//not\" '/'");
+    }
 
     #[test]
     fn macro_lines_give_their_name() {

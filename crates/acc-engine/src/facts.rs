@@ -69,6 +69,65 @@ pub struct Var {
     pub vla: bool,
 }
 
+impl Var {
+    /// Whether the element that `indexes` subscripts of the variable reach is a pointer, as
+    /// its declarator says: `rows[i]` of `double *rows[4]` or `double **rows` is; `grid[i]` of
+    /// `double grid[4][8]` and `p[i]` of `double (*p)[8]` are arrays. A typedef'd pointer past
+    /// the declarator's derivations counts as one (C subscripts nothing else).
+    pub fn element_is_pointer(&self, indexes: usize) -> bool {
+        let derivations = declarator_derivations(&self.decl_text, self.decl_name.clone());
+        !matches!(derivations.get(indexes), Some(Derivation::Array))
+    }
+}
+
+/// What a declarator makes of its name's type, from the name outward (what indexing the
+/// name reaches first comes first): `*rows[4]` is an array of pointers, `(*p)[8]` a pointer
+/// to arrays. A function declarator ends the list.
+fn declarator_derivations(decl: &str, name: std::ops::Range<usize>) -> Vec<Derivation> {
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let (mut left, mut right) = (decl[..name.start].trim_end(), decl[name.end..].trim_start());
+    let mut out = Vec::new();
+    loop {
+        while let Some(rest) = right.strip_prefix('[') {
+            out.push(Derivation::Array);
+            right = rest.split_once(']').map_or("", |(_, r)| r).trim_start();
+        }
+        if right.starts_with('(') {
+            return out;
+        }
+        loop {
+            let trimmed = left.trim_end();
+            let word = trimmed.bytes().rev().take_while(|&c| is_word(c)).count();
+            let qualifier = &trimmed[trimmed.len() - word..];
+            if word > 0
+                && matches!(
+                    qualifier,
+                    "const" | "volatile" | "restrict" | "__restrict" | "__restrict__"
+                )
+            {
+                left = &trimmed[..trimmed.len() - word];
+            } else if let Some(rest) = trimmed.strip_suffix('*') {
+                out.push(Derivation::Pointer);
+                left = rest;
+            } else {
+                left = trimmed;
+                break;
+            }
+        }
+        match (left.strip_suffix('('), right.strip_prefix(')')) {
+            (Some(l), Some(r)) => (left, right) = (l, r.trim_start()),
+            _ => return out,
+        }
+    }
+}
+
+/// One step of [`declarator_derivations`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Derivation {
+    Array,
+    Pointer,
+}
+
 /// A member of a struct.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
@@ -366,5 +425,26 @@ impl Unit {
         std::iter::successors(self.construct(id).parent, move |p| {
             self.construct(*p).parent
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{declarator_derivations, Derivation::*};
+
+    fn of(decl: &str, name: &str) -> Vec<super::Derivation> {
+        let at = decl.find(name).unwrap();
+        declarator_derivations(decl, at..at + name.len())
+    }
+
+    #[test]
+    fn declarators_derive_from_the_name_outward() {
+        assert_eq!(of("double *rows[4]", "rows"), [Array, Pointer]);
+        assert_eq!(of("double grid[4][8]", "grid"), [Array, Array]);
+        assert_eq!(of("double (*p)[8]", "p"), [Pointer, Array]);
+        assert_eq!(of("double *const *restrict m", "m"), [Pointer, Pointer]);
+        assert_eq!(of("double *(*tab)[3]", "tab"), [Pointer, Array, Pointer]);
+        assert_eq!(of("row_t rows[4]", "rows"), [Array]);
+        assert_eq!(of("int (*f)(int)", "f"), [Pointer]);
     }
 }

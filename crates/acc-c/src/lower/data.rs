@@ -329,14 +329,18 @@ impl<'a> Lowerer<'a> {
                 entries.push(row);
                 continue;
             }
-            // A section of a struct's pointer member (`s.p[0:n]`) also
-            // attaches the member's device copy to it, when the struct is
-            // on the device (OpenACC 2.6+); leaving detaches it first.
-            let attach = d.item.as_ref().and_then(member_pointer).map(|p| {
+            // A section of a struct's pointer member (`s.p[0:n]`) or of a pointer that is an
+            // array's element (`rows[i][0:n]`) also attaches the pointer's device copy to it,
+            // when the pointer is on the device (OpenACC 3.3 2.7.2, 2.6.8); leaving detaches
+            // it first. Whether that member or element is a pointer, not an array, the C
+            // compiler decides (an array does not decay in `__typeof__`, it does in `?:`).
+            let attach = d.item.as_ref().and_then(section_base_pointer).map(|p| {
                 let entry = |action| DataEntry {
                     action,
                     flags: "ACC_RT_IF_PRESENT".into(),
-                    addr: format!("&({p})"),
+                    addr: format!(
+                        "(__builtin_types_compatible_p(__typeof__({p}), __typeof__(1 ? ({p}) : ({p}))) ? (void *)&({p}) : (void *)0)"
+                    ),
                     bytes: "sizeof(void *)".into(),
                     text: c_string(&p),
                 };
@@ -594,9 +598,10 @@ impl<'a> Lowerer<'a> {
     }
 }
 
-/// The pointer member whose target a list item names (`s.p` of
-/// `s.p[0:n]`), if it names one.
-pub(super) fn member_pointer(item: &VarItem) -> Option<String> {
+/// The member or element that holds the base of a list item's section (`s.p` of `s.p[0:n]`,
+/// `rows[i]` of `rows[i][0:n]`): a pointer, which the section's device copy is attached to,
+/// unless the C compiler finds it an array (see `data_entries`).
+pub(super) fn section_base_pointer(item: &VarItem) -> Option<String> {
     let section = item
         .accessors
         .iter()
@@ -604,7 +609,7 @@ pub(super) fn member_pointer(item: &VarItem) -> Option<String> {
     if section == 0
         || !matches!(
             item.accessors[section - 1],
-            Accessor::Member(_) | Accessor::Arrow(_)
+            Accessor::Member(_) | Accessor::Arrow(_) | Accessor::Index(_)
         )
     {
         return None;

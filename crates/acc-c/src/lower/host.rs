@@ -300,6 +300,17 @@ impl<'a> Lowerer<'a> {
         let through_macro = refs.iter().find(|r| r.var == v && r.implied)?;
         let var = self.unit.var(v);
         let name = &var.name;
+        // A loop construct's control variable is the loop's own (predetermined private,
+        // OpenACC 3.3 2.6.1): the kernel declares it, and the macro finds that one.
+        let controls_a_loop = self.unit.constructs.iter().enumerate().any(|(i, c)| {
+            (i == id.0 as usize || body.contains(c.pragma_span))
+                && c.loops
+                    .iter()
+                    .any(|l| l.header.as_ref().is_some_and(|h| h.var == *name))
+        });
+        if controls_a_loop {
+            return None;
+        }
         if var.shape == acc_engine::facts::Shape::Array {
             return Some(format!(
                 "__ACC_ARRAY_ALIAS({name}, *__acc_p_{name}); (void){name};"
@@ -690,11 +701,16 @@ impl<'a> Lowerer<'a> {
                 _ => continue,
             };
             // A member's section (`m->a[0:n]`) maps what the member points to, not a part of
-            // the variable's own target.
+            // the variable's own target; so does a section of a pointer element (`rows[i][0:n]`).
+            let v = self.unit.var(var);
             if let Some(item) = data
                 .iter()
                 .filter(|d| d.var == var)
-                .find(|d| d.item.as_ref().is_none_or(|i| !i.is_member()))
+                .find(|d| {
+                    d.item
+                        .as_ref()
+                        .is_none_or(|i| !i.is_member() && !i.sections_an_elements_pointee(v))
+                })
                 .and_then(|d| d.item.clone())
             {
                 found = Some(item);

@@ -36,6 +36,9 @@ pub(super) struct Fx<'a> {
     pub tracked: BTreeMap<Key, ()>,
     /// Variables whose address or pointer value goes where the skeleton cannot follow.
     pub escaped: HashSet<VarId>,
+    /// Variables a directive maps the targets of whose elements' pointers (`rows[i][0:n]`):
+    /// the check's items are variables and their members, not those targets.
+    pub pointees_mapped: HashSet<VarId>,
     pub params: HashSet<VarId>,
     /// Findings are kept only on a reporting pass (not while a loop iterates to its fixpoint).
     pub report: bool,
@@ -72,6 +75,7 @@ impl<'a> Fx<'a> {
             verbose,
             tracked: BTreeMap::new(),
             escaped: HashSet::new(),
+            pointees_mapped: HashSet::new(),
             params: HashSet::new(),
             report: true,
             findings: BTreeMap::new(),
@@ -110,6 +114,12 @@ impl<'a> Fx<'a> {
                 None if outside => continue,
                 None => d.var,
             };
+            if d.item
+                .as_ref()
+                .is_some_and(|i| i.sections_an_elements_pointee(self.unit.var(d.var)))
+            {
+                self.pointees_mapped.insert(var);
+            }
             let key = (var, d.item.as_ref().map(member_path).unwrap_or_default());
             self.tracked.insert(key, ());
         }

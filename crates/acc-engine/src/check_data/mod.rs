@@ -149,7 +149,17 @@ fn function(
         return;
     }
     let escaped = std::mem::take(&mut fx.escaped);
+    let pointees = std::mem::take(&mut fx.pointees_mapped);
     if opts.verbose {
+        for v in pointees.iter().filter(|v| !escaped.contains(v)) {
+            report.unknown.push((
+                unit.var(*v).decl_span,
+                format!(
+                    "unknown: a directive maps what `{}`'s elements point to (`{}[i][0:n]`); not checked in `{}`",
+                    unit.var(*v).name, unit.var(*v).name, f.name
+                ),
+            ));
+        }
         for v in fx
             .tracked
             .keys()
@@ -165,8 +175,9 @@ fn function(
             ));
         }
     }
-    fx.tracked
-        .retain(|k, _| !declared.contains(&k.0) && !escaped.contains(&k.0));
+    fx.tracked.retain(|k, _| {
+        !declared.contains(&k.0) && !escaped.contains(&k.0) && !pointees.contains(&k.0)
+    });
     fx.escaped = escaped;
     if fx.tracked.is_empty() {
         return;

@@ -367,6 +367,20 @@ impl VarItem {
     }
 
     /// True if the item names a member (`s.x`, `p->x`).
+    /// Whether the item's section lies in the target of a pointer that an element of `var`
+    /// holds (`rows[i][0:n]` of `double *rows[4]` or `double **rows`), not in the variable's
+    /// own storage (`grid[i][0:n]` of `double grid[4][8]`).
+    pub fn sections_an_elements_pointee(&self, var: &crate::facts::Var) -> bool {
+        let indexes = self
+            .accessors
+            .iter()
+            .take_while(|a| matches!(a, Accessor::Index(_)))
+            .count();
+        indexes > 0
+            && matches!(self.accessors.get(indexes), Some(Accessor::Section { .. }))
+            && var.element_is_pointer(indexes)
+    }
+
     pub fn is_member(&self) -> bool {
         self.accessors
             .iter()
