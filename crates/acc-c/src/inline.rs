@@ -101,30 +101,83 @@ pub fn headers_into_file(
     src: &str,
     file: &str,
     directives: &[HeaderDirective],
-    program_headers: &[String],
+    program_headers: &[Vec<(String, usize)>],
     read: &mut dyn FnMut(&Path) -> Option<String>,
 ) -> Option<Inlined> {
     let mut wanted = Wanted::default();
     for d in directives {
         wanted.add(&d.chain);
     }
-    let candidates: Vec<&str> = directives
+    let mut candidates: Vec<String> = directives
         .iter()
-        .flat_map(|d| d.chain.iter().map(|(h, _)| h.as_str()))
+        .flat_map(|d| d.chain.iter().map(|(h, _)| h.clone()))
         .collect();
-    // The texts of the headers that stay headers, whatever goes in.
-    let staying: Vec<String> = program_headers
+    // A header that includes one read once that goes in goes in too (where it was first
+    // read), so that its `#include` of it can become a comment; and so on, to the headers
+    // that include those.
+    loop {
+        let read_once: Vec<String> = candidates
+            .iter()
+            .filter(|h| {
+                read(Path::new(h.as_str()))
+                    .is_some_and(|t| matches!(unguarded(&t), Body::ReadOnce(_)))
+            })
+            .cloned()
+            .collect();
+        let mut more = false;
+        for chain in program_headers {
+            let Some((header, _)) = chain.last() else {
+                continue;
+            };
+            if candidates.contains(header) {
+                continue;
+            }
+            let includes_one = read(Path::new(header))
+                .is_some_and(|t| t.lines().any(|l| read_once.iter().any(|h| includes(l, h))));
+            if includes_one {
+                wanted.add(chain);
+                candidates.extend(chain.iter().map(|(h, _)| h.clone()));
+                more = true;
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+    // A header read once goes in only where no header that stays one includes it; one that
+    // was to go in may stay (its `#include` not found), so check what did go in, and again
+    // without a header read once that such a one includes.
+    let headers_texts: Vec<(String, String)> = program_headers
         .iter()
-        .filter(|h| !candidates.contains(&h.as_str()))
-        .filter_map(|h| read(Path::new(h)))
+        .filter_map(|c| c.last())
+        .filter_map(|(h, _)| read(Path::new(h)).map(|t| (h.clone(), t)))
         .collect();
-    let may_read_once: Vec<String> = candidates
+    let includers = |h: &str, put: &dyn Fn(&str) -> bool| {
+        headers_texts
+            .iter()
+            .filter(|(p, _)| !put(p))
+            .any(|(_, t)| t.lines().any(|l| includes(l, h)))
+    };
+    let mut may_read_once: Vec<String> = candidates
         .iter()
-        .filter(|h| !staying.iter().any(|t| t.lines().any(|l| includes(l, h))))
-        .map(|h| h.to_string())
+        .filter(|h| !includers(h, &|p| candidates.iter().any(|c| c == p)))
+        .cloned()
         .collect();
-    let mut out = Inlined::default();
-    let text = put_in(src, file, &wanted, &may_read_once, read, &mut out, &[])?;
+    let (mut out, text) = loop {
+        let mut out = Inlined::default();
+        let text = put_in(src, file, &wanted, &may_read_once, read, &mut out, &[])?;
+        let went_in = out.headers();
+        let reread: Vec<String> = out
+            .read_once
+            .iter()
+            .filter(|h| includers(h, &|p| went_in.iter().any(|g| g == p)))
+            .cloned()
+            .collect();
+        if reread.is_empty() {
+            break (out, text);
+        }
+        may_read_once.retain(|h| !reread.contains(h));
+    };
     out.text = if out.read_once.is_empty() {
         text
     } else {
@@ -408,7 +461,10 @@ mod tests {
     }
 
     fn run(src: &str, dirs: &[HeaderDirective], files: &[(&str, &str)]) -> Option<Inlined> {
-        let read: Vec<String> = files.iter().map(|(n, _)| n.to_string()).collect();
+        let read: Vec<Vec<(String, usize)>> = files
+            .iter()
+            .map(|(n, _)| vec![(n.to_string(), 99)])
+            .collect();
         headers_into_file(src, "m.c", dirs, &read, &mut |p| {
             files
                 .iter()

@@ -333,20 +333,35 @@ pub fn header_directives(text: &str) -> Vec<crate::types::HeaderDirective> {
 }
 
 /// The program's own headers the preprocessor entered (not system headers, not the main file),
-/// each once, in the order it first entered them.
-fn program_headers(text: &str) -> Vec<String> {
-    let mut main: Option<&str> = None;
-    let mut out: Vec<String> = Vec::new();
-    for (_, name, flags) in text.lines().filter_map(line_marker) {
-        let main = *main.get_or_insert(name);
-        let program = name != main
-            && name != "<command-line>"
-            && name != "<built-in>"
-            && flags.contains(&1)
-            && !flags.contains(&3);
-        if program && !out.iter().any(|h| h == name) {
-            out.push(name.to_string());
+/// each once, in the order it first entered them: the inclusions that led there, as
+/// `HeaderDirective::chain` (its last is the header).
+fn program_headers(text: &str) -> Vec<Vec<(String, usize)>> {
+    let mut main: Option<String> = None;
+    let (mut file, mut line) = (String::new(), 0usize);
+    let mut chain: Vec<(String, usize)> = Vec::new();
+    let mut out: Vec<Vec<(String, usize)>> = Vec::new();
+    for l in text.lines() {
+        let Some((n, name, flags)) = line_marker(l) else {
+            line += 1;
+            continue;
+        };
+        let main_name = main.get_or_insert_with(|| name.to_string()).clone();
+        if flags.contains(&1) && !file.is_empty() {
+            chain.push((name.to_string(), line));
+            let program = name != main_name
+                && name != "<command-line>"
+                && name != "<built-in>"
+                && !flags.contains(&3);
+            if program && !out.iter().any(|c| c.last().is_some_and(|(h, _)| h == name)) {
+                out.push(chain.clone());
+            }
+        } else if flags.contains(&2) {
+            while chain.last().is_some_and(|(h, _)| h != name) {
+                chain.pop();
+            }
         }
+        file = name.to_string();
+        line = n;
     }
     out
 }
@@ -587,6 +602,24 @@ pub fn header_directive_warnings(
 #[cfg(test)]
 mod tests {
     use super::{braces_split_by_conditionals, learn_text};
+
+    /// Each program header once, by the inclusions that first led there; system headers and
+    /// the compiler's own text are none of them.
+    #[test]
+    fn program_headers_come_with_their_first_inclusions() {
+        let text = "# 0 \"m.c\"\n# 0 \"<built-in>\"\n# 0 \"<command-line>\"\n# 1 \"/usr/include/stdc-predef.h\" 1 3 4\n# 0 \"<command-line>\" 2\n# 1 \"m.c\"\nint a;\n# 1 \"v.h\" 1\nint v;\n# 3 \"m.c\" 2\n# 1 \"w.h\" 1\n# 1 \"/usr/include/stdio.h\" 1 3 4\n# 2 \"w.h\" 2\n# 1 \"x.h\" 1\n# 3 \"w.h\" 2\n# 4 \"m.c\" 2\n# 1 \"x.h\" 1\n";
+        let chain = |c: &[(&str, usize)]| -> Vec<(String, usize)> {
+            c.iter().map(|(h, l)| (h.to_string(), *l)).collect()
+        };
+        assert_eq!(
+            super::program_headers(text),
+            [
+                chain(&[("v.h", 2)]),
+                chain(&[("w.h", 3)]),
+                chain(&[("w.h", 3), ("x.h", 2)]),
+            ]
+        );
+    }
 
     /// gcc's and clang's `-E -dD` markers: the file first, the compiler's own text (gcc reads
     /// `<stdc-predef.h>` there), then the file again; a header's feature-test macros count until

@@ -43,7 +43,8 @@ pub struct TypeEnv {
     pub header_directives: Vec<HeaderDirective>,
     /// The program's own headers the preprocessor read, as it names them (see
     /// `crate::inline`: whether a header read once may move into the file).
-    pub program_headers: Vec<String>,
+    /// Each by the inclusions that first led to it (as `HeaderDirective::chain`).
+    pub program_headers: Vec<Vec<(String, usize)>>,
     /// The `#define` lines of feature-test macros (`_GNU_SOURCE`, `_POSIX_C_SOURCE`, …) that
     /// the program's headers give before the C library's first header: it reads them there,
     /// and acc's `acc_rt.h` now comes first (see `lower::prelude`).

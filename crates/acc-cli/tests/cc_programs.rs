@@ -130,8 +130,9 @@ fn directives_of_a_header_another_header_includes_apply_too() {
 /// A header guarded by `#pragma once` alone goes into the file where it was first read, its
 /// directives applied (a compute construct in a `static inline` function, a `routine` on a
 /// prototype whose definition another file holds), and the file's later `#include` of it reads
-/// nothing; a header that stays one and includes it again (where the compiler would read its
-/// text a second time) keeps it a header, and acc says its directives are not applied.
+/// nothing; a header that includes it again goes in too; one acc cannot put in (where the
+/// compiler would read its text a second time) keeps it a header, and acc says its directives
+/// are not applied.
 #[test]
 fn directives_of_a_pragma_once_header_apply_and_it_is_read_once() {
     if !have_cc() {
@@ -153,12 +154,32 @@ fn directives_of_a_pragma_once_header_apply_and_it_is_read_once() {
     for device in ["host", "host_discrete"] {
         assert_eq!(stdout_on(&dir, "main", device), "8 0\n", "{device}");
     }
+    // A header of the program's that includes it again goes in too.
+    let again = project(
+        "once-header-again",
+        &[
+            ("twice.h", header),
+            ("other.h", "#pragma once\n#include \"twice.h\"\n"),
+            ("main.c", &format!("{main}#include \"other.h\"\n")),
+            ("twice.c", twice),
+        ],
+    );
+    let out = ok(acc(&again)
+        .args(["cc", "main.c", "twice.c", "-o", "main"])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&again, "main", "host_discrete"), "8 0\n");
+    // One acc cannot put in (its `#include` names a macro) keeps it a header.
     let kept = project(
         "once-header-kept",
         &[
             ("twice.h", header),
             ("other.h", "#include \"twice.h\"\n"),
-            ("main.c", &format!("{main}#include \"other.h\"\n")),
+            (
+                "main.c",
+                &format!("{main}#define OTHER \"other.h\"\n#include OTHER\n"),
+            ),
             ("twice.c", twice),
         ],
     );
