@@ -227,6 +227,25 @@ fn openacc_errors_exit_1_with_clang_style_diagnostics() {
     assert!(!dir.join("bad.o").exists());
 }
 
+/// A section whose partial dimension has a partial one before it (`a[0:2][3:2]`) is not one
+/// block of memory: an error naming the rule (one of length 1 before it is fine, see the
+/// conformance program `data-row-sections.c`).
+#[test]
+fn a_section_that_is_not_contiguous_is_an_error_saying_why() {
+    if !have_cc() {
+        return;
+    }
+    let src = "int a[4][10];\nvoid f(void) {\n#pragma acc update self(a[0:2][3:2])\n}\n";
+    let dir = project("noncontiguous", &[("nc.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "nc.c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("nc.c:3:25: error: `a[0:2][3:2]` is not contiguous; only one dimension of a subarray may be partial, those before it of length 1 and those after it whole"),
+        "{err}"
+    );
+}
+
 /// A host compiler that searches its own include directory first (a GCC whose specs or
 /// wrapper add it before acc's, as one GPU machine's did) and has an `openacc.h` there, as
 /// GCC's: the program still gets acc's API (OpenACC 3.3's `acc_async_default`,

@@ -143,20 +143,38 @@ impl<'a> Lowerer<'a> {
         if let Some(j) = self.jagged(item, var) {
             return j.map(|rows| (rows.pointers, rows.pointer_bytes));
         }
-        // Later sections must cover whole rows: the data stays contiguous.
+        // The data stays contiguous when the sections before the partial one take one row
+        // each (`a[i:1][3:2]`, OpenACC 3.3 2.7.1) and the later ones cover whole rows: the
+        // partial one's rows are then the extent's elements.
+        let mut sections = vec![(lower, length, span)];
         for rest in iter {
             match rest {
-                Accessor::Section { lower, .. }
-                    if lower.as_ref().is_none_or(|l| l.int_value() == Some(0)) => {}
-                _ => {
-                    self.diags.push(Diagnostic::error(
-                        item.span,
-                        format!("`{}` is not contiguous; only the first dimension of a subarray may be partial", item.text),
-                    ));
-                    return None;
-                }
+                Accessor::Section {
+                    lower,
+                    length,
+                    span,
+                } => sections.push((lower, length, span)),
+                _ => return self.not_contiguous(item),
             }
         }
+        let one_row = |len: &Option<acc_engine::directive::Expr>| {
+            len.as_ref().is_some_and(|l| l.int_value() == Some(1))
+        };
+        let partial = sections
+            .iter()
+            .position(|(_, len, _)| !one_row(len))
+            .unwrap_or(sections.len() - 1);
+        if sections[partial + 1..]
+            .iter()
+            .any(|(lo, _, _)| lo.as_ref().is_some_and(|l| l.int_value() != Some(0)))
+        {
+            return self.not_contiguous(item);
+        }
+        for (lo, _, _) in &sections[..partial] {
+            let lo = lo.as_ref().map_or("0".to_string(), |l| l.text.clone());
+            write!(prefix, "[{lo}]").ok()?;
+        }
+        let (lower, length, span) = sections[partial];
         let lo = lower
             .as_ref()
             .map_or("0".to_string(), |l| format!("({})", l.text));
@@ -181,6 +199,17 @@ impl<'a> Lowerer<'a> {
             format!("&({prefix})[{lo}]"),
             format!("{len} * sizeof(({prefix})[0])"),
         ))
+    }
+
+    fn not_contiguous(&mut self, item: &VarItem) -> Option<(String, String)> {
+        self.diags.push(Diagnostic::error(
+            item.span,
+            format!(
+                "`{}` is not contiguous; only one dimension of a subarray may be partial, those before it of length 1 and those after it whole",
+                item.text
+            ),
+        ));
+        None
     }
 
     pub(super) fn data_array(

@@ -305,9 +305,10 @@ impl<'s> Walker<'s> {
     /// The directive's text with the macros among its words replaced, as the preprocessor
     /// replaces them in `#pragma acc` lines (`#define LOOP loop` then `#pragma acc parallel LOOP
     /// copy(x)`; `#define DATA copy(a[0:n])`), and the map from the result's bytes to the
-    /// text's (a replacement's bytes map into the macro's name). Only words outside
-    /// parentheses are replaced: arguments keep their text (the compiler expands them where
-    /// acc writes them) and their spans. `None` when no word is a macro.
+    /// text's (a replacement's bytes map into the macro's name). Words outside parentheses
+    /// are replaced, and inside them the uses of function-like macros; other words there keep
+    /// their text (the compiler expands them where acc writes them) and their spans. `None`
+    /// when no word is a macro.
     pub(super) fn expand_directive_macros(&self, text: &str) -> Option<(String, Vec<usize>)> {
         let is_macro = |w: &str| {
             self.env.constants.contains_key(w) || self.env.function_macros.contains_key(w)
@@ -319,6 +320,16 @@ impl<'s> Walker<'s> {
                 j += 1;
             }
             j
+        };
+        // Inside a clause's parentheses, a function-like macro's use is replaced too: it may
+        // be a whole list item (`#define SECT(a) a[0:N]`, `copyin(SECT(u))`), which acc must
+        // read, not leave to the compiler.
+        let is_call = |i: usize, j: usize| {
+            self.env.function_macros.contains_key(&text[i..j])
+                && text[j..].trim_start().starts_with('(')
+        };
+        let replaced = |depth: i32, first_word: bool, i: usize, j: usize| -> bool {
+            (depth == 0 && !first_word && is_macro(&text[i..j])) || (depth > 0 && is_call(i, j))
         };
         // A first pass: is any top-level word (after `acc`) a macro?
         let mut depth = 0i32;
@@ -335,7 +346,7 @@ impl<'s> Walker<'s> {
                 && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
             {
                 let j = word_at(i);
-                if depth == 0 && !first_word && is_macro(&text[i..j]) {
+                if replaced(depth, first_word, i, j) {
                     any = true;
                     break;
                 }
@@ -360,7 +371,7 @@ impl<'s> Walker<'s> {
             if starts_word {
                 let j = word_at(i);
                 let word = &text[i..j];
-                if depth == 0 && !first_word && is_macro(word) {
+                if replaced(depth, first_word, i, j) {
                     let (replacement, end) = self.expand_word(text, i, j, 0);
                     let len = (end - i).max(1);
                     for (k, _) in replacement.bytes().enumerate() {
