@@ -11,6 +11,18 @@
 //! This module only writes declarations; which variables a kernel receives, and how, is the
 //! lowering's (`lower`).
 
+/// Whether an array extent reaches through memory (`o->size[1]`, `dims[1]`, `s.n`, `n()`),
+/// where a kernel cannot follow it: the host computes it at the launch instead (see
+/// `lower::host`), and the front end does not count the variables it names as the kernel's.
+pub(crate) fn extent_reaches_memory(extent: &str) -> bool {
+    extent.contains("->")
+        || extent.contains('[')
+        || extent.contains('(')
+        || extent
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .any(|w| w.contains('.') && !w.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+}
+
 /// The declaration of the pointer `name`, of the type `ty` (a declaration whose declarator
 /// holds `\0` where the name goes, e.g. `double (*\0)[m]` or `double *\0`), set to the
 /// address `address` (an expression of any pointer type): both forms when the array it points

@@ -198,11 +198,12 @@ impl<'a> Lowerer<'a> {
                         }
                     };
                     cuda_params.push(CudaParam::Pointer);
-                    let decl = self.pointer_decl(
+                    let ty = hoisted_extents(
                         declare_as_unbound(self.unit, p.var, "(*\0)"),
-                        &format!("__acc_p_{name}"),
-                        &address,
+                        k.params.len(),
+                        offsets,
                     );
+                    let decl = self.pointer_decl(ty, &format!("__acc_p_{name}"), &address);
                     match self.macro_alias(id, p.var) {
                         // A scalar's value, which a variable-length array's type may name
                         // (`int out[n][n]` in `kernels`, where `n` is a copy): ahead of
@@ -230,11 +231,12 @@ impl<'a> Lowerer<'a> {
                     let address = format!(
                         "(char *)*(void **)__acc_args[{i}] - *(const size_t *)__acc_args[{j}]"
                     );
-                    decls.text(&self.pointer_decl(
+                    let ty = hoisted_extents(
                         declare_as(self.unit, p.var, "\0"),
-                        name,
-                        &address,
-                    ));
+                        k.params.len(),
+                        offsets,
+                    );
+                    decls.text(&self.pointer_decl(ty, name, &address));
                 }
                 Pass::TranslatedPointer | Pass::Deviceptr => {
                     let kind = if p.pass == Pass::Deviceptr {
@@ -245,11 +247,12 @@ impl<'a> Lowerer<'a> {
                     args.push(arg(kind, name.clone(), "0", &text));
                     cuda_params.push(CudaParam::Pointer);
                     let address = format!("*(void **)__acc_args[{i}]");
-                    decls.text(&self.pointer_decl(
+                    let ty = hoisted_extents(
                         declare_as(self.unit, p.var, "\0"),
-                        name,
-                        &address,
-                    ));
+                        k.params.len(),
+                        offsets,
+                    );
+                    decls.text(&self.pointer_decl(ty, name, &address));
                 }
                 Pass::Value => {
                     args.push(arg(
@@ -681,7 +684,7 @@ impl<'a> Lowerer<'a> {
     /// at `address`, for both the host and CUDA (see [`crate::vla`]).
     pub(super) fn pointer_decl(&self, ty: String, name: &str, address: &str) -> String {
         crate::vla::pointer_decl(&ty, name, address, |w| {
-            self.unit.vars.iter().any(|v| v.name == w)
+            w == "__acc_args" || self.unit.vars.iter().any(|v| v.name == w)
         })
     }
 
@@ -794,4 +797,56 @@ fn reduction_tables(f: &Frame) -> String {
                 vals.join(", ")
             )
     }
+}
+
+/// A pointer's type (`\0` where the name goes) with each array extent of its declarator that
+/// reaches through memory (`float (*a)[o->size[1]]`, Devito's style, or `[dims[1]]`, `[n()]`)
+/// read from a value the host computes at the launch (after the parameters, with the
+/// offsets): the kernel cannot reach what the extent names, which lies in host memory.
+/// Extents of constants and scalars stay (the scalars reach the kernel themselves).
+fn hoisted_extents(ty: String, params: usize, offsets: &mut Vec<String>) -> String {
+    let Some(name_at) = ty.find('\0') else {
+        return ty;
+    };
+    let mut out = String::with_capacity(ty.len());
+    out.push_str(&ty[..name_at]);
+    let rest = &ty[name_at..];
+    let b = rest.as_bytes();
+    let (mut i, mut last) = (0, 0);
+    while i < b.len() {
+        if b[i] != b'[' {
+            i += 1;
+            continue;
+        }
+        // The extent, to its matching bracket.
+        let mut depth = 0usize;
+        let mut end = i;
+        for (k, &c) in b.iter().enumerate().skip(i) {
+            match c {
+                b'[' => depth += 1,
+                b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if end == i {
+            break;
+        }
+        let extent = &rest[i + 1..end];
+        if crate::vla::extent_reaches_memory(extent) {
+            let slot = params + offsets.len();
+            offsets.push(format!("(size_t)({extent})"));
+            out.push_str(&rest[last..i + 1]);
+            out.push_str(&format!("(*(const size_t *)__acc_args[{slot}])"));
+            last = end;
+        }
+        i = end + 1;
+    }
+    out.push_str(&rest[last..]);
+    out
 }

@@ -63,7 +63,11 @@ impl<'s> Walker<'s> {
         while let Some(n) = x {
             if n.node_kind() == "array_declarator" {
                 if let Some(size) = n.child_by_field_id(fields().size.get()) {
-                    sizes.push(src[size.byte_range()].to_string());
+                    // One through memory the host computes at the launch.
+                    let size = &src[size.byte_range()];
+                    if !crate::vla::extent_reaches_memory(size) {
+                        sizes.push(size.to_string());
+                    }
                 }
             }
             x = n.child_by_field_id(fields().declarator.get()).or_else(|| {
