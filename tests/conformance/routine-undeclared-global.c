@@ -1,7 +1,7 @@
 /* A routine that reads a file-scope variable no `declare` directive names
  * (OpenACC 3.3 2.15.1 asks for one). The CPU devices share the host's copy, so
  * the answer is right there; the variable has no device copy, so the file's
- * kernels get no GPU version (`acc cc --info` says why), and on a GPU the
+ * kernels get no GPU version (`acc cc` warns, saying why), and on a GPU the
  * runtime stops with that message instead of reading memory that is not there. */
 #include <stdio.h>
 

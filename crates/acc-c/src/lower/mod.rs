@@ -313,6 +313,7 @@ fn lower_analysis(
         return (None, diags);
     }
     let code = lw.cuda_module(&declared, &bound, &routines, header_items);
+    diags.append(&mut lw.diags);
     let mut lowered = lw.assemble(code);
     lowered.parts.trees = analysis.trees;
     (Some(lowered), diags)

@@ -75,6 +75,18 @@ impl Lowerer<'_> {
         let support = match support_with("__acc_gp_") {
             Ok(support) => support,
             Err((at, why)) => {
+                // The CPU devices run the file's kernels; a GPU cannot run any: said at build
+                // time, before a launch on a GPU fails.
+                let end = self.src[at..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(self.src.len(), |k| at + k);
+                self.diags.push(Diagnostic::warning(
+                    acc_engine::span::Span::new(at, end.max(at + 1).min(self.src.len())),
+                    format!(
+                        "this file's kernels have no CUDA version: {why}; they run on the CPU \
+                         devices, and their launch on a GPU fails"
+                    ),
+                ));
                 let place = self.lines.place(at);
                 let why = format!("{}:{}: no CUDA version: {why}", place.file, place.line);
                 self.info.push(why.clone());
@@ -356,8 +368,23 @@ mod tests {
             "{}",
             l.host_c
         );
-        let bare = lowered("double g;\n#pragma acc routine seq\ndouble get(void) { return g; }\n");
+        let bare_src = "double g;\n#pragma acc routine seq\ndouble get(void) { return g; }\n";
+        let bare = lowered(bare_src);
         assert!(bare.cuda_library.is_none());
+        // Said at build time too, at the use.
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            ..Default::default()
+        };
+        let (_, diags) = lower_file(bare_src, Default::default(), &opts);
+        let warning = diags
+            .iter()
+            .find(|d| {
+                d.message
+                    .starts_with("this file's kernels have no CUDA version")
+            })
+            .expect("a warning");
+        assert_eq!(&bare_src[warning.span.start..warning.span.end], "g");
         assert!(
             bare.host_c
                 .contains("\"f.c:3: no CUDA version: the routine uses the file-scope variable `g`"),
