@@ -77,6 +77,11 @@ fn vla_decl(
     // The address of a pointer to rows (`float (*v)[ny][nz]`, mapped whole): the CUDA form
     // reads the pointer once and reaches the rows through it.
     const POINTER_MARK: &str = "(*(*\0))";
+    // The CUDA form has no use for the pointers' own qualifiers (`float (*restrict u)[n]`);
+    // the host's keeps them.
+    let host_ty = ty;
+    let unqualified = without_pointer_qualifiers(ty);
+    let ty = unqualified.as_str();
     if let Some(at) = ty.find(POINTER_MARK) {
         let base = ty[..at].trim();
         let dims = bracket_groups(&ty[at + POINTER_MARK.len()..])?;
@@ -91,8 +96,8 @@ fn vla_decl(
             "#ifdef __CUDACC__\n  __acc_vla<{base}, {rank}> {name}_rows = {{*({base} **)({address}), {{{extents}}}}}; __acc_vla<{base}, {rank}> *{name} = &{name}_rows; (void){name};\n#else\n  {host} = ({cast})({address}); (void){name};\n#endif\n",
             rank = dims.len() + 1,
             extents = extents.join(", "),
-            host = ty.replacen('\0', name, 1),
-            cast = ty.replacen('\0', "", 1),
+            host = host_ty.replacen('\0', name, 1),
+            cast = host_ty.replacen('\0', "", 1),
         ));
     }
     let at = ty.find(MARK)?;
@@ -115,9 +120,41 @@ fn vla_decl(
         "#ifdef __CUDACC__\n  __acc_vla<{base}, {rank}> {name} = {{({base} *)({address}), {{{extents}}}}}; (void){name};\n#else\n  {host} = ({cast})({address}); (void){name};\n#endif\n",
         rank = dims.len() + 1,
         extents = extents.join(", "),
-        host = ty.replacen('\0', name, 1),
-        cast = ty.replacen('\0', "", 1),
+        host = host_ty.replacen('\0', name, 1),
+        cast = host_ty.replacen('\0', "", 1),
     ))
+}
+
+/// `ty` without the qualifiers of its pointers (`restrict`, `const`, `volatile` after a `*`).
+fn without_pointer_qualifiers(ty: &str) -> String {
+    const QUALIFIERS: &[&str] = &[
+        "restrict",
+        "__restrict",
+        "__restrict__",
+        "const",
+        "volatile",
+    ];
+    let mut out = String::with_capacity(ty.len());
+    let mut rest = ty;
+    while let Some(star) = rest.find('*') {
+        out.push_str(&rest[..=star]);
+        rest = &rest[star + 1..];
+        loop {
+            let trimmed = rest.trim_start();
+            let word_len = trimmed
+                .bytes()
+                .take_while(|&c| c.is_ascii_alphanumeric() || c == b'_')
+                .count();
+            if word_len > 0 && QUALIFIERS.contains(&&trimmed[..word_len]) {
+                rest = &trimmed[word_len..];
+            } else {
+                break;
+            }
+        }
+        rest = rest.trim_start();
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The texts inside `[...]` groups that make up all of `rest` (spaces between allowed);
@@ -181,6 +218,23 @@ mod tests {
         assert!(
             d.contains("float (*(*p))[n][m] = (float (*(*))[n][m])(q);"),
             "{d}"
+        );
+    }
+
+    #[test]
+    fn a_restrict_pointer_to_rows_keeps_its_qualifier_on_the_host_only() {
+        let d = pointer_decl("float (*restrict (*\0))[n]", "p", "q", var);
+        assert!(
+            d.contains("__acc_vla<float, 2> p_rows = {*(float **)(q), {(long long)(n)}};"),
+            "{d}"
+        );
+        assert!(
+            d.contains("float (*restrict (*p))[n] = (float (*restrict (*))[n])(q);"),
+            "{d}"
+        );
+        assert_eq!(
+            without_pointer_qualifiers("const float *const restrict (*\0)[n]"),
+            "const float *(*\0)[n]"
         );
     }
 

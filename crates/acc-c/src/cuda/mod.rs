@@ -20,7 +20,7 @@ use tree_sitter::Node;
 mod text;
 pub use text::{
     as_preprocessed, ascii_module, c_tokens_as_c_means_them, cxx_keywords_renamed, cxx_types,
-    long_double_constants,
+    enums_as_integers, long_double_constants,
 };
 
 /// The names of the file's `routine` functions, as its directives give them: `routine(name)`,
@@ -797,7 +797,22 @@ mod tests {
         assert!(c_tokens_as_c_means_them(&with_prelude).ends_with("char c = ((int)'q');"));
     }
 
+    #[test]
+    fn enums_are_their_integer_types_where_the_text_names_them() {
+        let m = "enum shape { A, B };\ntypedef enum { X = -1, Y } kind_t;\ntypedef enum tag { P } t2;\nenum fwd;\nenum shape s = i % 3; kind_t k = 1; /* enum shape */ \"enum shape\"; x = (enum shape)2; unsigned_enum y;";
+        assert_eq!(
+            enums_as_integers(m),
+            "enum shape { A, B };\ntypedef enum { X = -1, Y } __acc_enum_kind_t; typedef __underlying_type(__acc_enum_kind_t) kind_t;\ntypedef enum tag { P } __acc_enum_t2; typedef __underlying_type(__acc_enum_t2) t2;\nenum fwd;\n__underlying_type(enum shape) s = i % 3; kind_t k = 1; /* enum shape */ \"enum shape\"; x = (__underlying_type(enum shape))2; unsigned_enum y;"
+        );
+    }
+
     proptest::proptest! {
+        /// Any text: the enum rewriting never panics.
+        #[test]
+        fn enums_rewrite_any_text(text in "(enum|typedef|[a-z{};'\"/* ]){0,30}") {
+            let _ = enums_as_integers(&text);
+        }
+
         /// Any text: the rewriting never panics, and only adds the casts.
         #[test]
         fn character_constants_rewrite_any_text(text in "[#a-z0-9'\"/*\\\n\r ]{0,40}") {

@@ -2,7 +2,8 @@
 //! prelude's (`cxx_types`, `long_double_constants`), the file's macros as the preprocessor
 //! left them (`as_preprocessed`), C names that C++ reserves renamed
 //! (`cxx_keywords_renamed`), tokens C++ reads otherwise written as C means them
-//! (`c_tokens_as_c_means_them`), and the whole text in ASCII (`ascii_module`).
+//! (`c_tokens_as_c_means_them`), enumerated types as their integer types
+//! (`enums_as_integers`), and the whole text in ASCII (`ascii_module`).
 //!
 //! It must not choose what goes into the module: the parent module does.
 
@@ -373,6 +374,100 @@ fn auto_is_a_storage_class(rest: &str) -> bool {
     }
     let after = rest[first..].trim_start();
     after.starts_with('*') || word(after) > 0
+}
+
+/// `module` with C's enumerated types, where the file's text names them, written as the
+/// integer types C makes them compatible with: `enum shape s = i % 3;` and a `kind_t` of
+/// `typedef enum { … } kind_t;` take an `int` in C, which C++ converts to an enum only by a
+/// cast. `__underlying_type` is that type in C++ as in C (`unsigned int` without negative
+/// enumerators, else `int`, for GCC's C and C++ alike), so values, sizes and comparisons stay
+/// C's; the enumerators keep their enum type, which converts to an integer by itself. The
+/// preludes, comments and literals stay, and so does an enum's definition (`enum t { … }`)
+/// and a forward declaration (`enum t;`).
+pub fn enums_as_integers(module: &str) -> String {
+    use crate::lex::{comment_end, is_word, literal_end};
+    let start = after_preludes(module);
+    let text = &module[start..];
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(module.len() + 64);
+    out.push_str(&module[..start]);
+    let word_end = |mut i: usize| {
+        while i < b.len() && is_word(b[i]) {
+            i += 1;
+        }
+        i
+    };
+    let skip_blanks = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let (mut i, mut last) = (0, 0);
+    let mut previous_word = "";
+    // Typedef names to write after the definitions' closing braces: (brace's offset, name).
+    let mut typedef_at: Option<usize> = None;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => i = comment_end(text, i).unwrap_or(b.len()),
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |k| i + k)
+            }
+            b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
+            c if is_word(c) => {
+                let end = word_end(i);
+                let word = &text[i..end];
+                if word == "enum" && (i == 0 || !is_word(b[i - 1])) {
+                    let after = skip_blanks(end);
+                    let tag_end = word_end(after);
+                    let next = skip_blanks(tag_end);
+                    match b.get(next) {
+                        // A definition: a typedef of it names an integer type instead.
+                        Some(b'{') if previous_word == "typedef" => typedef_at = Some(next),
+                        Some(b'{') => {}
+                        Some(b';') => {}
+                        _ if tag_end > after => {
+                            out.push_str(&text[last..i]);
+                            out.push_str("__underlying_type(");
+                            out.push_str(&text[i..tag_end]);
+                            out.push(')');
+                            last = tag_end;
+                            i = tag_end;
+                            previous_word = "";
+                            continue;
+                        }
+                        _ => {}
+                    }
+                }
+                previous_word = word;
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(open) = typedef_at.filter(|&o| o == i) {
+            typedef_at = None;
+            // `typedef enum [tag] { … } name;`: the enum gets a name of its own, and `name`
+            // becomes its integer type.
+            let close = text[open..].find('}').map_or(b.len(), |k| open + k);
+            let name_at = skip_blanks(close + 1);
+            let name_end = word_end(name_at);
+            let semi = skip_blanks(name_end);
+            if name_end > name_at && b.get(semi) == Some(&b';') {
+                let name = &text[name_at..name_end];
+                out.push_str(&text[last..name_at]);
+                out.push_str(&format!(
+                    "__acc_enum_{name}; typedef __underlying_type(__acc_enum_{name}) {name}"
+                ));
+                last = name_end;
+                i = name_end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&text[last..]);
+    out
 }
 
 /// The module with C's types that CUDA lacks written as the prelude's C++ ones: `float

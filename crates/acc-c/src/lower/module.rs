@@ -105,7 +105,8 @@ impl Lowerer<'_> {
             let declarations = format!("{}\n{headers}", self.src);
             let own = headers + own;
             let text = crate::cuda::cxx_types(&emit(&own), self.src.contains("<complex.h>"));
-            let text = crate::cuda::c_tokens_as_c_means_them(&text);
+            let text =
+                crate::cuda::enums_as_integers(&crate::cuda::c_tokens_as_c_means_them(&text));
             crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, &declarations))
         };
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {
