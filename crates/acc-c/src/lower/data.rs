@@ -41,7 +41,16 @@ impl DataEntry {
 impl<'a> Lowerer<'a> {
     /// `{ACTION, flags, host, bytes, "text"}` of a data item.
     pub(super) fn data_entry(&mut self, d: &DataItem) -> Option<DataEntry> {
+        // A `const` object (not a pointer to one) is never written, on the host or on the
+        // device (C makes that undefined): its `copy`, implicit or not, copies nothing back,
+        // which could not be done anyway where it lies in read-only memory
+        // (`static const float weights[] = {…}` read in a kernel).
+        let read_only = {
+            let v = self.unit.var(d.var);
+            v.is_const && v.shape != acc_engine::facts::Shape::Pointer
+        };
         let action = match d.action {
+            Action::Copy if read_only => "ACC_RT_COPYIN",
             Action::Copy => "ACC_RT_COPY",
             Action::Copyin => "ACC_RT_COPYIN",
             Action::Copyout => "ACC_RT_COPYOUT",
