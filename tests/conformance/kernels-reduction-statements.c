@@ -1,7 +1,8 @@
 /* A `kernels` region whose statements set a reduction's variable before its loop and read it
    after (`s = 0;`, `loop reduction(+:s)`, `t = 2 * s;`): the region runs in order, so each
    statement sees what the one before left, with the variable in an explicit `copyout` (whose
-   device copy starts undefined) or only in the reduction. */
+   device copy starts undefined) or only in the reduction, or declared in the region's block
+   (which keeps the region one kernel: the loop's result still reaches the code after it). */
 #include <stdio.h>
 #define N 1000
 int main(void) {
@@ -23,8 +24,16 @@ int main(void) {
     #pragma acc loop reduction(+:out)
     for (int i = 0; i < N; i++) out += a[i];
   }
-  if (s != 1999 || t != 3998 || m != 3 || out != 1999.5) {
-    printf("kernels-reduction-statements: s %g t %g m %g out %g\n", s, t, m, out);
+  double total = -1;
+  #pragma acc kernels copyin(a) copy(total)
+  {
+    double local = 0.25;
+    #pragma acc loop reduction(+:local)
+    for (int i = 0; i < N; i++) local += a[i];
+    total = local;
+  }
+  if (s != 1999 || t != 3998 || m != 3 || out != 1999.5 || total != 1999.25) {
+    printf("kernels-reduction-statements: s %g t %g m %g out %g total %g\n", s, t, m, out, total);
     return 1;
   }
   printf("kernels-reduction-statements: ok\n");

@@ -508,11 +508,22 @@ impl<'a> Lowerer<'a> {
                     };
                     let mut text = format!("{}: {info}", self.at(c.pragma_span));
                     // A `kernels` region whose block's statements run as kernels of their own.
-                    let parts = c.body.map_or(1, |b| self.kernel_parts(id, k, b).len());
-                    if parts > 1 {
+                    let parts = c
+                        .body
+                        .map_or_else(Vec::new, |b| self.kernel_parts(id, k, b));
+                    if parts.len() > 1 {
                         text = text.replacen(
                             "region: one kernel",
-                            &format!("region: {parts} kernels (one per statement of its block)"),
+                            &format!(
+                                "region: {} kernels (one per statement of its block)",
+                                parts.len()
+                            ),
+                            1,
+                        );
+                    } else if k.gang_partitioned && parts.first().is_some_and(|(_, n)| n == "1") {
+                        text = text.replacen(
+                            "region: one kernel",
+                            "region: one kernel, on one gang (a loop reduces into a variable its block declares)",
                             1,
                         );
                     }

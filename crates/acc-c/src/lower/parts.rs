@@ -50,11 +50,47 @@ impl Lowerer<'_> {
                     )
                 })
                 .collect()
+        } else if k.kind == EffKind::Kernels && self.reduces_into_a_region_variable(id, body) {
+            // Each gang would reduce into its own copy of the variable, and the region's code
+            // after the loop would read a partial result: one gang runs it all (its loops
+            // still on its workers and vector lanes).
+            vec![(body, "1".to_string())]
         } else if k.kind == EffKind::Kernels && plain_gang(body) {
             vec![(body, "INT64_MAX".to_string())]
         } else {
             vec![(body, self.iterations(id, k))]
         }
+    }
+
+    /// Whether a loop of a `kernels` region reduces into a variable the region's block
+    /// declares at its own level (`float s = 0;` then `loop reduction(+:s)`, then `total =
+    /// s;`): a variable of the region, not of an iteration of a loop around the reduction's
+    /// (NAS CG's per-row `sum`).
+    fn reduces_into_a_region_variable(&self, id: ConstructId, body: Span) -> bool {
+        let c = self.unit.construct(id);
+        let declared_at_region_level = |v: VarId| {
+            let at = self.unit.var(v).decl_span;
+            c.statements.iter().any(|s| {
+                s.contains(at)
+                    && !c.plain_loops.iter().any(|(stmt, _)| stmt.contains(at))
+                    && !self.unit.constructs.iter().any(|l| {
+                        body.contains(l.pragma_span) && l.body.is_some_and(|b| b.contains(at))
+                    })
+            })
+        };
+        self.unit
+            .constructs
+            .iter()
+            .filter(|l| body.contains(l.pragma_span))
+            .flat_map(|l| {
+                l.directive
+                    .clauses
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, clause)| clause.kind == ClauseKind::Reduction)
+                    .flat_map(move |(ci, _)| l.clause_vars.get(ci).into_iter().flatten().flatten())
+            })
+            .any(|&v| declared_at_region_level(v))
     }
 
     /// A `kernels` region that runs as one kernel a statement, whose reduction variable a
