@@ -133,6 +133,61 @@ template <class T> struct __acc_unref<T &> { typedef T type; };
 #define _Noreturn
 #define _Thread_local thread_local
 #define __builtin_memcpy memcpy
+/* C's abs takes an int, to which C converts any integer argument (`abs(a - b)` of unsigned
+ * values); C++'s overloads make the unsigned ones ambiguous. */
+static __device__ int abs(unsigned int x) { return abs((int)x); }
+static __device__ int abs(unsigned long x) { return abs((int)x); }
+static __device__ int abs(unsigned long long x) { return abs((int)x); }
+/* C's <math.h> functions take doubles, to which C converts integer arguments (`sqrt(n)`,
+ * `pow(i, 2)`); CUDA overloads them for float and double, between which an integer argument
+ * is ambiguous. These take the integer (and, for two arguments, any mix with one) and call
+ * the double version, as C does; other arguments find CUDA's. (The CUDA simulator's host
+ * C++ library has the same overloads, with the same meaning, and says so.) */
+#ifndef __ACC_SIM_INTEGRAL_MATH
+template <class T> struct __acc_arith { enum { value = 0, integral = 0 }; };
+#define __ACC_ARITH(T, i) template <> struct __acc_arith<T> { enum { value = 1, integral = i }; };
+__ACC_ARITH(bool, 1)
+__ACC_ARITH(char, 1)
+__ACC_ARITH(signed char, 1)
+__ACC_ARITH(unsigned char, 1)
+__ACC_ARITH(short, 1)
+__ACC_ARITH(unsigned short, 1)
+__ACC_ARITH(int, 1)
+__ACC_ARITH(unsigned, 1)
+__ACC_ARITH(long, 1)
+__ACC_ARITH(unsigned long, 1)
+__ACC_ARITH(long long, 1)
+__ACC_ARITH(unsigned long long, 1)
+__ACC_ARITH(float, 0)
+__ACC_ARITH(double, 0)
+#undef __ACC_ARITH
+template <bool B> struct __acc_double_if {};
+template <> struct __acc_double_if<true> { typedef double type; };
+#define __ACC_C_MATH1(f) \
+  template <class T> static __device__ typename __acc_double_if<__acc_arith<T>::integral>::type f(T x) { \
+    return f((double)x); \
+  }
+#define __ACC_C_MATH2(f) \
+  template <class A, class B> \
+  static __device__ typename __acc_double_if<__acc_arith<A>::value && __acc_arith<B>::value && \
+                                             (__acc_arith<A>::integral || __acc_arith<B>::integral)>::type \
+  f(A a, B b) { \
+    return f((double)a, (double)b); \
+  }
+__ACC_C_MATH1(sqrt) __ACC_C_MATH1(cbrt) __ACC_C_MATH1(exp) __ACC_C_MATH1(exp2) __ACC_C_MATH1(expm1)
+__ACC_C_MATH1(log) __ACC_C_MATH1(log2) __ACC_C_MATH1(log10) __ACC_C_MATH1(log1p)
+__ACC_C_MATH1(sin) __ACC_C_MATH1(cos) __ACC_C_MATH1(tan) __ACC_C_MATH1(asin) __ACC_C_MATH1(acos)
+__ACC_C_MATH1(atan) __ACC_C_MATH1(sinh) __ACC_C_MATH1(cosh) __ACC_C_MATH1(tanh)
+__ACC_C_MATH1(asinh) __ACC_C_MATH1(acosh) __ACC_C_MATH1(atanh) __ACC_C_MATH1(fabs)
+__ACC_C_MATH1(floor) __ACC_C_MATH1(ceil) __ACC_C_MATH1(round) __ACC_C_MATH1(trunc)
+__ACC_C_MATH1(rint) __ACC_C_MATH1(nearbyint) __ACC_C_MATH1(erf) __ACC_C_MATH1(erfc)
+__ACC_C_MATH1(tgamma) __ACC_C_MATH1(lgamma) __ACC_C_MATH1(logb)
+__ACC_C_MATH2(pow) __ACC_C_MATH2(fmin) __ACC_C_MATH2(fmax) __ACC_C_MATH2(atan2)
+__ACC_C_MATH2(fmod) __ACC_C_MATH2(hypot) __ACC_C_MATH2(copysign) __ACC_C_MATH2(fdim)
+__ACC_C_MATH2(remainder) __ACC_C_MATH2(nextafter)
+#undef __ACC_C_MATH1
+#undef __ACC_C_MATH2
+#endif
 enum { acc_device_none = 0, acc_device_default = 1, acc_device_host = 2, acc_device_not_host = 4,
        acc_device_nvidia = 5, acc_device_radeon = 8, acc_device_host_discrete = 64 };
 typedef int acc_device_t;
