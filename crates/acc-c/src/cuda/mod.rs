@@ -115,6 +115,15 @@ fn items(trees: &[tree_sitter::Tree]) -> Vec<Node<'_>> {
     items
 }
 
+/// The name of the function whose definition holds byte `at` of the file.
+pub fn enclosing_function(trees: &[tree_sitter::Tree], src: &str, at: usize) -> Option<String> {
+    items(trees)
+        .into_iter()
+        .filter(|n| n.node_kind() == "function_definition")
+        .find(|n| n.start_byte() <= at && at < n.end_byte())
+        .and_then(|n| function_name(n, src))
+}
+
 /// The functions of the file that an implicit `routine seq` applies to (OpenACC 3.3 2.15.1):
 /// those it defines, without a `routine` directive of their own, that a compute construct
 /// (`compute`: the constructs' spans) or a routine calls, and the functions those call in turn.

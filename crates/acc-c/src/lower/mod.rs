@@ -285,6 +285,7 @@ fn lower_analysis(
     let implicit = crate::cuda::implicit_routines(src, &analysis.trees, &compute, &routines);
     routines.extend(implicit);
     lw.warn_calls_without_device_version(&compute, &routines);
+    lw.warn_orphaned_loops(&routines);
     let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines);
     lw.bind_routine_globals(&bound, &declared);
     // A library (routines other files' kernels may call) reaches them by names of its own.

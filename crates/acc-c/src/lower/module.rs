@@ -246,6 +246,50 @@ pub(super) struct DeviceCode {
 }
 
 impl Lowerer<'_> {
+    /// A `loop` construct outside any compute construct (orphaned), in a function that is no
+    /// routine, explicit or implicit (HiPerC's boundary conditions, in a `data` region): a
+    /// loop construct's meaning comes from the compute construct it runs in (OpenACC 3.3 2.9),
+    /// here none, so it runs on the host as plain C, on the host's data (GCC refuses it).
+    pub(super) fn warn_orphaned_loops(&mut self, routines: &[String]) {
+        for (i, c) in self.unit.constructs.iter().enumerate() {
+            let id = ConstructId(i as u32);
+            if c.directive.kind != DirectiveKind::Loop
+                || self
+                    .unit
+                    .ancestors(id)
+                    .any(|a| self.unit.construct(a).directive.kind.is_compute())
+            {
+                continue;
+            }
+            let function =
+                crate::cuda::enclosing_function(self.trees, self.src, c.pragma_span.start);
+            if function.as_ref().is_some_and(|f| routines.contains(f)) {
+                continue;
+            }
+            let place = function.map_or_else(
+                || "outside any compute construct or routine".to_string(),
+                |f| {
+                    format!(
+                        "outside any compute construct, in `{f}`, which has no `routine` directive"
+                    )
+                },
+            );
+            self.diags.push(
+                Diagnostic::warning(
+                    c.directive.name_span,
+                    format!(
+                        "`acc loop` {place}: the loop runs on the host, as plain C, on the host's \
+                         data (OpenACC 3.3 2.9)"
+                    ),
+                )
+                .with_note(
+                    "write `parallel loop` (or put the loop in a compute construct), or give \
+                     the function a `routine` directive and call it from one",
+                ),
+            );
+        }
+    }
+
     /// A compute construct (or a routine) that calls a function the file neither defines nor
     /// gives a `routine` directive (`sscanf` in Rodinia's nn): OpenACC 3.3 2.15.1 requires one,
     /// and on a GPU the kernel's module cannot compile (nvc refuses the file). The CPU devices
@@ -298,6 +342,31 @@ mod tests {
         };
         let (l, d) = lower_file(src, Default::default(), &opts);
         l.unwrap_or_else(|| panic!("{d:?}"))
+    }
+
+    /// An orphaned `loop` in a function that is no routine runs on the host: a warning says
+    /// so; one in a routine, explicit or called from a compute construct, is what it is for.
+    #[test]
+    fn an_orphaned_loop_outside_any_routine_is_warned_about() {
+        let src = "void edges(double *a, int n) {\n#pragma acc data copy(a[0:n])\n  {\n#pragma acc loop\n    for (int i = 0; i < n; i++) a[i] = 0;\n  }\n}\n\
+                   #pragma acc routine vector\nvoid fill(double *a, int n) {\n#pragma acc loop vector\n  for (int i = 0; i < n; i++) a[i] = 1;\n}\n\
+                   void half(double *a, int n) {\n#pragma acc loop seq\n  for (int i = 0; i < n; i++) a[i] /= 2;\n}\n\
+                   void run(double *a, int n) {\n#pragma acc parallel copy(a[0:n])\n  {\n    fill(a, n);\n    half(a, n);\n  }\n}\n";
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            ..Default::default()
+        };
+        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let orphans: Vec<&str> = diags
+            .iter()
+            .filter(|d| {
+                d.message
+                    .starts_with("`acc loop` outside any compute construct")
+            })
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(orphans.len(), 1, "{diags:?}");
+        assert!(orphans[0].contains("in `edges`, which has no `routine` directive"));
     }
 
     /// A file of routines only has no module but a routine library, registered with what it
