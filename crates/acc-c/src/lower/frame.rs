@@ -44,6 +44,9 @@ pub(super) struct Frame {
     pub(super) typedefs_used: String,
     /// The CUDA kernel's settings of the routines' file-scope pointers.
     pub(super) bind_globals: CWriter,
+    /// Arrays the body reaches through a macro's text, each made a macro of its name for the
+    /// body (see `host::macro_alias`): `#undef`ined after it.
+    pub(super) alias_macros: Vec<String>,
 }
 
 /// Each gang's copy of a private section: the storage the runtime makes for the launch, and
@@ -70,6 +73,7 @@ impl Frame {
             red_store: CWriter::at(1),
             local_types: CWriter::at(1),
             bind_globals: CWriter::at(1),
+            alias_macros: Vec::new(),
             ..Frame::default()
         }
     }

@@ -173,6 +173,7 @@ impl<'a> Lowerer<'a> {
             offsets,
             decls,
             sections,
+            alias_macros,
             ..
         } = f;
         let mut value_decls = CWriter::at(1);
@@ -204,7 +205,11 @@ impl<'a> Lowerer<'a> {
                         offsets,
                     );
                     let decl = self.pointer_decl(ty, &format!("__acc_p_{name}"), &address);
-                    match self.macro_alias(id, p.var) {
+                    let alias = self.macro_alias(id, p.var);
+                    if alias.as_deref().is_some_and(|a| a.starts_with("\n#define")) {
+                        alias_macros.push(name.clone());
+                    }
+                    match alias {
                         // A scalar's value, which a variable-length array's type may name
                         // (`int out[n][n]` in `kernels`, where `n` is a copy): ahead of
                         // every pointer to the arrays.
@@ -315,9 +320,9 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         if var.shape == acc_engine::facts::Shape::Array {
-            return Some(format!(
-                "__ACC_ARRAY_ALIAS({name}, *__acc_p_{name}); (void){name};"
-            ));
+            // The array itself, as the macro's text means it (`sizeof gases / sizeof gases[0]`),
+            // which no variable can be: a macro of its name, for the body only.
+            return Some(format!("\n#define {name} (*__acc_p_{name})"));
         }
         let written = refs
             .iter()
@@ -497,6 +502,9 @@ impl<'a> Lowerer<'a> {
         let (num_gangs, nw, vl) = self.part_dims(k, span, l);
         let (thread_gangs, lanes, rows) = self.cuda_shape(id, k, span, iterations, f);
         let mut kernel_body = self.kernel_body(id, k, span);
+        for name in &f.alias_macros {
+            let _ = write!(kernel_body, "\n#undef {name}\n");
+        }
         // A `kernels` region's declaration is a part of its own, whose variables the later
         // parts use (loop variables: each loop's own copy): used, as far as C can tell. (A
         // part that is a loop, a branch or a block declares nothing at its own level.)

@@ -33,10 +33,30 @@ impl<'s> Walker<'s> {
             "initializer_list" => {
                 let mut c = value.walk();
                 let items: Vec<Node> = value.named_children(&mut c).collect();
-                if items.iter().any(|n| n.node_kind() == "initializer_pair") {
-                    return text.to_string();
+                // Positional items fill the next index; `[k] = …` (its first designator, GNU's
+                // `[lo ... hi]` its last index) moves it: the extent is past the largest.
+                let (mut next, mut count) = (0i64, 0i64);
+                for n in items.iter().filter(|n| n.node_kind() != "comment") {
+                    if n.node_kind() == "initializer_pair" {
+                        let mut dc = n.walk();
+                        let first = n.children_by_field_name("designator", &mut dc).next();
+                        let index = first.and_then(|dsg| {
+                            let bound = match dsg.node_kind() {
+                                "subscript_designator" => dsg.named_child(0),
+                                "subscript_range_designator" => dsg.child_by_field_name("end"),
+                                _ => None,
+                            }?;
+                            crate::consts::eval(self.text(bound), &self.env)
+                        });
+                        match index {
+                            Some(k) if k >= 0 => next = k,
+                            _ => return text.to_string(),
+                        }
+                    }
+                    next += 1;
+                    count = count.max(next);
                 }
-                items.iter().filter(|n| n.node_kind() != "comment").count()
+                count as usize
             }
             "string_literal" => {
                 let s = self.text(value);
