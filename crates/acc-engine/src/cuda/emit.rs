@@ -11,7 +11,8 @@
 //! kernel is undefined after it, so kernels do not see each other's.
 
 use super::model::{CudaKernel, CudaParam, Mode};
-use super::prelude::{functor, PRELUDE, PRELUDE_F80, PRELUDE_F80_COMPLEX};
+use super::prelude::{functor, PRELUDE};
+use super::prelude_f80::{PRELUDE_F80, PRELUDE_F80_COMPLEX};
 use std::fmt::Write;
 
 /// The whole module: the prelude (with [`PRELUDE_F80`] where the code names

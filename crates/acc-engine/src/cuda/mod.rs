@@ -90,9 +90,11 @@
 mod emit;
 mod model;
 mod prelude;
+mod prelude_f80;
 #[cfg(test)]
 mod tests;
 
 pub use emit::{emit_kernel, emit_library, emit_module};
 pub use model::{CudaKernel, CudaParam, CudaReduction, Mode};
-pub use prelude::{functor, PRELUDE, PRELUDE_F80, PRELUDE_F80_COMPLEX};
+pub use prelude::{functor, PRELUDE};
+pub use prelude_f80::{PRELUDE_F80, PRELUDE_F80_COMPLEX};
