@@ -23,8 +23,9 @@
 #ifndef ACC_RT_H
 #define ACC_RT_H
 
+/* <stddef.h> only: the program's own text comes after this header, and may declare names
+ * <stdint.h> would (`typedef unsigned long long uint64_t;` in a file that never includes it). */
 #include <stddef.h>
-#include <stdint.h>
 /* By quotes, from this header's own directory: a compiler whose own include directory comes
  * before acc's (a GCC whose specs or wrapper add it first, as one GPU machine's did) would
  * otherwise give the program GCC's openacc.h, which lacks OpenACC 3.3's names. */
@@ -77,8 +78,8 @@ enum acc_rt_flag {
 };
 
 typedef struct acc_rt_data {
-  uint32_t action;  /* enum acc_rt_action */
-  uint32_t flags;   /* enum acc_rt_flag bits */
+  unsigned int action;  /* enum acc_rt_action */
+  unsigned int flags;   /* enum acc_rt_flag bits */
   void *host;
   size_t bytes;
   const char *text; /* the item's source text, "a[0:n]" */
@@ -122,7 +123,7 @@ void *acc_rt_use_device(const char *file, int line, void *host, const char *text
  * (its device copy if the variable is present, else the host variable) in chunk order. No
  * atomics, no locks: e.g.
  *     double s = *(double *)c->__acc_red[0];
- *     for (int64_t i = c->__acc_begin; i < c->__acc_end; i++) s += a[i];
+ *     for (long long i = c->__acc_begin; i < c->__acc_end; i++) s += a[i];
  *     *(double *)c->__acc_red[0] = s;
  */
 /* The members' names are reserved ones: generated code names them inside the program's own
@@ -130,9 +131,9 @@ void *acc_rt_use_device(const char *file, int line, void *host, const char *text
 typedef struct acc_rt_chunk {
   void *const *__acc_args;        /* __acc_args[i] points at argument i's value */
   void *const *__acc_red;         /* __acc_red[j] points at this chunk's private reduction j */
-  int64_t __acc_begin, __acc_end; /* this chunk's iterations [begin, end) */
-  int64_t __acc_index;            /* this chunk's number, 0..count-1 (the gang) */
-  int64_t __acc_count;            /* the number of chunks */
+  long long __acc_begin, __acc_end; /* this chunk's iterations [begin, end) */
+  long long __acc_index;            /* this chunk's number, 0..count-1 (the gang) */
+  long long __acc_count;            /* the number of chunks */
 } acc_rt_chunk;
 
 typedef void (*acc_rt_host_fn)(const acc_rt_chunk *chunk);
@@ -182,13 +183,13 @@ typedef struct acc_rt_kernel {
  *   start 256-byte aligned. __acc_red[nreds] points at the device's lock word for `atomic`
  *   constructs (an unsigned int, 0 when free), one for every kernel of every module, so
  *   atomics of kernels from different files exclude each other.
- * - __acc_iterations: config->iterations (INT64_MAX: "as many gangs as you like").
+ * - __acc_iterations: config->iterations (ACC_RT_ANY_GANGS: "as many gangs as you like").
  *
  * Launch shape: block = (vector_length > 0 ? vector_length : 128,
  *                        num_workers > 0 ? num_workers : 1, 1), clamped so x * y <= 1024
  *         (and <= the kernel's own limit, cuFuncGetAttribute(MAX_THREADS_PER_BLOCK));
  * grid = (num_gangs > 0 ? num_gangs
- *         : iterations == INT64_MAX ? 4 * the device's multiprocessors
+ *         : iterations == ACC_RT_ANY_GANGS ? 4 * the device's multiprocessors
  *         : min(ceil(iterations / (x * y)), W)), at least 1, on x only, where W is one full
  *         wave: the blocks of x * y threads the device keeps resident at once
  *         (cuOccupancyMaxActiveBlocksPerMultiprocessor for the kernel) times its multiprocessors;
@@ -200,12 +201,15 @@ typedef struct acc_rt_kernel {
  * Other kernels must be correct for every shape (grid-stride loops over the iterations); the
  * shape only affects speed. A launch with 0 iterations launches nothing. */
 
+/* config->iterations of a launch that lets the runtime choose the gangs (INT64_MAX). */
+#define ACC_RT_ANY_GANGS 0x7fffffffffffffffLL
+
 typedef struct acc_rt_config {
-  int64_t iterations;
-  int32_t num_gangs;     /* 0: the runtime chooses */
-  int32_t num_workers;   /* hints for GPUs; the CPU devices ignore them */
-  int32_t vector_length;
-  int32_t async;         /* queue, acc_async_noval or acc_async_sync */
+  long long iterations;
+  int num_gangs;     /* 0: the runtime chooses */
+  int num_workers;   /* hints for GPUs; the CPU devices ignore them */
+  int vector_length;
+  int async;         /* queue, acc_async_noval or acc_async_sync */
 } acc_rt_config;
 
 enum acc_rt_arg_kind {
@@ -227,7 +231,7 @@ enum acc_rt_arg_kind {
 };
 
 typedef struct acc_rt_arg {
-  uint32_t kind;    /* enum acc_rt_arg_kind */
+  unsigned int kind;    /* enum acc_rt_arg_kind */
   void *host;       /* host address (MAPPED, NO_CREATE), device address (DEVICEPTR), the
                        address of the value (VALUE), or of the section's address and size
                        (PRIVATE, FIRSTPRIVATE) */
@@ -251,8 +255,8 @@ enum acc_rt_red_type {
 };
 
 typedef struct acc_rt_reduction {
-  uint32_t op;      /* enum acc_rt_red_op */
-  uint32_t type;    /* enum acc_rt_red_type (bitwise operators: integer types only) */
+  unsigned int op;      /* enum acc_rt_red_op */
+  unsigned int type;    /* enum acc_rt_red_type (bitwise operators: integer types only) */
   void *var;        /* the reduction variable's host address (an array section: its start) */
   const char *text; /* its source text */
   size_t count;     /* elements reduced, each on its own; 0 means 1: a scalar of a builtin
@@ -280,20 +284,20 @@ void acc_rt_launch(const acc_rt_kernel *kernel, const acc_rt_config *config,
  *   argument i:   arg_info[i], address arg_vals[i]
  *   reduction j:  red_info[j], variable red_vals[2j], element count (size_t)red_vals[2j + 1] */
 typedef struct acc_rt_data_info {
-  uint32_t action; /* enum acc_rt_action */
-  uint32_t flags;  /* enum acc_rt_flag bits */
+  unsigned int action; /* enum acc_rt_action */
+  unsigned int flags;  /* enum acc_rt_flag bits */
   const char *text;
 } acc_rt_data_info;
 
 typedef struct acc_rt_arg_info {
-  uint32_t kind; /* enum acc_rt_arg_kind */
+  unsigned int kind; /* enum acc_rt_arg_kind */
   size_t bytes;  /* as acc_rt_arg.bytes */
   const char *text;
 } acc_rt_arg_info;
 
 typedef struct acc_rt_reduction_info {
-  uint32_t op;   /* enum acc_rt_red_op */
-  uint32_t type; /* enum acc_rt_red_type */
+  unsigned int op;   /* enum acc_rt_red_op */
+  unsigned int type; /* enum acc_rt_red_type */
   const char *text;
   size_t size;   /* ACC_RT_TYPE_CUSTOM: as acc_rt_reduction */
   void (*init)(void *copy, const void *original);
@@ -304,8 +308,8 @@ void acc_rt_region_begin_v(const char *file, int line, const acc_rt_data_info *i
                            void *const *vals, size_t n, int async);
 void acc_rt_region_end_v(const char *file, int line, const acc_rt_data_info *info,
                          void *const *vals, size_t n, int async);
-void acc_rt_launch_v(const acc_rt_kernel *kernel, int64_t iterations, int32_t num_gangs,
-                     int32_t num_workers, int32_t vector_length, int async,
+void acc_rt_launch_v(const acc_rt_kernel *kernel, long long iterations, int num_gangs,
+                     int num_workers, int vector_length, int async,
                      const acc_rt_arg_info *arg_info, void *const *arg_vals, size_t nargs,
                      const acc_rt_reduction_info *red_info, void *const *red_vals, size_t nreds);
 

@@ -20,7 +20,7 @@ use tree_sitter::Node;
 mod text;
 pub use text::{
     as_preprocessed, ascii_module, c_tokens_as_c_means_them, cxx_keywords_renamed, cxx_types,
-    enums_as_integers, long_double_constants,
+    enums_as_integers, long_double_constants, standard_typedefs_left_to_the_file,
 };
 
 /// The names of the file's `routine` functions, as its directives give them: `routine(name)`,

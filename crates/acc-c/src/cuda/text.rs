@@ -133,6 +133,51 @@ const CXX_KEYWORDS_WHEN_DECLARED: &[&str] = &[
     "saturate",
 ];
 
+/// `module` without the prelude's typedefs of `<stdint.h>`'s and `<stddef.h>`'s names that the
+/// file (or its headers, in `declarations`) declares itself (`typedef unsigned long long
+/// uint64_t;` in a file that never includes `<stdint.h>`): C++, like C, refuses a second
+/// typedef of a name to another type, and the file's is the one its code means.
+pub fn standard_typedefs_left_to_the_file(module: &str, declarations: &str) -> String {
+    const STANDARD: &[&str] = &[
+        "ptrdiff_t",
+        "intptr_t",
+        "uintptr_t",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+    ];
+    let Some(prelude) = module.find(acc_engine::cuda::PRELUDE) else {
+        return module.to_string();
+    };
+    let mentioned = STANDARD.iter().any(|n| declarations.contains(n));
+    if !mentioned {
+        return module.to_string();
+    }
+    let declared = declared_in(declarations);
+    let end = prelude + acc_engine::cuda::PRELUDE.len();
+    let mut out = String::with_capacity(module.len());
+    out.push_str(&module[..prelude]);
+    for line in module[prelude..end].split_inclusive('\n') {
+        let name = line
+            .strip_prefix("typedef ")
+            .and_then(|l| l.trim_end().strip_suffix(';'))
+            .and_then(|l| l.rsplit(' ').next());
+        match name {
+            Some(n) if STANDARD.contains(&n) && declared.contains(n) => {
+                out.push_str(&format!("/* {n}: the file's own */\n"));
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out.push_str(&module[end..]);
+    out
+}
+
 /// The names the file declares: variables, parameters, typedefs, enumerators, tags, members.
 fn declared_in(src: &str) -> std::collections::HashSet<&str> {
     fn visit<'s>(n: tree_sitter::Node, src: &'s str, out: &mut std::collections::HashSet<&'s str>) {

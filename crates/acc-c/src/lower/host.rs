@@ -39,7 +39,7 @@ impl<'a> Lowerer<'a> {
         if let Some(routine) = self.gang_routine_called(body) {
             // acc compiles a routine's gang loops as whole loops: run by one gang, they cover
             // their iterations once, as the gangs sharing them would.
-            if c.directive.has(ClauseKind::NumGangs) && num_gangs != "(int32_t)(1)" {
+            if c.directive.has(ClauseKind::NumGangs) && num_gangs != "(int)(1)" {
                 self.diags.push(
                     Diagnostic::warning(
                         c.directive.name_span,
@@ -443,7 +443,7 @@ impl<'a> Lowerer<'a> {
     fn launch_dims(&self, id: ConstructId, k: &KernelPlan) -> (String, String, String) {
         let num = |kind| {
             self.clause_expr(id, kind)
-                .map_or("0".to_string(), |e| format!("(int32_t)({e})"))
+                .map_or("0".to_string(), |e| format!("(int)({e})"))
         };
         let num_gangs = if k.kind == EffKind::Serial {
             "1".to_string()
@@ -766,7 +766,7 @@ impl<'a> Lowerer<'a> {
                 return trips.join(" * ");
             }
         }
-        "INT64_MAX".into()
+        "ACC_RT_ANY_GANGS".into()
     }
 
     /// The statement of a compute construct as the host runs it when the

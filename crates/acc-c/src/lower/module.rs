@@ -107,6 +107,7 @@ impl Lowerer<'_> {
             let text = crate::cuda::cxx_types(&emit(&own), self.src.contains("<complex.h>"));
             let text =
                 crate::cuda::enums_as_integers(&crate::cuda::c_tokens_as_c_means_them(&text));
+            let text = crate::cuda::standard_typedefs_left_to_the_file(&text, &declarations);
             crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, &declarations))
         };
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {

@@ -43,7 +43,7 @@ impl Lowerer<'_> {
                     (
                         s,
                         if gang {
-                            "INT64_MAX".to_string()
+                            "ACC_RT_ANY_GANGS".to_string()
                         } else {
                             "1".to_string()
                         },
@@ -56,7 +56,7 @@ impl Lowerer<'_> {
             // still on its workers and vector lanes).
             vec![(body, "1".to_string())]
         } else if k.kind == EffKind::Kernels && plain_gang(body) {
-            vec![(body, "INT64_MAX".to_string())]
+            vec![(body, "ACC_RT_ANY_GANGS".to_string())]
         } else {
             vec![(body, self.iterations(id, k))]
         }
@@ -285,9 +285,9 @@ impl Lowerer<'_> {
                         ClauseArgs::Gang(args) => args
                             .iter()
                             .find(|a| a.kind == acc_engine::directive::GangArgKind::Num)
-                            .map(|a| format!("(int32_t)({})", a.value.text)),
+                            .map(|a| format!("(int)({})", a.value.text)),
                         ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => {
-                            Some(format!("(int32_t)({})", e.text))
+                            Some(format!("(int)({})", e.text))
                         }
                         _ => None,
                     })

@@ -6,6 +6,7 @@
 #include <acc_rt.h>
 #include <limits.h>
 #include <openacc.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int failures = 0;

@@ -4,6 +4,7 @@
  *   for (i = 0; i < n; i++) { y[i] += a * x[i]; sum += y[i]; big = max(big, y[i]); }  */
 #include <acc_rt.h>
 #include <openacc.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int failures = 0;
