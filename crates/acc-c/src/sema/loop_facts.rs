@@ -151,6 +151,43 @@ impl<'s> Walker<'s> {
                 }
             }
         }
+        // The nest's trip counts must be known before it runs (OpenACC 3.3 2.9.1): an inner
+        // loop whose bounds or step name an outer loop's variable (a triangular nest) cannot
+        // be collapsed or tiled.
+        for (k, inner) in loops.iter().enumerate().skip(1) {
+            let Some(h) = &inner.header else { continue };
+            let names = |text: &str, var: &str| {
+                text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|w| w == var)
+            };
+            let outer = loops[..k]
+                .iter()
+                .filter_map(|l| l.header.as_ref())
+                .find(|o| {
+                    [&h.lower, &h.upper, &h.step]
+                        .iter()
+                        .any(|t| names(t, &o.var))
+                });
+            if let Some(o) = outer {
+                self.diags.push(
+                    Diagnostic::error(
+                        inner.span,
+                        format!(
+                            "the loops `collapse`/`tile` joins must have trip counts that do not \
+                             depend on each other (OpenACC 3.3 2.9.1): this loop's bounds use \
+                             `{}`, the variable of a loop around it",
+                            o.var
+                        ),
+                    )
+                    .with_secondary(name_span, "loop directive here")
+                    .with_note(
+                        "collapse fewer loops (the outer ones whose bounds are fixed), or make \
+                         the nest rectangular and skip the iterations outside it with an `if`",
+                    ),
+                );
+                break;
+            }
+        }
         if let Some(outer) = first {
             self.pending_deps.push((id, DepsAt::Loop, outer));
         }
