@@ -246,6 +246,29 @@ fn a_section_that_is_not_contiguous_is_an_error_saying_why() {
     );
 }
 
+/// The C compiler's message about the body of a collapsed nest names the body's line: the
+/// loop headers acc rewrites keep the lines they spanned.
+#[test]
+fn messages_about_a_collapsed_loops_body_name_its_line() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, int *d) {\n#pragma acc parallel loop collapse(3) copyout(d[0:n * n * n])\n  for (int z = 0; z < n; z++)\n    for (int y = 0; y < n; y++) {\n      for (int x = 0; x < n; x++) {\n        int q = x;\n        int unused_here;\n        d[(z * n + y) * n + x] = q;\n      }\n    }\n}\n";
+    let dir = project("collapsed-lines", &[("c.c", src)]);
+    let out = ok(acc(&dir)
+        .args(["cc", "-Wall", "-c", "c.c"])
+        .output()
+        .unwrap());
+    let err = stderr(&out);
+    // The kernel's copy of the body (written after the rewritten headers) says so.
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("unused variable"))
+        .collect();
+    assert!(!lines.is_empty(), "{err}");
+    assert!(lines.iter().all(|l| l.starts_with("c.c:7:")), "{err}");
+}
+
 /// A host compiler that searches its own include directory first (a GCC whose specs or
 /// wrapper add it before acc's, as one GPU machine's did) and has an `openacc.h` there, as
 /// GCC's: the program still gets acc's API (OpenACC 3.3's `acc_async_default`,

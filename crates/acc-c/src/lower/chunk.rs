@@ -232,6 +232,9 @@ impl Lowerer<'_> {
         let swallowed = self.src[span.range()].matches('{').count()
             - self.src[span.range()].matches('}').count();
         header.push_str(&"{".repeat(swallowed));
+        // The lines the replaced headers spanned, kept: the body's lines stay where the
+        // program has them (a compiler's message about the body names the right line).
+        header.push_str(&"\n".repeat(self.src[span.range()].matches('\n').count()));
         Some((span, header, closers))
     }
 
