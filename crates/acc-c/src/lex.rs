@@ -8,6 +8,34 @@ pub(crate) fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
 }
 
+/// The words of C text (names, keywords, the word parts of numbers) outside its comments and
+/// its string and character constants, as byte ranges in order: what the rewritings of a
+/// module's or a statement's text look at.
+pub(crate) fn code_words(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let b = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            match b[i] {
+                b'/' if b.get(i + 1) == Some(&b'*') => i = comment_end(text, i).unwrap_or(b.len()),
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    i = text[i..].find('\n').map_or(b.len(), |k| i + k)
+                }
+                b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
+                c if is_word(c) => {
+                    let start = i;
+                    while i < b.len() && is_word(b[i]) {
+                        i += 1;
+                    }
+                    return Some(start..i);
+                }
+                _ => i += 1,
+            }
+        }
+        None
+    })
+}
+
 /// The end of the character or string constant that starts at `b[i]` (after its closing
 /// quote); `None` when it does not end.
 pub(crate) fn literal_end(b: &[u8], mut i: usize) -> Option<usize> {
@@ -93,6 +121,13 @@ pub(crate) fn macro_line(line: &str) -> Option<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_words_skip_comments_and_literals() {
+        let text = "int a /* b */ = f('c', \"d e\"); // g\nh2_x";
+        let words: Vec<&str> = super::code_words(text).map(|r| &text[r]).collect();
+        assert_eq!(words, ["int", "a", "f", "h2_x"]);
+    }
 
     #[test]
     fn comments_leave_a_macros_replacement_text() {

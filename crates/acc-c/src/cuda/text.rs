@@ -228,29 +228,10 @@ fn declared_in(src: &str) -> std::collections::HashSet<&str> {
 /// preludes, the string and character constants and the comments: the module's C++ then means
 /// the file's C.
 pub fn cxx_keywords_renamed(module: &str, src: &str) -> String {
-    use crate::lex::{comment_end, is_word, literal_end};
     let words = |text: &str| -> Vec<(usize, usize)> {
-        let b = text.as_bytes();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
-                b'/' if b.get(i + 1) == Some(&b'*') => i = comment_end(text, i).unwrap_or(b.len()),
-                b'/' if b.get(i + 1) == Some(&b'/') => {
-                    i = text[i..].find('\n').map_or(b.len(), |k| i + k)
-                }
-                c if is_word(c) => {
-                    let start = i;
-                    while i < b.len() && is_word(b[i]) {
-                        i += 1;
-                    }
-                    out.push((start, i));
-                }
-                _ => i += 1,
-            }
-        }
-        out
+        crate::lex::code_words(text)
+            .map(|r| (r.start, r.end))
+            .collect()
     };
     let mentioned: Vec<&str> = words(src).into_iter().map(|(a, b)| &src[a..b]).collect();
     let maybe_declared = mentioned

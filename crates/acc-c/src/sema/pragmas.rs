@@ -361,67 +361,45 @@ impl<'s> Walker<'s> {
     /// acc reads and rewrites the statement as the file writes it, where the statement would
     /// run on to the macro's brace's partner: an error at the macro, saying so.
     fn braces_from_macros(&mut self, id: ConstructId, body: Span) {
-        use crate::lex::{comment_end, is_word, literal_end};
         let text = &self.src[body.start..body.end];
-        let b = text.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'/' if b.get(i + 1) == Some(&b'*') => i = comment_end(text, i).unwrap_or(b.len()),
-                b'/' if b.get(i + 1) == Some(&b'/') => {
-                    i = text[i..].find('\n').map_or(b.len(), |k| i + k)
-                }
-                b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
-                c if is_word(c) => {
-                    let start = i;
-                    while i < b.len() && is_word(b[i]) {
-                        i += 1;
-                    }
-                    let word = &text[start..i];
-                    let replacement = self
-                        .env
-                        .constants
-                        .get(word)
-                        .or_else(|| self.env.function_macros.get(word).map(|(_, body)| body));
-                    let Some(replacement) = replacement else {
-                        continue;
-                    };
-                    let rb = replacement.as_bytes();
-                    let (mut depth, mut k) = (0i64, 0);
-                    while k < rb.len() {
-                        match rb[k] {
-                            b'"' | b'\'' => k = literal_end(rb, k).unwrap_or(rb.len()),
-                            b'{' => {
-                                depth += 1;
-                                k += 1;
-                            }
-                            b'}' => {
-                                depth -= 1;
-                                k += 1;
-                            }
-                            _ => k += 1,
-                        }
-                    }
-                    let unbalanced = depth != 0;
-                    if unbalanced {
-                        let at = Span::new(body.start + start, body.start + i);
-                        let kind = self.unit.construct(id).directive.kind.name();
-                        self.diags.push(
-                            Diagnostic::error(
-                                at,
-                                format!(
-                                    "`{word}` expands to `{}`, a brace of the `acc {kind}` \
-                                     construct's statement: acc reads the statement as the file \
-                                     writes it",
-                                    replacement.trim()
-                                ),
-                            )
-                            .with_note("write the statement's braces out in the file"),
-                        );
-                        return;
+        for word in crate::lex::code_words(text) {
+            let name = &text[word.clone()];
+            let replacement = self
+                .env
+                .constants
+                .get(name)
+                .or_else(|| self.env.function_macros.get(name).map(|(_, body)| body));
+            let Some(replacement) = replacement else {
+                continue;
+            };
+            // The replacement's own braces, outside its literals.
+            let mut depth = 0i64;
+            let rb = replacement.as_bytes();
+            let mut k = 0;
+            while k < rb.len() {
+                match rb[k] {
+                    b'"' | b'\'' => k = crate::lex::literal_end(rb, k).unwrap_or(rb.len()),
+                    c => {
+                        depth += i64::from(c == b'{') - i64::from(c == b'}');
+                        k += 1;
                     }
                 }
-                _ => i += 1,
+            }
+            if depth != 0 {
+                let at = Span::new(body.start + word.start, body.start + word.end);
+                let kind = self.unit.construct(id).directive.kind.name();
+                self.diags.push(
+                    Diagnostic::error(
+                        at,
+                        format!(
+                            "`{name}` expands to `{}`, a brace of the `acc {kind}` construct's \
+                             statement: acc reads the statement as the file writes it",
+                            replacement.trim()
+                        ),
+                    )
+                    .with_note("write the statement's braces out in the file"),
+                );
+                return;
             }
         }
     }
