@@ -92,6 +92,7 @@ pub fn dep_facts(
         src,
         unit,
         macros: &env.macros,
+        env,
         functions: crate::pure_functions::FileFunctions::of(node, src, env),
         control,
         written: HashSet::new(),
@@ -172,6 +173,9 @@ struct Cx<'t, 's, 'u> {
     src: &'s str,
     unit: &'u Unit,
     macros: &'u Macros,
+    /// The file's constants (macros, enumerators): a subscript's constant factor
+    /// (`y * W` with `#define W 48`) is known through them.
+    env: &'u crate::types::TypeEnv,
     functions: crate::pure_functions::FileFunctions<'t, 's>,
     control: &'s str,
     /// Every name assigned anywhere in the body (locals too): subscripts
@@ -275,7 +279,11 @@ impl<'s> Cx<'_, 's, '_> {
                     return Subscript::Unknown;
                 };
                 let (a, b) = (self.subscript(l), self.subscript(r));
-                let literal = |x: Node| crate::consts::parse_int(self.text(x));
+                let literal = |x: Node| {
+                    crate::consts::parse_int(self.text(x))
+                        .or_else(|| crate::consts::eval(self.text(x), self.env))
+                        .filter(|&k| k != 0)
+                };
                 use Subscript::*;
                 match (self.text(op), a, b) {
                     (_, Invariant, Invariant) => Invariant,

@@ -269,6 +269,38 @@ fn messages_about_a_collapsed_loops_body_name_its_line() {
     assert!(lines.iter().all(|l| l.starts_with("c.c:7:")), "{err}");
 }
 
+/// A subscript whose step is a constant the file names (`data[x + y * W]`, `#define W 48`)
+/// steps with the loop as a literal's does: the inner loop gets the vector level; with a
+/// run-time stride the dependence stays unknown, and the loop sequential, saying why.
+#[test]
+fn a_named_constant_stride_is_a_known_step() {
+    if !have_cc() {
+        return;
+    }
+    let src = |stride: &str| {
+        format!(
+            "#define W 48\nvoid f(char *data, int w) {{\n#pragma acc parallel copyout(data[0:W * 27])\n  {{\n#pragma acc loop independent\n    for (int x = 0; x < W; ++x) {{\n#pragma acc loop independent\n      for (int y = 0; y < 27; ++y) data[x + y * {stride}] = (char)(x ^ y);\n    }}\n  }}\n}}\n"
+        )
+    };
+    let dir = project("constant-stride", &[("k.c", &src("W")), ("r.c", &src("w"))]);
+    let info = |file: &str| {
+        stderr(&ok(acc(&dir)
+            .args(["cc", "--info", "-c", file])
+            .output()
+            .unwrap()))
+    };
+    let known = info("k.c");
+    assert!(
+        known.contains("loop: vector (implicit: its iterations are independent)"),
+        "{known}"
+    );
+    let runtime = info("r.c");
+    assert!(
+        runtime.contains("it writes an element acc cannot tell is its iteration's own"),
+        "{runtime}"
+    );
+}
+
 /// A host compiler that searches its own include directory first (a GCC whose specs or
 /// wrapper add it before acc's, as one GPU machine's did) and has an `openacc.h` there, as
 /// GCC's: the program still gets acc's API (OpenACC 3.3's `acc_async_default`,

@@ -704,7 +704,7 @@ fn descriptive_vector(
         let why = if writes_outside {
             Some("it has no level, and it assigns a variable from outside it, which a vector of iterations would share")
         } else if shared_writes {
-            Some("it has no level, and it writes an element that other iterations write too (a reduction needs its clause)")
+            Some("it has no level, and it writes an element acc cannot tell is its iteration's own (a subscript that steps with the loop by no known amount, or not at all: a reduction needs its clause)")
         } else if indirect {
             Some("it has no level, and it stores through a pointer acc cannot follow")
         } else if deps.early_exit.is_some() {
