@@ -224,6 +224,22 @@ fn device_callable(name: &str) -> bool {
                 | "conjf"
                 | "cabs"
                 | "cabsf"
+                | "carg"
+                | "cargf"
+                | "cexp"
+                | "cexpf"
+                | "clog"
+                | "clogf"
+                | "csqrt"
+                | "csqrtf"
+                | "cpow"
+                | "cpowf"
+                | "csin"
+                | "csinf"
+                | "ccos"
+                | "ccosf"
+                | "cproj"
+                | "cprojf"
         )
 }
 

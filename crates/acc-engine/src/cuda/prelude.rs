@@ -468,6 +468,25 @@ static __device__ __acc_cfloat conjf(__acc_cfloat z) { return __acc_cfloat(z.re,
 static __device__ __acc_cdouble conj(__acc_cdouble z) { return __acc_cdouble(z.re, -z.im); }
 static __device__ float cabsf(__acc_cfloat z) { return hypotf(z.re, z.im); }
 static __device__ double cabs(__acc_cdouble z) { return hypot(z.re, z.im); }
+/* The rest of <complex.h>'s functions kernels use, by their textbook definitions on the principal
+ * branch (a C library also takes care of infinities and overflow in the parts). */
+#define __ACC_COMPLEX_FUNCTIONS(C, T, f) \
+  static __device__ T carg##f(C z) { return atan2##f(z.im, z.re); } \
+  static __device__ C cexp##f(C z) { const T r = exp##f(z.re); return C(r * cos##f(z.im), r * sin##f(z.im)); } \
+  static __device__ C clog##f(C z) { return C(log##f(hypot##f(z.re, z.im)), atan2##f(z.im, z.re)); } \
+  static __device__ C csqrt##f(C z) { \
+    const T r = hypot##f(z.re, z.im); \
+    return C(sqrt##f((r + z.re) / 2), copysign##f(sqrt##f((r - z.re) / 2), z.im)); \
+  } \
+  static __device__ C cpow##f(C a, C b) { \
+    return a.re == 0 && a.im == 0 ? C(0, 0) : cexp##f(b * clog##f(a)); \
+  } \
+  static __device__ C csin##f(C z) { return C(sin##f(z.re) * cosh##f(z.im), cos##f(z.re) * sinh##f(z.im)); } \
+  static __device__ C ccos##f(C z) { return C(cos##f(z.re) * cosh##f(z.im), -sin##f(z.re) * sinh##f(z.im)); } \
+  static __device__ C cproj##f(C z) { return z; }
+__ACC_COMPLEX_FUNCTIONS(__acc_cfloat, float, f)
+__ACC_COMPLEX_FUNCTIONS(__acc_cdouble, double, )
+#undef __ACC_COMPLEX_FUNCTIONS
 /* GCC's names for them, which <complex.h> users spell directly too. */
 #define __builtin_creal creal
 #define __builtin_crealf crealf
