@@ -270,7 +270,9 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
     goto done;
   if (write_file(src, unit_text, strlen(unit_text)) != 0) goto done;
   cxx = add_compiler(argv, &argc, 200);
-  const char *fixed[] = {"-std=c++17", "-O1", "-g0", "-fPIC", "-w",
+  /* NVRTC's C++ has no variable-length arrays, which GCC's allows: refused here too (the log
+   * shows only when compiling fails, so GCC's other warnings stay unseen). */
+  const char *fixed[] = {"-std=c++17", "-O1", "-g0", "-fPIC", "-Werror=vla",
                          "-ffp-contract=off", "-fno-strict-aliasing", "-fvisibility=hidden",
                          "-include"};
   /* Relocatable device code is an object for cuLinkComplete to link (libcuda.c), with the

@@ -124,6 +124,22 @@ pub fn enclosing_function(trees: &[tree_sitter::Tree], src: &str, at: usize) -> 
         .and_then(|n| function_name(n, src))
 }
 
+/// The name of the function whose body (not its parameters) holds byte `at` of the file.
+pub fn function_whose_body_holds(
+    trees: &[tree_sitter::Tree],
+    src: &str,
+    at: usize,
+) -> Option<String> {
+    items(trees)
+        .into_iter()
+        .filter(|n| n.node_kind() == "function_definition")
+        .find(|n| {
+            n.child_by_field_name("body")
+                .is_some_and(|b| b.start_byte() <= at && at < b.end_byte())
+        })
+        .and_then(|n| function_name(n, src))
+}
+
 /// The functions of the file that an implicit `routine seq` applies to (OpenACC 3.3 2.15.1):
 /// those it defines, without a `routine` directive of their own, that a compute construct
 /// (`compute`: the constructs' spans) or a routine calls, and the functions those call in turn.
@@ -442,7 +458,8 @@ pub fn support(
         .filter_map(|n| {
             let name = function_name(*n, src).filter(|f| routines.contains(f))?;
             let body = n.child_by_field_name("body")?;
-            let head = src[n.start_byte()..body.start_byte()].trim_end();
+            let text = without_parameter_extents(*n, src);
+            let head = text[..text.len() - (n.end_byte() - body.start_byte())].trim_end();
             Some((
                 name,
                 format!("__device__ {};\n", without_acc_pragmas(head).trim()),
@@ -507,9 +524,10 @@ pub fn support(
                 defined_type(*n).map(|t| format!("{};", &src[t.byte_range()]))
             }
             "struct_specifier" | "union_specifier" | "enum_specifier" => Some(format!("{text};")),
-            "declaration" | "function_definition" if routine => {
-                Some(format!("__device__ {}", without_acc_pragmas(text)))
-            }
+            "declaration" | "function_definition" if routine => Some(format!(
+                "__device__ {}",
+                without_acc_pragmas(&without_parameter_extents(*n, src))
+            )),
             _ => None,
         };
         if let Some(text) = keep {
@@ -686,6 +704,55 @@ fn function_name(n: Node, src: &str) -> Option<String> {
     }
 }
 
+/// A function's (or prototype's) text with the outer extent of each array parameter left out
+/// (`double a[n]` as `double a[]`): C adjusts such a parameter to a pointer and ignores the
+/// extent, which C++ (NVRTC) refuses where it names another parameter.
+fn without_parameter_extents(n: Node, src: &str) -> String {
+    fn extents(n: Node, src: &str, out: &mut Vec<std::ops::Range<usize>>) {
+        if n.node_kind() == "parameter_declaration" {
+            // The array declarator nearest the name is the extent C ignores (`m` of
+            // `int m[n][3]` is a pointer to rows of 3).
+            let mut d = n.child_by_field_name("declarator");
+            let mut nearest = None;
+            while let Some(x) = d.filter(|x| x.node_kind() == "array_declarator") {
+                nearest = Some(x);
+                d = x.child_by_field_name("declarator");
+            }
+            if let Some(d) = nearest {
+                // Everything between its brackets: the extent, and C99's `static` and
+                // qualifiers there (`w[static 4]`, `a[const n]`), which C++ lacks.
+                let inner_end = d
+                    .child_by_field_name("declarator")
+                    .map_or(d.start_byte(), |x| x.end_byte());
+                if let Some(open) = src[inner_end..d.end_byte()]
+                    .find('[')
+                    .map(|k| inner_end + k + 1)
+                {
+                    let close = d.end_byte() - 1;
+                    if open <= close {
+                        out.push(open..close);
+                    }
+                }
+            }
+            return;
+        }
+        if n.node_kind() == "compound_statement" {
+            return;
+        }
+        let mut c = n.walk();
+        for child in n.named_children(&mut c) {
+            extents(child, src, out);
+        }
+    }
+    let mut ranges = Vec::new();
+    extents(n, src, &mut ranges);
+    let mut text = src[n.byte_range()].to_string();
+    for r in ranges.iter().rev() {
+        text.replace_range(r.start - n.start_byte()..r.end - n.start_byte(), "");
+    }
+    text
+}
+
 /// A routine's text without its `#pragma acc` lines (its loops run in
 /// order on the thread that calls it, as on the host).
 fn without_acc_pragmas(text: &str) -> String {
@@ -820,6 +887,25 @@ mod tests {
         // The preludes are acc's C++ and stay as they are.
         let with_prelude = format!("{}char c = 'q';", acc_engine::cuda::PRELUDE);
         assert!(c_tokens_as_c_means_them(&with_prelude).ends_with("char c = ((int)'q');"));
+    }
+
+    #[test]
+    fn array_parameters_lose_the_extent_c_ignores() {
+        let src = "int f(int n, double a[n], const float w[static 4], int m[n][3], int *p) { int l[4]; return 0; }\nint g(int k, char s[k]);\n";
+        let trees = crate::syntax::parse(src);
+        let items = items(&trees);
+        let texts: Vec<String> = items
+            .iter()
+            .filter(|n| matches!(n.node_kind(), "function_definition" | "declaration"))
+            .map(|n| without_parameter_extents(*n, src))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "int f(int n, double a[], const float w[], int m[][3], int *p) { int l[4]; return 0; }",
+                "int g(int k, char s[]);"
+            ]
+        );
     }
 
     #[test]

@@ -286,6 +286,7 @@ fn lower_analysis(
     routines.extend(implicit);
     lw.warn_calls_without_device_version(&compute, &routines);
     lw.warn_orphaned_loops(&routines);
+    lw.warn_device_vlas(&compute, &routines);
     let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines);
     lw.bind_routine_globals(&bound, &declared);
     // A library (routines other files' kernels may call) reaches them by names of its own.

@@ -247,6 +247,42 @@ pub(super) struct DeviceCode {
 }
 
 impl Lowerer<'_> {
+    /// A variable-length array declared in code a GPU runs (a compute construct's statement, a
+    /// routine's body): a GPU's kernels are C++, which has none, so the file's CUDA module
+    /// cannot compile; the CPU devices run it. Said at build time, before a GPU launch fails.
+    pub(super) fn warn_device_vlas(
+        &mut self,
+        compute: &[std::ops::Range<usize>],
+        routines: &[String],
+    ) {
+        for v in self.unit.vars.iter().filter(|v| v.vla && !v.is_global) {
+            let at = v.decl_span.start;
+            let in_compute = compute.iter().any(|c| c.contains(&at));
+            let in_routine = || {
+                crate::cuda::function_whose_body_holds(self.trees, self.src, at)
+                    .is_some_and(|f| routines.contains(&f))
+            };
+            if !in_compute && !in_routine() {
+                continue;
+            }
+            self.diags.push(
+                Diagnostic::warning(
+                    v.decl_span,
+                    format!(
+                        "`{}` is a variable-length array in code a GPU runs: a GPU's kernels are \
+                         C++, which has none, so this file's kernels cannot compile for a GPU \
+                         (the CPU devices run them)",
+                        v.name
+                    ),
+                )
+                .with_note(
+                    "give the array a constant size (its largest), or allocate it before the \
+                     construct and map it",
+                ),
+            );
+        }
+    }
+
     /// A `loop` construct outside any compute construct (orphaned), in a function that is no
     /// routine, explicit or implicit (HiPerC's boundary conditions, in a `data` region): a
     /// loop construct's meaning comes from the compute construct it runs in (OpenACC 3.3 2.9),
@@ -343,6 +379,30 @@ mod tests {
         };
         let (l, d) = lower_file(src, Default::default(), &opts);
         l.unwrap_or_else(|| panic!("{d:?}"))
+    }
+
+    /// A variable-length array in a routine's body or a compute construct is warned about (a
+    /// GPU's C++ has none); one in host code, or a routine's array parameter, is not.
+    #[test]
+    fn variable_length_arrays_in_device_code_are_warned_about() {
+        let src = "#pragma acc routine seq\nstatic int last(int n, double a[n]) { int t[n]; t[0] = (int)a[0]; return t[0]; }\n\
+                   int main(int argc, char **argv) {\n  int n = argc + 3, out[8], host[n];\n  double a[8] = {0};\n  host[0] = 1;\n\
+                   #pragma acc parallel loop copyout(out) copyin(a)\n  for (int i = 0; i < 8; i++) { int k[n]; k[0] = i; out[i] = k[0] + last(n, a); }\n  return out[0] + host[0];\n}\n";
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            ..Default::default()
+        };
+        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let mut named: Vec<&str> = diags
+            .iter()
+            .filter(|d| {
+                d.message
+                    .contains("is a variable-length array in code a GPU runs")
+            })
+            .map(|d| &src[d.span.start..d.span.end])
+            .collect();
+        named.sort();
+        assert_eq!(named, ["k", "t"], "{diags:?}");
     }
 
     /// An orphaned `loop` in a function that is no routine runs on the host: a warning says
