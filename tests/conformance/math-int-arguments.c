@@ -1,7 +1,8 @@
 /* C's math and integer library called with arguments of other arithmetic types in kernels, as
  * C converts them to the parameter's type (`abs(a - b)` on unsigned values, Parboil sad;
- * `sqrt(i)`, `pow(i, 2)` on ints). C++ (a GPU's kernels) overloads these functions, where
- * such a call is ambiguous: the answers must be C's. */
+ * `sqrt(i)`, `pow(i, 2)` on ints; `sin(x)` of a float computes in double; `abs(-0.75)` is 0).
+ * C++ (a GPU's kernels) overloads these functions, where such a call is ambiguous or takes
+ * the float version: the answers must be C's. */
 /* GCC's -Wextra warns of `abs` on an unsigned or a long value, and of `fabs` on an int:
    meant here. */
 #pragma GCC diagnostic ignored "-Wabsolute-value"
@@ -13,13 +14,14 @@ int main(void) {
   enum { N = 64 };
   unsigned int a[N], b[N];
   unsigned long ul[N];
-  double out[N];
+  double out[N], precise[N];
+  int truncated[N];
   for (int i = 0; i < N; i++) {
     a[i] = i % 17;
     b[i] = i % 5;
     ul[i] = (unsigned long)(i % 7);
   }
-#pragma acc parallel loop copyin(a, b, ul) copyout(out)
+#pragma acc parallel loop copyin(a, b, ul) copyout(out, precise, truncated)
   for (int i = 0; i < N; i++) {
     int d = abs(a[i] - b[i]);
     int e = abs(ul[i] - 3);
@@ -27,6 +29,9 @@ int main(void) {
                fmin(i, 10) + fmax(i, 50) + ceil(i) + sin(i % 3) + cos(0) + atan2(i, 1) +
                fmod(i, 7) + hypot(i % 3, 4) + cbrt(i) + round(i) + trunc(i) + copysign(i, -1);
     out[i] = d + e + r;
+    float xf = 0.1f * i + 0.05f;
+    precise[i] = sin(xf) + exp(xf) + sqrt(xf) + pow(xf, 1.5f) + atan2(xf, 3.0f);
+    truncated[i] = abs(-0.75 * i);
   }
   int bad = 0;
   for (int i = 0; i < N; i++) {
@@ -40,6 +45,10 @@ int main(void) {
                trunc((double)i) + copysign((double)i, -1.0);
     double want = d + e + r;
     bad += fabs(out[i] - want) > 1e-9 * (1 + fabs(want));
+    double xd = (double)(0.1f * i + 0.05f);
+    double p = sin(xd) + exp(xd) + sqrt(xd) + pow(xd, 1.5) + atan2(xd, 3.0);
+    bad += fabs(precise[i] - p) > 1e-14 * (1 + fabs(p));
+    bad += truncated[i] != abs((int)(-0.75 * i));
   }
   if (bad) {
     printf("math-int-arguments: %d wrong\n", bad);

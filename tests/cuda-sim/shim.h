@@ -14,10 +14,6 @@
 #define ACC_SIM_SHIM_H
 
 #include <math.h>
-/* The host C++ library's <math.h> takes integer arguments to the math functions as C does
- * (converted to double), which NVRTC's does not: acc's prelude adds those overloads for NVRTC
- * and leaves them to this library here, where two would be ambiguous. */
-#define __ACC_SIM_INTEGRAL_MATH 1
 
 #include "sim_api.h"
 

@@ -70,7 +70,7 @@ int main() {
     else if (!same(d, got = __acc_f80::add(x, y, true))) what = "-";
     else if (!same(p, got = __acc_f80::mul(x, y))) what = "*";
     else if (!same(q, got = __acc_f80::div(x, y))) what = "/";
-    else if (!same(sqrtl(va), got = __acc_f80::sqrt(x))) what = "sqrt";
+    else if (!same(sqrtl(va), got = __acc_f80::root(x))) what = "sqrt";
     else if ((a < b) != (x < y) || (a == b) != (x == y) || (a > b) != (x > y) || (a <= b) != (x <= y) || (a != b) != (x != y)) what = "compare";
     else {
       double dn = (double)va, dm = (double)x; float fn = (float)va, fm = (float)x;

@@ -133,47 +133,15 @@ template <class T> struct __acc_unref<T &> { typedef T type; };
 #define _Noreturn
 #define _Thread_local thread_local
 #define __builtin_memcpy memcpy
-/* C's abs takes an int, to which C converts any integer argument (`abs(a - b)` of unsigned
- * values); C++'s overloads make the unsigned ones ambiguous. */
-static __device__ int abs(unsigned int x) { return abs((int)x); }
-static __device__ int abs(unsigned long x) { return abs((int)x); }
-static __device__ int abs(unsigned long long x) { return abs((int)x); }
-/* C's <math.h> functions take doubles, to which C converts integer arguments (`sqrt(n)`,
- * `pow(i, 2)`); CUDA overloads them for float and double, between which an integer argument
- * is ambiguous. These take the integer (and, for two arguments, any mix with one) and call
- * the double version, as C does; other arguments find CUDA's. (The CUDA simulator's host
- * C++ library has the same overloads, with the same meaning, and says so.) */
-#ifndef __ACC_SIM_INTEGRAL_MATH
-template <class T> struct __acc_arith { enum { value = 0, integral = 0 }; };
-#define __ACC_ARITH(T, i) template <> struct __acc_arith<T> { enum { value = 1, integral = i }; };
-__ACC_ARITH(bool, 1)
-__ACC_ARITH(char, 1)
-__ACC_ARITH(signed char, 1)
-__ACC_ARITH(unsigned char, 1)
-__ACC_ARITH(short, 1)
-__ACC_ARITH(unsigned short, 1)
-__ACC_ARITH(int, 1)
-__ACC_ARITH(unsigned, 1)
-__ACC_ARITH(long, 1)
-__ACC_ARITH(unsigned long, 1)
-__ACC_ARITH(long long, 1)
-__ACC_ARITH(unsigned long long, 1)
-__ACC_ARITH(float, 0)
-__ACC_ARITH(double, 0)
-#undef __ACC_ARITH
-template <bool B> struct __acc_double_if {};
-template <> struct __acc_double_if<true> { typedef double type; };
-#define __ACC_C_MATH1(f) \
-  template <class T> static __device__ typename __acc_double_if<__acc_arith<T>::integral>::type f(T x) { \
-    return f((double)x); \
-  }
-#define __ACC_C_MATH2(f) \
-  template <class A, class B> \
-  static __device__ typename __acc_double_if<__acc_arith<A>::value && __acc_arith<B>::value && \
-                                             (__acc_arith<A>::integral || __acc_arith<B>::integral)>::type \
-  f(A a, B b) { \
-    return f((double)a, (double)b); \
-  }
+/* <math.h>'s functions as C has them: one `double` version each (and `int abs(int)`), to which
+ * C converts any arithmetic argument (`sqrt(n)` of an int, `sin(x)` of a float computes in
+ * double, `abs(-0.75)` is 0). CUDA's C++ overloads them (a float argument finds the float
+ * version, an integer one is ambiguous): each name is a macro for a wrapper with C's one
+ * signature. A file that includes <tgmath.h> means C++'s overloads, and keeps them. The
+ * f-suffixed float versions stay CUDA's. */
+#ifndef __ACC_TGMATH
+#define __ACC_C_MATH1(f) static __device__ double __acc_c_##f(double x) { return f(x); }
+#define __ACC_C_MATH2(f) static __device__ double __acc_c_##f(double x, double y) { return f(x, y); }
 __ACC_C_MATH1(sqrt) __ACC_C_MATH1(cbrt) __ACC_C_MATH1(exp) __ACC_C_MATH1(exp2) __ACC_C_MATH1(expm1)
 __ACC_C_MATH1(log) __ACC_C_MATH1(log2) __ACC_C_MATH1(log10) __ACC_C_MATH1(log1p)
 __ACC_C_MATH1(sin) __ACC_C_MATH1(cos) __ACC_C_MATH1(tan) __ACC_C_MATH1(asin) __ACC_C_MATH1(acos)
@@ -187,6 +155,51 @@ __ACC_C_MATH2(fmod) __ACC_C_MATH2(hypot) __ACC_C_MATH2(copysign) __ACC_C_MATH2(f
 __ACC_C_MATH2(remainder) __ACC_C_MATH2(nextafter)
 #undef __ACC_C_MATH1
 #undef __ACC_C_MATH2
+static __device__ int __acc_c_abs(int x) { return abs(x); }
+#define sqrt(x) __acc_c_sqrt(x)
+#define cbrt(x) __acc_c_cbrt(x)
+#define exp(x) __acc_c_exp(x)
+#define exp2(x) __acc_c_exp2(x)
+#define expm1(x) __acc_c_expm1(x)
+#define log(x) __acc_c_log(x)
+#define log2(x) __acc_c_log2(x)
+#define log10(x) __acc_c_log10(x)
+#define log1p(x) __acc_c_log1p(x)
+#define sin(x) __acc_c_sin(x)
+#define cos(x) __acc_c_cos(x)
+#define tan(x) __acc_c_tan(x)
+#define asin(x) __acc_c_asin(x)
+#define acos(x) __acc_c_acos(x)
+#define atan(x) __acc_c_atan(x)
+#define sinh(x) __acc_c_sinh(x)
+#define cosh(x) __acc_c_cosh(x)
+#define tanh(x) __acc_c_tanh(x)
+#define asinh(x) __acc_c_asinh(x)
+#define acosh(x) __acc_c_acosh(x)
+#define atanh(x) __acc_c_atanh(x)
+#define fabs(x) __acc_c_fabs(x)
+#define floor(x) __acc_c_floor(x)
+#define ceil(x) __acc_c_ceil(x)
+#define round(x) __acc_c_round(x)
+#define trunc(x) __acc_c_trunc(x)
+#define rint(x) __acc_c_rint(x)
+#define nearbyint(x) __acc_c_nearbyint(x)
+#define erf(x) __acc_c_erf(x)
+#define erfc(x) __acc_c_erfc(x)
+#define tgamma(x) __acc_c_tgamma(x)
+#define lgamma(x) __acc_c_lgamma(x)
+#define logb(x) __acc_c_logb(x)
+#define pow(x, y) __acc_c_pow(x, y)
+#define fmin(x, y) __acc_c_fmin(x, y)
+#define fmax(x, y) __acc_c_fmax(x, y)
+#define atan2(x, y) __acc_c_atan2(x, y)
+#define fmod(x, y) __acc_c_fmod(x, y)
+#define hypot(x, y) __acc_c_hypot(x, y)
+#define copysign(x, y) __acc_c_copysign(x, y)
+#define fdim(x, y) __acc_c_fdim(x, y)
+#define remainder(x, y) __acc_c_remainder(x, y)
+#define nextafter(x, y) __acc_c_nextafter(x, y)
+#define abs(x) __acc_c_abs(x)
 #endif
 enum { acc_device_none = 0, acc_device_default = 1, acc_device_host = 2, acc_device_not_host = 4,
        acc_device_nvidia = 5, acc_device_radeon = 8, acc_device_host_discrete = 64 };

@@ -79,7 +79,7 @@ struct alignas(16) __acc_f80 {
     return p;
   }
   /* (m + rest / 2^64) * 2^e, m's top bit set, rounded to the format. */
-  static __device__ __acc_f80 round(bool neg, int e, unsigned long long m, unsigned long long rest) {
+  static __device__ __acc_f80 rounded(bool neg, int e, unsigned long long m, unsigned long long rest) {
     int be = e + 63 + 16383;
     if (be <= 0) {
       const int sh = 1 - be;
@@ -244,8 +244,8 @@ struct alignas(16) __acc_f80 {
     }
     if (y.cls == __acc_f80_parts::inf) return infinity(y.neg);
     if (x.cls == __acc_f80_parts::zero && y.cls == __acc_f80_parts::zero) return zero(x.neg && y.neg);
-    if (x.cls == __acc_f80_parts::zero) return round(y.neg, y.e, y.m, 0);
-    if (y.cls == __acc_f80_parts::zero) return round(x.neg, x.e, x.m, 0);
+    if (x.cls == __acc_f80_parts::zero) return rounded(y.neg, y.e, y.m, 0);
+    if (y.cls == __acc_f80_parts::zero) return rounded(x.neg, x.e, x.m, 0);
     if (x.e < y.e || (x.e == y.e && x.m < y.m)) {
       const __acc_f80_parts t = x;
       x = y;
@@ -283,7 +283,7 @@ struct alignas(16) __acc_f80 {
       S <<= lz;
       e -= lz;
     }
-    return round(x.neg, e + 64, (unsigned long long)(S >> 64), (unsigned long long)S | sticky);
+    return rounded(x.neg, e + 64, (unsigned long long)(S >> 64), (unsigned long long)S | sticky);
   }
   static __device__ __acc_f80 mul(const __acc_f80 &a, const __acc_f80 &b) {
     const __acc_f80_parts x = a.parts(), y = b.parts();
@@ -300,7 +300,7 @@ struct alignas(16) __acc_f80 {
       P <<= 1;
       e -= 1;
     }
-    return round(neg, e + 64, (unsigned long long)(P >> 64), (unsigned long long)P);
+    return rounded(neg, e + 64, (unsigned long long)(P >> 64), (unsigned long long)P);
   }
   static __device__ __acc_f80 div(const __acc_f80 &a, const __acc_f80 &b) {
     const __acc_f80_parts x = a.parts(), y = b.parts();
@@ -328,12 +328,12 @@ struct alignas(16) __acc_f80 {
       const __acc_u128 R = (__acc_u128)r << 64;
       rest = (unsigned long long)(R / y.m) | ((R % y.m) != 0);
     }
-    return round(neg, e, m, rest);
+    return rounded(neg, e, m, rest);
   }
   /* The square root, correctly rounded as the x87's fsqrt: the integer root of the significand
    * widened to 127 or 128 bits (an even power of two apart), its remainder deciding the
    * rounding (a root is never exactly halfway). */
-  static __device__ __acc_f80 sqrt(const __acc_f80 &a) {
+  static __device__ __acc_f80 root(const __acc_f80 &a) {
     const __acc_f80_parts x = a.parts();
     if (x.cls == __acc_f80_parts::nan) return propagate(a, a);
     if (x.cls == __acc_f80_parts::zero) return a;
@@ -353,7 +353,7 @@ struct alignas(16) __acc_f80 {
     }
     const unsigned long long r = (unsigned long long)root;
     const unsigned long long rest = op > root ? 0x8000000000000001ull : op != 0 ? 1ull : 0ull;
-    return round(false, (x.e - k) / 2, r, rest);
+    return rounded(false, (x.e - k) / 2, r, rest);
   }
   /* -1, 0, 1, or 2 when unordered. */
   static __device__ int compare(const __acc_f80 &a, const __acc_f80 &b) {
@@ -446,7 +446,7 @@ __ACC_F80_ASSIGN(*=, __acc_f80::mul(__acc_f80(a), b))
 __ACC_F80_ASSIGN(/=, __acc_f80::div(__acc_f80(a), b))
 #undef __ACC_F80_ASSIGN
 #undef __ACC_F80_IF
-static __device__ __acc_f80 sqrtl(__acc_f80 x) { return __acc_f80::sqrt(x); }
+static __device__ __acc_f80 sqrtl(__acc_f80 x) { return __acc_f80::root(x); }
 static __device__ __acc_f80 fabsl(__acc_f80 x) { return __acc_f80::bits(x.m, (unsigned short)(x.se & 0x7fff)); }
 static __device__ __acc_f80 fmaxl(__acc_f80 a, __acc_f80 b) { return a != a ? b : b != b ? a : a < b ? b : a; }
 static __device__ __acc_f80 fminl(__acc_f80 a, __acc_f80 b) { return a != a ? b : b != b ? a : b < a ? b : a; }
