@@ -108,6 +108,13 @@ impl Lowerer<'_> {
             let text =
                 crate::cuda::enums_as_integers(&crate::cuda::c_tokens_as_c_means_them(&text));
             let text = crate::cuda::standard_typedefs_left_to_the_file(&text, &declarations);
+            // <tgmath.h>'s `sin(x)` of a float is `sinf`: C++'s overloads, which the prelude
+            // then keeps (it gives <math.h>'s names their one C signature otherwise).
+            let text = if self.src.contains("<tgmath.h>") {
+                format!("#define __ACC_TGMATH 1\n{text}")
+            } else {
+                text
+            };
             crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, &declarations))
         };
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {
@@ -403,6 +410,20 @@ mod tests {
             .collect();
         named.sort();
         assert_eq!(named, ["k", "t"], "{diags:?}");
+    }
+
+    /// A file that includes <tgmath.h> keeps C++'s overloaded math functions in its module.
+    #[test]
+    fn tgmath_keeps_the_overloads() {
+        let kernel = "void f(float *x) {\n#pragma acc parallel loop copy(x[0:8])\n  for (int i = 0; i < 8; i++) x[i] = sin(x[i]);\n}\n";
+        let tg = lowered(&format!("#include <tgmath.h>\n{kernel}"));
+        assert!(
+            tg.host_c.contains("#define __ACC_TGMATH 1"),
+            "{}",
+            tg.host_c
+        );
+        let plain = lowered(&format!("#include <math.h>\n{kernel}"));
+        assert!(!plain.host_c.contains("#define __ACC_TGMATH"));
     }
 
     /// An orphaned `loop` in a function that is no routine runs on the host: a warning says
