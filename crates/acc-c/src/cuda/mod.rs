@@ -58,6 +58,33 @@ pub fn gang_routines(unit: &acc_engine::facts::Unit) -> Vec<String> {
         .collect()
 }
 
+/// The level each of the unit's `routine` directives gives its function, by name: 3 `gang`,
+/// 2 `worker`, 1 `vector`, 0 `seq` (or none given).
+pub fn routine_levels(unit: &acc_engine::facts::Unit) -> Vec<(String, u8)> {
+    use acc_engine::directive::{ClauseKind, DirectiveArg, DirectiveKind};
+    unit.constructs
+        .iter()
+        .filter(|c| c.directive.kind == DirectiveKind::Routine)
+        .filter_map(|c| {
+            let name = match &c.directive.arg {
+                Some(DirectiveArg::RoutineName(id)) => Some(id.name.clone()),
+                _ => c.function.as_ref().map(|(name, _)| name.clone()),
+            }?;
+            let has = |k| c.directive.has(k);
+            let level = if has(ClauseKind::Gang) {
+                3
+            } else if has(ClauseKind::Worker) {
+                2
+            } else if has(ClauseKind::Vector) {
+                1
+            } else {
+                0
+            };
+            Some((name, level))
+        })
+        .collect()
+}
+
 /// Which of a file's `routine` functions other files' kernels may call on a GPU, and which
 /// it calls without defining them: what the runtime links a module with (relocatable device
 /// code, as nvc's `-gpu=rdc`).

@@ -307,7 +307,9 @@ impl Lowerer<'_> {
             }
             let function =
                 crate::cuda::enclosing_function(self.trees, self.src, c.pragma_span.start);
-            if function.as_ref().is_some_and(|f| routines.contains(f)) {
+            if let Some(f) = function.as_ref().filter(|f| routines.contains(f)) {
+                let f = f.clone();
+                self.check_routine_loop_level(id, &f);
                 continue;
             }
             let place = function.map_or_else(
@@ -330,6 +332,49 @@ impl Lowerer<'_> {
                     "write `parallel loop` (or put the loop in a compute construct), or give \
                      the function a `routine` directive and call it from one",
                 ),
+            );
+        }
+    }
+
+    /// A loop in a routine may share its iterations only at the routine's level or below
+    /// (OpenACC 3.3 2.15.1: a `seq` routine's loops run in order in the thread that calls it):
+    /// a `loop gang` in a `routine seq` is an error.
+    fn check_routine_loop_level(&mut self, id: ConstructId, function: &str) {
+        let names = ["seq", "vector", "worker", "gang"];
+        let Some(&(_, routine)) = crate::cuda::routine_levels(self.unit)
+            .iter()
+            .find(|(f, _)| f == function)
+        else {
+            return;
+        };
+        let c = self.unit.construct(id);
+        let has = |k| c.directive.has(k);
+        let level: u8 = if has(ClauseKind::Gang) {
+            3
+        } else if has(ClauseKind::Worker) {
+            2
+        } else if has(ClauseKind::Vector) {
+            1
+        } else {
+            return;
+        };
+        if level > routine {
+            let at = c.directive.name_span;
+            self.diags.push(
+                Diagnostic::error(
+                    at,
+                    format!(
+                        "`acc loop {}` in `{function}`, a `routine {}`: a routine's loops may \
+                         use its own level of parallelism and those below it (OpenACC 3.3 \
+                         2.15.1)",
+                        names[level as usize], names[routine as usize]
+                    ),
+                )
+                .with_note(format!(
+                    "give `{function}` the `{}` level in its `routine` directive, or the loop a \
+                     lower one",
+                    names[level as usize]
+                )),
             );
         }
     }
@@ -410,6 +455,26 @@ mod tests {
             .collect();
         named.sort();
         assert_eq!(named, ["k", "t"], "{diags:?}");
+    }
+
+    /// A routine's loop above the routine's level (`loop gang` in a `routine seq`) is an
+    /// error; at its level or below it is what the routine is for.
+    #[test]
+    fn a_routines_loops_stay_at_its_level() {
+        let src = "#pragma acc routine seq\nvoid s(int *a, int n) {\n#pragma acc loop gang\n  for (int i = 0; i < n; i++) a[i] = i;\n}\n\
+                   #pragma acc routine worker\nvoid w(int *a, int n) {\n#pragma acc loop worker\n  for (int i = 0; i < n; i++) a[i] = i;\n#pragma acc loop vector\n  for (int i = 0; i < n; i++) a[i] += i;\n}\n";
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            ..Default::default()
+        };
+        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let errors: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(errors.len(), 1, "{diags:?}");
+        assert!(errors[0].starts_with("`acc loop gang` in `s`, a `routine seq`"));
     }
 
     /// A file that includes <tgmath.h> keeps C++'s overloaded math functions in its module.
