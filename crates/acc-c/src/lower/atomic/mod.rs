@@ -163,6 +163,34 @@ impl<'a> Lowerer<'a> {
         self.diags.extend(warnings);
     }
 
+    /// An `atomic update` (or bare `atomic`) whose statement is a write (`y = i + 1;`): no form
+    /// of `atomic update` (OpenACC 3.3 2.12). acc makes it atomic with the device lock; the
+    /// warning says which construct the program means.
+    fn warn_write_as_update(&mut self, cid: ConstructId) {
+        use acc_engine::directive::{AtomicKind, DirectiveArg};
+        let c = self.unit.construct(cid);
+        let update = matches!(
+            c.directive.arg,
+            Some(DirectiveArg::Atomic(AtomicKind::Update, _)) | None
+        );
+        let Some(body) = c.body.filter(|_| update) else {
+            return;
+        };
+        if let Some(x) = read::plain_write(&self.src[body.range()]) {
+            self.diags.push(
+                Diagnostic::warning(
+                    body,
+                    format!(
+                        "this statement writes `{x}`, which no form of `atomic update` does \
+                         (OpenACC 3.3 2.12: `x++`, `x binop= e`, `x = x binop e`, ...): acc \
+                         makes it atomic with the device's lock"
+                    ),
+                )
+                .with_note("if a write is meant, say `atomic write`"),
+            );
+        }
+    }
+
     /// The edits for the `atomic` construct `cid` of a kernel: one macro call where
     /// [`read`] reads its statement as one access, the runtime's lock around it otherwise.
     pub(in crate::lower) fn kernel_atomic(
@@ -178,6 +206,7 @@ impl<'a> Lowerer<'a> {
         if location.is_some() {
             return;
         }
+        self.warn_write_as_update(cid);
         edits.push(Edit {
             start: nested.pragma_span.start,
             end: nested.pragma_span.end,

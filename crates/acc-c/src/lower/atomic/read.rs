@@ -518,6 +518,27 @@ pub(crate) fn read_access(kind: AtomicKindOf, text: &str) -> Option<AtomicAccess
 }
 
 /// The clause of an `atomic` construct.
+/// The location `x` of a statement `x = e;` whose `e` does not name it: a write, which no
+/// `atomic update` form is (OpenACC 3.3 2.12); `None` for anything else.
+pub(crate) fn plain_write(text: &str) -> Option<String> {
+    let stmts = statements(text)?;
+    let [s] = stmts.as_slice() else {
+        return None;
+    };
+    let (x, e) = first_assignment(text, s.clone())?;
+    if !plain_operand(text, &x) {
+        return None;
+    }
+    let x_text = squeezed(text, &x);
+    let names_x = crate::lex::code_words(&text[e.clone()]).any(|w| {
+        let word = &text[e.start + w.start..e.start + w.end];
+        x_text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|part| part == word)
+    });
+    (!names_x).then_some(x_text)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum AtomicKindOf {
     Read,
@@ -529,6 +550,21 @@ pub(crate) enum AtomicKindOf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_write_is_no_update() {
+        assert_eq!(plain_write("y = i + 1;").as_deref(), Some("y"));
+        assert_eq!(plain_write("{ a[k] = 2 * i; }").as_deref(), Some("a[k]"));
+        for update in [
+            "y = y + 1;",
+            "a[k] = a[k] * 2;",
+            "y += i;",
+            "y++;",
+            "x = f(x);",
+        ] {
+            assert_eq!(plain_write(update), None, "{update}");
+        }
+    }
     use AtomicKindOf::*;
 
     /// The access with its ranges as text: (v, x, op, e, fresh).
