@@ -127,13 +127,6 @@ fn vla_decl(
 
 /// `ty` without the qualifiers of its pointers (`restrict`, `const`, `volatile` after a `*`).
 fn without_pointer_qualifiers(ty: &str) -> String {
-    const QUALIFIERS: &[&str] = &[
-        "restrict",
-        "__restrict",
-        "__restrict__",
-        "const",
-        "volatile",
-    ];
     let mut out = String::with_capacity(ty.len());
     let mut rest = ty;
     while let Some(star) = rest.find('*') {
@@ -145,7 +138,7 @@ fn without_pointer_qualifiers(ty: &str) -> String {
                 .bytes()
                 .take_while(|&c| c.is_ascii_alphanumeric() || c == b'_')
                 .count();
-            if word_len > 0 && QUALIFIERS.contains(&&trimmed[..word_len]) {
+            if word_len > 0 && acc_engine::facts::TYPE_QUALIFIERS.contains(&&trimmed[..word_len]) {
                 rest = &trimmed[word_len..];
             } else {
                 break;

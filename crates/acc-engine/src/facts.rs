@@ -80,6 +80,15 @@ impl Var {
     }
 }
 
+/// The qualifiers a declarator may put after a `*` (C's, and GCC's spellings of `restrict`).
+pub const TYPE_QUALIFIERS: &[&str] = &[
+    "const",
+    "volatile",
+    "restrict",
+    "__restrict",
+    "__restrict__",
+];
+
 /// What a declarator makes of its name's type, from the name outward (what indexing the
 /// name reaches first comes first): `*rows[4]` is an array of pointers, `(*p)[8]` a pointer
 /// to arrays. A function declarator ends the list.
@@ -99,12 +108,7 @@ fn declarator_derivations(decl: &str, name: std::ops::Range<usize>) -> Vec<Deriv
             let trimmed = left.trim_end();
             let word = trimmed.bytes().rev().take_while(|&c| is_word(c)).count();
             let qualifier = &trimmed[trimmed.len() - word..];
-            if word > 0
-                && matches!(
-                    qualifier,
-                    "const" | "volatile" | "restrict" | "__restrict" | "__restrict__"
-                )
-            {
+            if word > 0 && TYPE_QUALIFIERS.contains(&qualifier) {
                 left = &trimmed[..trimmed.len() - word];
             } else if let Some(rest) = trimmed.strip_suffix('*') {
                 out.push(Derivation::Pointer);

@@ -23,21 +23,33 @@ pub use text::{
     enums_as_integers, long_double_constants, standard_typedefs_left_to_the_file,
 };
 
-/// The names of the file's `routine` functions, as its directives give them: `routine(name)`,
-/// and the function after an unnamed `routine` (whether written `#pragma acc`, `_Pragma`, or
-/// through a macro).
-pub fn routine_names(unit: &acc_engine::facts::Unit) -> Vec<String> {
+/// The function a `routine` directive names: `routine(name)`, or the function after an
+/// unnamed one (whether written `#pragma acc`, `_Pragma`, or through a macro).
+fn routine_function(c: &acc_engine::facts::Construct) -> Option<String> {
     use acc_engine::directive::{DirectiveArg, DirectiveKind};
+    if c.directive.kind != DirectiveKind::Routine {
+        return None;
+    }
+    match &c.directive.arg {
+        Some(DirectiveArg::RoutineName(id)) => Some(id.name.clone()),
+        _ => c.function.as_ref().map(|(name, _)| name.clone()),
+    }
+}
+
+/// A directive's level of parallelism: 3 `gang`, 2 `worker`, 1 `vector`, 0 none (`seq`).
+pub fn level_of(d: &acc_engine::directive::Directive) -> u8 {
+    use acc_engine::directive::ClauseKind;
+    [ClauseKind::Gang, ClauseKind::Worker, ClauseKind::Vector]
+        .iter()
+        .position(|&k| d.has(k))
+        .map_or(0, |i| 3 - i as u8)
+}
+
+/// The names of the file's `routine` functions, as its directives give them.
+pub fn routine_names(unit: &acc_engine::facts::Unit) -> Vec<String> {
     let mut names = Vec::new();
-    for c in &unit.constructs {
-        if c.directive.kind != DirectiveKind::Routine {
-            continue;
-        }
-        let name = match &c.directive.arg {
-            Some(DirectiveArg::RoutineName(id)) => Some(id.name.clone()),
-            _ => c.function.as_ref().map(|(name, _)| name.clone()),
-        };
-        if let Some(name) = name.filter(|n| !names.contains(n)) {
+    for name in unit.constructs.iter().filter_map(routine_function) {
+        if !names.contains(&name) {
             names.push(name);
         }
     }
@@ -47,41 +59,18 @@ pub fn routine_names(unit: &acc_engine::facts::Unit) -> Vec<String> {
 /// The functions the unit's `routine` directives give the `gang` level: their gang loops are
 /// shared among the gangs that call them (OpenACC 3.3 2.15.1).
 pub fn gang_routines(unit: &acc_engine::facts::Unit) -> Vec<String> {
-    use acc_engine::directive::{ClauseKind, DirectiveArg, DirectiveKind};
-    unit.constructs
-        .iter()
-        .filter(|c| c.directive.kind == DirectiveKind::Routine && c.directive.has(ClauseKind::Gang))
-        .filter_map(|c| match &c.directive.arg {
-            Some(DirectiveArg::RoutineName(id)) => Some(id.name.clone()),
-            _ => c.function.as_ref().map(|(name, _)| name.clone()),
-        })
+    routine_levels(unit)
+        .into_iter()
+        .filter(|&(_, level)| level == 3)
+        .map(|(name, _)| name)
         .collect()
 }
 
-/// The level each of the unit's `routine` directives gives its function, by name: 3 `gang`,
-/// 2 `worker`, 1 `vector`, 0 `seq` (or none given).
+/// The level ([`level_of`]) each of the unit's `routine` directives gives its function.
 pub fn routine_levels(unit: &acc_engine::facts::Unit) -> Vec<(String, u8)> {
-    use acc_engine::directive::{ClauseKind, DirectiveArg, DirectiveKind};
     unit.constructs
         .iter()
-        .filter(|c| c.directive.kind == DirectiveKind::Routine)
-        .filter_map(|c| {
-            let name = match &c.directive.arg {
-                Some(DirectiveArg::RoutineName(id)) => Some(id.name.clone()),
-                _ => c.function.as_ref().map(|(name, _)| name.clone()),
-            }?;
-            let has = |k| c.directive.has(k);
-            let level = if has(ClauseKind::Gang) {
-                3
-            } else if has(ClauseKind::Worker) {
-                2
-            } else if has(ClauseKind::Vector) {
-                1
-            } else {
-                0
-            };
-            Some((name, level))
-        })
+        .filter_map(|c| routine_function(c).map(|name| (name, level_of(&c.directive))))
         .collect()
 }
 

@@ -462,86 +462,62 @@ fn auto_is_a_storage_class(rest: &str) -> bool {
 /// preludes, comments and literals stay, and so does an enum's definition (`enum t { … }`)
 /// and a forward declaration (`enum t;`).
 pub fn enums_as_integers(module: &str) -> String {
-    use crate::lex::{comment_end, is_word, literal_end};
     let start = after_preludes(module);
     let text = &module[start..];
     let b = text.as_bytes();
-    let mut out = String::with_capacity(module.len() + 64);
-    out.push_str(&module[..start]);
-    let word_end = |mut i: usize| {
-        while i < b.len() && is_word(b[i]) {
-            i += 1;
-        }
-        i
-    };
     let skip_blanks = |mut i: usize| {
         while i < b.len() && b[i].is_ascii_whitespace() {
             i += 1;
         }
         i
     };
-    let (mut i, mut last) = (0, 0);
+    let word_at = |i: usize| {
+        i + b[i..]
+            .iter()
+            .take_while(|&&c| crate::lex::is_word(c))
+            .count()
+    };
+    let mut out = String::with_capacity(module.len() + 64);
+    out.push_str(&module[..start]);
+    let mut last = 0;
     let mut previous_word = "";
-    // Typedef names to write after the definitions' closing braces: (brace's offset, name).
-    let mut typedef_at: Option<usize> = None;
-    while i < b.len() {
-        match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'*') => i = comment_end(text, i).unwrap_or(b.len()),
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = text[i..].find('\n').map_or(b.len(), |k| i + k)
-            }
-            b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
-            c if is_word(c) => {
-                let end = word_end(i);
-                let word = &text[i..end];
-                if word == "enum" && (i == 0 || !is_word(b[i - 1])) {
-                    let after = skip_blanks(end);
-                    let tag_end = word_end(after);
-                    let next = skip_blanks(tag_end);
-                    match b.get(next) {
-                        // A definition: a typedef of it names an integer type instead.
-                        Some(b'{') if previous_word == "typedef" => typedef_at = Some(next),
-                        Some(b'{') => {}
-                        Some(b';') => {}
-                        _ if tag_end > after => {
-                            out.push_str(&text[last..i]);
-                            out.push_str("__underlying_type(");
-                            out.push_str(&text[i..tag_end]);
-                            out.push(')');
-                            last = tag_end;
-                            i = tag_end;
-                            previous_word = "";
-                            continue;
-                        }
-                        _ => {}
+    for w in crate::lex::code_words(text) {
+        let word = &text[w.clone()];
+        // Words this rewriting already wrote out (a typedef's name).
+        if w.start < last {
+            continue;
+        }
+        if word == "enum" {
+            let after = skip_blanks(w.end);
+            let tag_end = word_at(after);
+            let next = skip_blanks(tag_end);
+            match b.get(next) {
+                // `typedef enum [tag] { … } name;`: the enum gets a name of its own, and `name`
+                // becomes its integer type.
+                Some(b'{') if previous_word == "typedef" => {
+                    let close = text[next..].find('}').map_or(b.len(), |k| next + k);
+                    let name_at = skip_blanks((close + 1).min(b.len()));
+                    let name_end = word_at(name_at);
+                    if name_end > name_at && b.get(skip_blanks(name_end)) == Some(&b';') {
+                        let name = &text[name_at..name_end];
+                        out.push_str(&text[last..name_at]);
+                        out.push_str(&format!(
+                            "__acc_enum_{name}; typedef __underlying_type(__acc_enum_{name}) {name}"
+                        ));
+                        last = name_end;
                     }
                 }
-                previous_word = word;
-                i = end;
-                continue;
-            }
-            _ => {}
-        }
-        if let Some(open) = typedef_at.filter(|&o| o == i) {
-            typedef_at = None;
-            // `typedef enum [tag] { … } name;`: the enum gets a name of its own, and `name`
-            // becomes its integer type.
-            let close = text[open..].find('}').map_or(b.len(), |k| open + k);
-            let name_at = skip_blanks(close + 1);
-            let name_end = word_end(name_at);
-            let semi = skip_blanks(name_end);
-            if name_end > name_at && b.get(semi) == Some(&b';') {
-                let name = &text[name_at..name_end];
-                out.push_str(&text[last..name_at]);
-                out.push_str(&format!(
-                    "__acc_enum_{name}; typedef __underlying_type(__acc_enum_{name}) {name}"
-                ));
-                last = name_end;
-                i = name_end;
-                continue;
+                // A definition or a forward declaration stays.
+                Some(b'{' | b';') => {}
+                _ if tag_end > after => {
+                    out.push_str(&text[last..w.start]);
+                    out.push_str(&format!("__underlying_type({})", &text[w.start..tag_end]));
+                    last = tag_end;
+                }
+                _ => {}
             }
         }
-        i += 1;
+        previous_word = word;
     }
     out.push_str(&text[last..]);
     out

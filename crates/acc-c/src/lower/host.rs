@@ -206,7 +206,8 @@ impl<'a> Lowerer<'a> {
                     );
                     let decl = self.pointer_decl(ty, &format!("__acc_p_{name}"), &address);
                     let alias = self.macro_alias(id, p.var);
-                    if alias.as_deref().is_some_and(|a| a.starts_with("\n#define")) {
+                    // An array's alias is a macro of its name, for the body only.
+                    if alias.is_some() && var.shape == acc_engine::facts::Shape::Array {
                         alias_macros.push(name.clone());
                     }
                     match alias {

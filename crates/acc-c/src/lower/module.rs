@@ -295,6 +295,7 @@ impl Lowerer<'_> {
     /// loop construct's meaning comes from the compute construct it runs in (OpenACC 3.3 2.9),
     /// here none, so it runs on the host as plain C, on the host's data (GCC refuses it).
     pub(super) fn warn_orphaned_loops(&mut self, routines: &[String]) {
+        let levels = crate::cuda::routine_levels(self.unit);
         for (i, c) in self.unit.constructs.iter().enumerate() {
             let id = ConstructId(i as u32);
             if c.directive.kind != DirectiveKind::Loop
@@ -309,7 +310,9 @@ impl Lowerer<'_> {
                 crate::cuda::enclosing_function(self.trees, self.src, c.pragma_span.start);
             if let Some(f) = function.as_ref().filter(|f| routines.contains(f)) {
                 let f = f.clone();
-                self.check_routine_loop_level(id, &f);
+                if let Some(&(_, level)) = levels.iter().find(|(name, _)| *name == f) {
+                    self.check_routine_loop_level(id, &f, level);
+                }
                 continue;
             }
             let place = function.map_or_else(
@@ -339,25 +342,10 @@ impl Lowerer<'_> {
     /// A loop in a routine may share its iterations only at the routine's level or below
     /// (OpenACC 3.3 2.15.1: a `seq` routine's loops run in order in the thread that calls it):
     /// a `loop gang` in a `routine seq` is an error.
-    fn check_routine_loop_level(&mut self, id: ConstructId, function: &str) {
+    fn check_routine_loop_level(&mut self, id: ConstructId, function: &str, routine: u8) {
         let names = ["seq", "vector", "worker", "gang"];
-        let Some(&(_, routine)) = crate::cuda::routine_levels(self.unit)
-            .iter()
-            .find(|(f, _)| f == function)
-        else {
-            return;
-        };
         let c = self.unit.construct(id);
-        let has = |k| c.directive.has(k);
-        let level: u8 = if has(ClauseKind::Gang) {
-            3
-        } else if has(ClauseKind::Worker) {
-            2
-        } else if has(ClauseKind::Vector) {
-            1
-        } else {
-            return;
-        };
+        let level = crate::cuda::level_of(&c.directive);
         if level > routine {
             let at = c.directive.name_span;
             self.diags.push(
