@@ -86,6 +86,9 @@ fn every_program_gives_the_right_answers_on_the_simulated_gpu() {
         let expect_refusal = WITHOUT_CUDA.iter().any(|(s, _)| *s == stem);
         if run.status.success() && !expect_refusal {
             passed.push(stem);
+            // Only a failing program's executable stays, to be looked at: a few hundred of
+            // them fill a CI machine's disk.
+            let _ = std::fs::remove_file(&exe);
         } else if expect_refusal
             && run.status.code() == Some(1)
             && printed.contains(
@@ -94,6 +97,7 @@ fn every_program_gives_the_right_answers_on_the_simulated_gpu() {
             )
         {
             refused.push(stem);
+            let _ = std::fs::remove_file(&exe);
         } else if expect_refusal {
             failures.push(format!(
                 "{stem}: expected the runtime to refuse a kernel without a CUDA version:\n{printed}"

@@ -5,44 +5,16 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
 
 #[path = "../../../tests/cuda-sim/support.rs"]
 mod sim;
 
-/// The static library, built by cargo into a target directory of this test's own: cargo does
-/// not put a fresh `libacc_runtime.a` beside test binaries, an old one there may be stale, and
-/// a separate directory does not wait on the lock of the cargo that runs this test. When the
-/// library is up to date the build is a no-op.
-fn staticlib() -> PathBuf {
-    static LIB: OnceLock<PathBuf> = OnceLock::new();
-    LIB.get_or_init(|| {
-        let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("staticlib");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let out = Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "acc-runtime",
-                "--lib",
-                "--target-dir",
-            ])
-            .arg(&target)
-            .current_dir(CRATE)
-            .output()
-            .expect("run cargo to build the static library");
-        assert!(
-            out.status.success(),
-            "building libacc_runtime.a failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        target.join("debug").join("libacc_runtime.a")
-    })
-    .clone()
-}
+#[path = "../../../tests/support/staticlib.rs"]
+mod staticlib;
+use staticlib::runtime_staticlib as staticlib;
 
 /// Compiles `tests/c/<name>.c` once per test run and returns the executable; tests share
 /// programs, so compiling is serialised and memoised.

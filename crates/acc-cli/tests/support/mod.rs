@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 const CRATE: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -28,41 +27,9 @@ pub fn have_cc() -> bool {
     have(&std::env::var("CC").unwrap_or_else(|_| "cc".into()))
 }
 
-/// The runtime's static library: `$ACC_RUNTIME_LIB`, else built by cargo
-/// into a target directory of the tests' own (as acc-runtime's C tests do:
-/// cargo does not build it for this crate, one beside the `acc` binary may
-/// be stale, and the target directory of the running cargo is locked). A
-/// no-op when it is up to date.
-pub fn runtime_lib() -> PathBuf {
-    static LIB: OnceLock<PathBuf> = OnceLock::new();
-    LIB.get_or_init(|| {
-        if let Some(p) = std::env::var_os("ACC_RUNTIME_LIB").filter(|p| !p.is_empty()) {
-            return PathBuf::from(p);
-        }
-        let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("staticlib");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let out = Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "acc-runtime",
-                "--lib",
-                "--target-dir",
-            ])
-            .arg(&target)
-            .current_dir(CRATE)
-            .output()
-            .expect("run cargo to build the static library");
-        assert!(
-            out.status.success(),
-            "building libacc_runtime.a failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        target.join("debug").join("libacc_runtime.a")
-    })
-    .clone()
-}
+#[path = "../../../../tests/support/staticlib.rs"]
+mod staticlib;
+pub use staticlib::runtime_staticlib as runtime_lib;
 
 /// The repository's root.
 pub fn root() -> PathBuf {
