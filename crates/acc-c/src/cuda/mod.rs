@@ -17,6 +17,7 @@ use crate::syntax::derived;
 use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
+mod parameters;
 mod text;
 pub use text::{
     as_preprocessed, ascii_module, c_tokens_as_c_means_them, cxx_keywords_renamed, cxx_types,
@@ -474,7 +475,7 @@ pub fn support(
         .filter_map(|n| {
             let name = function_name(*n, src).filter(|f| routines.contains(f))?;
             let body = n.child_by_field_name("body")?;
-            let text = without_parameter_extents(*n, src);
+            let text = parameters::device_parameters(*n, src);
             let head = text[..text.len() - (n.end_byte() - body.start_byte())].trim_end();
             Some((
                 name,
@@ -542,7 +543,7 @@ pub fn support(
             "struct_specifier" | "union_specifier" | "enum_specifier" => Some(format!("{text};")),
             "declaration" | "function_definition" if routine => Some(format!(
                 "__device__ {}",
-                without_acc_pragmas(&without_parameter_extents(*n, src))
+                without_acc_pragmas(&parameters::device_parameters(*n, src))
             )),
             _ => None,
         };
@@ -718,55 +719,6 @@ fn function_name(n: Node, src: &str) -> Option<String> {
         (Some("function_declarator"), Some(id)) => Some(src[id.byte_range()].to_string()),
         _ => None,
     }
-}
-
-/// A function's (or prototype's) text with the outer extent of each array parameter left out
-/// (`double a[n]` as `double a[]`): C adjusts such a parameter to a pointer and ignores the
-/// extent, which C++ (NVRTC) refuses where it names another parameter.
-fn without_parameter_extents(n: Node, src: &str) -> String {
-    fn extents(n: Node, src: &str, out: &mut Vec<std::ops::Range<usize>>) {
-        if n.node_kind() == "parameter_declaration" {
-            // The array declarator nearest the name is the extent C ignores (`m` of
-            // `int m[n][3]` is a pointer to rows of 3).
-            let mut d = n.child_by_field_name("declarator");
-            let mut nearest = None;
-            while let Some(x) = d.filter(|x| x.node_kind() == "array_declarator") {
-                nearest = Some(x);
-                d = x.child_by_field_name("declarator");
-            }
-            if let Some(d) = nearest {
-                // Everything between its brackets: the extent, and C99's `static` and
-                // qualifiers there (`w[static 4]`, `a[const n]`), which C++ lacks.
-                let inner_end = d
-                    .child_by_field_name("declarator")
-                    .map_or(d.start_byte(), |x| x.end_byte());
-                if let Some(open) = src[inner_end..d.end_byte()]
-                    .find('[')
-                    .map(|k| inner_end + k + 1)
-                {
-                    let close = d.end_byte() - 1;
-                    if open <= close {
-                        out.push(open..close);
-                    }
-                }
-            }
-            return;
-        }
-        if n.node_kind() == "compound_statement" {
-            return;
-        }
-        let mut c = n.walk();
-        for child in n.named_children(&mut c) {
-            extents(child, src, out);
-        }
-    }
-    let mut ranges = Vec::new();
-    extents(n, src, &mut ranges);
-    let mut text = src[n.byte_range()].to_string();
-    for r in ranges.iter().rev() {
-        text.replace_range(r.start - n.start_byte()..r.end - n.start_byte(), "");
-    }
-    text
 }
 
 /// A routine's text without its `#pragma acc` lines (its loops run in

@@ -357,6 +357,14 @@ template <class T> struct __acc_vla<T, 1> {
   __device__ T &operator[](long long i) const { return p[i]; }
   __device__ T &operator*() const { return *p; }
 };
+/* A routine's variable-length array parameter (`double a[n][m]`, acc-c's `cuda::parameters`):
+ * the address of its first element, from a pointer of any type (C's compatible array
+ * pointers) or from a kernel's `__acc_vla`; the body rebuilds the array from the extents. */
+template <class T> struct __acc_vla_arg {
+  T *p;
+  template <class U> __device__ __acc_vla_arg(U *q) : p((T *)q) {}
+  template <class U, int R> __device__ __acc_vla_arg(const __acc_vla<U, R> &v) : p((T *)v.p) {}
+};
 /* Each operator's identity, the private copy's starting value: as the runtime's for the CPU
  * devices (max of a floating type starts at -infinity). A kernel sets its scalar reductions'
  * slots itself, so that a launch uploads nothing for them. Integer limits from the type's size

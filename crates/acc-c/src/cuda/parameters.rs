@@ -1,0 +1,135 @@
+//! A routine's parameters as CUDA C++ can declare them (the module's text of a function or
+//! prototype; the host's C keeps the user's spelling).
+//!
+//! C adjusts an array parameter to a pointer: the extent nearest the name is ignored
+//! (`double a[n]` is `double *a`), and C++ refuses it where it names another parameter, so it
+//! goes. The inner extents are the pointee's: `double a[n][m]` points to rows of `m`. Where
+//! one names a parameter, C has a variable-length array type, which C++ lacks; the parameter
+//! becomes the prelude's `__acc_vla_arg<T>` (any pointer, or a kernel's `__acc_vla`, converts
+//! to it) and the body declares the array under the parameter's name as the prelude's
+//! `__acc_vla<T, R>` from the extents, so the body's `a[i][j]` reads as written.
+
+use crate::syntax::NodeKind;
+use std::ops::Range;
+use tree_sitter::Node;
+
+/// The text of a function (or prototype) `n` with its parameters as CUDA declares them.
+pub(super) fn device_parameters(n: Node, src: &str) -> String {
+    let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    let mut arrays = String::new();
+    let defined = n.node_kind() == "function_definition";
+    if let Some(list) = parameter_list(n) {
+        let names = parameter_names(list, src);
+        let mut c = list.walk();
+        for p in list.named_children(&mut c) {
+            if p.node_kind() == "parameter_declaration" {
+                parameter(p, src, &names, defined, &mut edits, &mut arrays);
+            }
+        }
+    }
+    if let Some(body) = n.child_by_field_name("body").filter(|_| !arrays.is_empty()) {
+        let open = body.start_byte() + 1;
+        edits.push((open..open, arrays));
+    }
+    let mut text = src[n.byte_range()].to_string();
+    edits.sort_by_key(|(r, _)| r.start);
+    for (r, with) in edits.iter().rev() {
+        text.replace_range(r.start - n.start_byte()..r.end - n.start_byte(), with);
+    }
+    text
+}
+
+/// The function's own parameter list (not one of a function-pointer parameter).
+fn parameter_list(n: Node) -> Option<Node> {
+    let mut d = n.child_by_field_name("declarator");
+    while let Some(x) = d {
+        if x.node_kind() == "function_declarator" {
+            return x.child_by_field_name("parameters");
+        }
+        d = x.child_by_field_name("declarator");
+    }
+    None
+}
+
+fn parameter_names<'s>(list: Node, src: &'s str) -> Vec<&'s str> {
+    let mut names = Vec::new();
+    let mut c = list.walk();
+    for p in list.named_children(&mut c) {
+        let mut d = p.child_by_field_name("declarator");
+        while let Some(x) = d {
+            if x.node_kind() == "identifier" {
+                names.push(&src[x.byte_range()]);
+                break;
+            }
+            d = x.child_by_field_name("declarator");
+        }
+    }
+    names
+}
+
+/// Rewrites one parameter: an array's ignored extent removed, or a variable-length array's
+/// parameter and, in a definition, the body's declaration of it (added to `arrays`).
+fn parameter(
+    p: Node,
+    src: &str,
+    names: &[&str],
+    defined: bool,
+    edits: &mut Vec<(Range<usize>, String)>,
+    arrays: &mut String,
+) {
+    // The array declarators, outermost (`[m]` of `a[n][m]`) first.
+    let mut brackets = Vec::new();
+    let mut d = p.child_by_field_name("declarator");
+    while let Some(x) = d.filter(|x| x.node_kind() == "array_declarator") {
+        let inner_end = x
+            .child_by_field_name("declarator")
+            .map_or(x.start_byte(), |y| y.end_byte());
+        if let Some(open) = src[inner_end..x.end_byte()].find('[') {
+            brackets.push(inner_end + open + 1..x.end_byte() - 1);
+        }
+        d = x.child_by_field_name("declarator");
+    }
+    let Some(nearest) = brackets.last().cloned() else {
+        return;
+    };
+    let name = d.filter(|x| x.node_kind() == "identifier");
+    let inner = &brackets[..brackets.len() - 1];
+    let names_a_parameter = |r: &Range<usize>| {
+        src[r.clone()]
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| names.contains(&w))
+    };
+    match name {
+        Some(name) if inner.iter().any(names_a_parameter) => {
+            let name = &src[name.byte_range()];
+            let element = src
+                [p.start_byte()..p.child_by_field_name("declarator").unwrap().start_byte()]
+                .trim();
+            let extents: Vec<String> = inner
+                .iter()
+                .rev()
+                .map(|r| format!("(long long)({})", src[r.clone()].trim()))
+                .collect();
+            let rank = inner.len() + 1;
+            let parameter = if defined {
+                format!("__acc_vla_arg_{name}")
+            } else {
+                name.to_string()
+            };
+            edits.push((
+                p.byte_range(),
+                format!("__acc_vla_arg<{element}> {parameter}"),
+            ));
+            if defined {
+                arrays.push_str(&format!(
+                    " __acc_vla<{element}, {rank}> {name} = {{({element} *){parameter}.p, {{{}}}}}; (void){name};",
+                    extents.join(", ")
+                ));
+            }
+        }
+        // Everything between the brackets: the extent, and C99's `static` and qualifiers
+        // there (`w[static 4]`, `a[const n]`), which C++ lacks.
+        _ if nearest.start <= nearest.end => edits.push((nearest, String::new())),
+        _ => {}
+    }
+}
