@@ -622,13 +622,25 @@ pub fn struct_fields(body: Node, src: &str) -> Vec<acc_engine::facts::Field> {
                     None => break,
                 }
             }
-            // Pointer members and nested declarators are not arithmetic
-            // data: recorded with a type text a reduction will refuse.
-            let name = src[n.byte_range()].to_string();
+            // Pointer members and nested declarators are not arithmetic data: recorded with a
+            // type text a reduction will refuse, `T *` for a plain pointer (`*p`, `**p`), the
+            // declarator's text after the type otherwise (`double *a[4]`, `int (*f)(int)`).
+            let mut id = n;
+            let mut plain_pointer = true;
+            while id.node_kind() != "field_identifier" {
+                plain_pointer &= id.node_kind() == "pointer_declarator";
+                match id.child_by_field_id(f.declarator.get()) {
+                    Some(x) => id = x,
+                    None => break,
+                }
+            }
+            let name = src[id.byte_range()].to_string();
             let type_text = if n.node_kind() == "field_identifier" {
                 type_text.clone()
-            } else {
+            } else if plain_pointer && id.node_kind() == "field_identifier" {
                 format!("{type_text} *")
+            } else {
+                format!("{type_text} {}", &src[n.byte_range()])
             };
             out.push(acc_engine::facts::Field {
                 name,

@@ -319,6 +319,9 @@ pub struct Construct {
     /// reads (no assignment, increment or address taken, no directive inside naming them, no
     /// use through a macro), as far as the front end can follow.
     pub read_only: Vec<VarId>,
+    /// For a compute construct: the members of structs declared outside it that its statement
+    /// names (`s.m`, not through a pointer), each once.
+    pub members_used: Vec<(VarId, String)>,
 }
 
 /// A use of a variable's name in a statement (not in a declarator).

@@ -12,6 +12,8 @@ use crate::attrs::{clause_items, Analysis, Dma, Dsa, EffId, EffKind, Origin, Par
 use crate::directive::{Accessor, ClauseArgs, ClauseKind, DataModifier, ReductionOp, VarItem};
 use crate::facts::{ConstructId, Shape, Unit, VarId};
 
+mod members;
+
 /// A data action of the runtime, one per list item.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -497,6 +499,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         })
         .collect();
     let gang_partitioned = loops.iter().any(|l| l.partition.gang.is_some());
+    members::attach_members_of_implicit_copies(unit, unit.construct(eff.construct), &mut data);
     KernelPlan {
         construct: eff.construct,
         kind: eff.kind,

@@ -161,6 +161,7 @@ pub fn build(
         plain_loops: Vec::new(),
         entry_unread: Vec::new(),
         read_only: Vec::new(),
+        members_used: Vec::new(),
     });
     for p in params {
         let (shape, scalar, elem_scalar) = if p.slice {
@@ -579,6 +580,7 @@ impl VisitMut for Layout<'_> {
             plain_loops: Vec::new(),
             entry_unread: Vec::new(),
             read_only: Vec::new(),
+            members_used: Vec::new(),
         });
         let depth = collapse_depth(&d);
         self.loops.push(LoopDirective {

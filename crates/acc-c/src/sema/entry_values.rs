@@ -3,10 +3,10 @@
 //! used, so nothing needs to find a device copy of what it points to (the runtime otherwise
 //! looks the target up at the launch, and warns that a GPU could not use the host address).
 //! And which scalars it only reads (`Construct::read_only`): a `kernels` region gets those by
-//! value.
+//! value. And which members of structs it names (`Construct::members_used`).
 //!
 //! It must not decide how a variable reaches a kernel (the engine's plan does, from
-//! `Construct::entry_unread` and `read_only`); it reads the statement's tree and the
+//! `Construct::entry_unread`, `read_only` and `members_used`); it reads the statement's tree and the
 //! references, and is conservative: anything it does not follow counts as a read of the entry
 //! value, and as a possible write.
 
@@ -71,6 +71,7 @@ impl<'s> Walker<'s> {
             .filter(|v| !self.unit.var(*v).is_global)
             .collect();
         let scalars = outside(acc_engine::facts::Shape::Scalar);
+        let aggregates = outside(acc_engine::facts::Shape::Aggregate);
         let range = Span::new(stmt.start_byte(), stmt.end_byte());
         let mut unread = Vec::new();
         for v in candidates {
@@ -102,6 +103,32 @@ impl<'s> Walker<'s> {
             })
             .collect();
         self.unit.constructs[id.0 as usize].read_only = read_only;
+        // The members of structs declared outside it that it names (`s.m`), each once.
+        let mut members: Vec<(VarId, String)> = Vec::new();
+        for v in aggregates {
+            for r in refs.iter().filter(|r| r.var == v && !r.implied) {
+                let Some(n) = root.descendant_for_byte_range(r.span.start, r.span.end) else {
+                    continue;
+                };
+                let Some(field) = n
+                    .parent()
+                    .filter(|p| p.node_kind() == "field_expression")
+                    .filter(|p| p.child_by_field_name("argument") == Some(n))
+                    .filter(|p| {
+                        p.child_by_field_name("operator")
+                            .is_some_and(|o| o.node_kind() == ".")
+                    })
+                    .and_then(|p| p.child_by_field_name("field"))
+                else {
+                    continue;
+                };
+                let m = (v, self.src[field.byte_range()].to_string());
+                if !members.contains(&m) {
+                    members.push(m);
+                }
+            }
+        }
+        self.unit.constructs[id.0 as usize].members_used = members;
     }
 
     /// Whether the name at `at` (found from `root`) may be written there: assigned (itself, a member,

@@ -177,6 +177,7 @@ impl<'s> Walker<'s> {
             plain_loops: Vec::new(),
             entry_unread: Vec::new(),
             read_only: Vec::new(),
+            members_used: Vec::new(),
         });
         if kind == DirectiveKind::Routine && !named_routine {
             self.pending_routines.push(id);
