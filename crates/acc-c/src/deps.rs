@@ -419,7 +419,9 @@ impl<'s> Cx<'_, 's, '_> {
             "call_expression" => {
                 if let Some(func) = n.child_by_field_id(f.function.get()) {
                     let name = self.text(func);
-                    if !is_pure(name)
+                    // `_Pragma("acc loop")` is a directive in operator form, not a call.
+                    if name != "_Pragma"
+                        && !is_pure(name)
                         && !pure_macro(name, self.macros, 0)
                         && !self.functions.is_pure(name)
                     {

@@ -48,6 +48,11 @@ pub struct Analysis {
     /// later stages (lowering, the CUDA module's support, the split into two units) read
     /// instead of parsing again.
     pub trees: Vec<tree_sitter::Tree>,
+    /// The text `trees` are the parse of, when it is not the file's: the file with the `#if`
+    /// chains that split its braces resolved (dead arms and directive lines blanked, every
+    /// other byte where it was). What is taken from the file as the compiler sees it (a CUDA
+    /// module's routines) is taken from here.
+    pub view: Option<String>,
     /// Every macro as the preprocessor left it at the end of the file (`-D` flags and
     /// `#if` branches decided), when the headers were read; empty otherwise. The CUDA module
     /// defines the file's macros so, as the host compiler saw them.
@@ -82,7 +87,7 @@ pub fn analyze_parsed(
     let header_warnings = preprocess::header_directive_warnings(src, &headers.header_directives);
     let macros = headers.macros.clone();
     let early_feature_macros = headers.early_feature_macros.clone();
-    let (unit, mut diags, trees) = sema::analyze_trees(trees, src, headers, omp.is_none());
+    let (unit, mut diags, trees, view) = sema::analyze_trees(trees, src, headers, omp.is_none());
     diags.extend(header_warnings);
     diags.extend(acc_engine::check::check_unit(&unit));
     let (attrs, d) = acc_engine::attrs::analyze(&unit);
@@ -103,6 +108,7 @@ pub fn analyze_parsed(
         forms,
         diags,
         trees,
+        view,
         macros,
         early_feature_macros,
     }

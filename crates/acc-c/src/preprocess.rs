@@ -200,6 +200,32 @@ pub fn may_have_directives(src: &str) -> bool {
     })
 }
 
+/// Where the text's first OpenACC directive is: `#pragma acc` or `_Pragma("acc …")`, outside
+/// comments and literals.
+pub fn first_directive(src: &str) -> Option<std::ops::Range<usize>> {
+    let words: Vec<std::ops::Range<usize>> = crate::lex::code_words(src).collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let word = &src[w.clone()];
+        let next = words.get(i + 1).map(|n| &src[n.clone()]);
+        let directive = match word {
+            "pragma" => {
+                src[..w.start].trim_end_matches([' ', '\t']).ends_with('#') && next == Some("acc")
+            }
+            "_Pragma" => src[w.end..]
+                .trim_start()
+                .strip_prefix('(')
+                .is_some_and(|r| {
+                    r.trim_start()
+                        .trim_start_matches('"')
+                        .trim_start()
+                        .starts_with("acc")
+                }),
+            _ => false,
+        };
+        directive.then(|| w.clone())
+    })
+}
+
 /// The names of a text's `#include "…"` lines.
 fn quoted_includes(text: &str) -> Vec<String> {
     text.lines()

@@ -246,6 +246,41 @@ fn preprocess(cc: &HostCc, args: &CcArgs) -> Result<()> {
     toolchain::run(cmd, args.verbose)
 }
 
+/// A C++ source with OpenACC directives is an error at the first one: acc translates C, and
+/// the C++ compiler it would hand the file to ignores `#pragma acc` (and `_OPENACC` is
+/// defined), so the program would build and run its directives' code on the host without a
+/// word. A C++ file without directives compiles as before.
+fn refuse_cxx_directives(path: &str, lang: Option<&str>) -> Result<()> {
+    let ext = Path::new(path).extension().and_then(|e| e.to_str());
+    let cxx = match lang {
+        Some(l) => l == "c++",
+        None => matches!(ext, Some("cc" | "cp" | "cpp" | "cxx" | "c++" | "C")),
+    };
+    let Some(src) = cxx
+        .then(|| std::fs::read(path).ok())
+        .flatten()
+        .map(acc_c::text::decode)
+    else {
+        return Ok(());
+    };
+    let Some(at) = acc_c::preprocess::first_directive(&src) else {
+        return Ok(());
+    };
+    let d = acc_engine::Diagnostic::error(
+        acc_engine::Span::new(at.start, at.end),
+        "OpenACC in C++ is not supported: acc translates C, and the C++ compiler would ignore \
+         this directive",
+    )
+    .with_note(
+        "put the OpenACC code in a C file (`.c`, declared `extern \"C\"` to the C++ code), or \
+         build this file with a C++ OpenACC compiler",
+    );
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(&acc_c::text::encode(&acc_c::render::render(&d, path, &src)));
+    Err(Fail::Status(1))
+}
+
 fn with_lang(cmd: &mut std::process::Command, path: &str, lang: Option<&str>) {
     match lang {
         Some(l) => {
@@ -738,6 +773,7 @@ impl Ctx<'_> {
     }
 
     fn compile_foreign(&self, n: usize, path: &str, lang: Option<&str>) -> Result<PathBuf> {
+        refuse_cxx_directives(path, lang)?;
         let object = self.object_path(n, path);
         let mut cmd = self.compile_command(&[], true);
         cmd.arg(stage_flag(self.args.stage()));

@@ -269,6 +269,31 @@ fn messages_about_a_collapsed_loops_body_name_its_line() {
     assert!(lines.iter().all(|l| l.starts_with("c.c:7:")), "{err}");
 }
 
+/// The C compiler's message about a clause's expression (a misspelt name in `async(q)`,
+/// `num_gangs(ng)`, a section's bound, a `wait` queue, on a continued line too) is at the
+/// expression: its line and column, with the caret under it (gcc's display column, a tab
+/// reaching the next multiple of 8).
+#[test]
+fn messages_about_clause_expressions_name_their_line_and_column() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double *a) {\n#pragma acc data copy(a[0:nn])\n  {\n#pragma acc parallel loop \\\n    num_gangs(ng) async(q)\n    for (int i = 0; i < n; i++)\n      a[i] *= 2;\n  }\n\t#pragma acc update self(a[lo:n])\n#pragma acc wait(qq)\n}\n";
+    let dir = project("clause-expression-lines", &[("e.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "e.c"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    for at in [
+        "e.c:2:27: error: \u{2018}nn\u{2019}",
+        "e.c:5:15: error: \u{2018}ng\u{2019}",
+        "e.c:5:25: error: \u{2018}q\u{2019}",
+        "e.c:9:35: error: \u{2018}lo\u{2019}",
+        "e.c:10:18: error: \u{2018}qq\u{2019}",
+    ] {
+        assert!(err.contains(at), "{at}:\n{err}");
+    }
+}
+
 /// A subscript whose step is a constant the file names (`data[x + y * W]`, `#define W 48`)
 /// steps with the loop as a literal's does: the inner loop gets the vector level; with a
 /// run-time stride the dependence stays unknown, and the loop sequential, saying why.

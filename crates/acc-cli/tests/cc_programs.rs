@@ -624,3 +624,54 @@ fn a_routine_gangs_loop_runs_once_over_its_iterations() {
         "routine-gang-shared: ok\n"
     );
 }
+
+/// acc translates C: a C++ source with OpenACC directives is an error at its first directive
+/// (the C++ compiler would ignore them, with `_OPENACC` defined), whether the directive is a
+/// `#pragma` or a `_Pragma`, the language from the extension or from `-x c++`; a C++ source
+/// without directives compiles as the compiler compiles it.
+#[test]
+fn openacc_in_cxx_is_refused_at_the_directive() {
+    if !have_cc() {
+        return;
+    }
+    let with = "int f(int *a, int n) {\n  // #pragma acc in a comment is not one\n#pragma acc parallel loop copy(a[0:n])\n  for (int i = 0; i < n; i++) a[i] = i;\n  return 0;\n}\n";
+    let operator = "int f(int *a, int n) {\n  _Pragma(\"acc kernels\") for (int i = 0; i < n; i++) a[i] = i;\n  return 0;\n}\n";
+    let without = "#pragma once\nint f(int *a, int n) {\n  for (int i = 0; i < n; i++) a[i] = i;\n  return 0;\n}\n";
+    let dir = project(
+        "cxx-directives",
+        &[
+            ("m.cpp", with),
+            ("o.cc", operator),
+            ("x.c", with),
+            ("w.cxx", without),
+        ],
+    );
+    for (args, at) in [
+        (
+            vec!["cc", "-c", "m.cpp"],
+            "m.cpp:3:2: error: OpenACC in C++ is not supported",
+        ),
+        (
+            vec!["cc", "-c", "o.cc"],
+            "o.cc:2:3: error: OpenACC in C++ is not supported",
+        ),
+        (
+            vec!["cc", "-c", "-x", "c++", "x.c"],
+            "x.c:3:2: error: OpenACC in C++ is not supported",
+        ),
+    ] {
+        let out = acc(&dir).args(&args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(at), "{args:?}:\n{}", stderr(&out));
+    }
+    ok(acc(&dir).args(["cc", "-c", "x.c"]).output().unwrap());
+    // The C++ compiler proper (`cc1plus`) may be missing where `cc` is; not a tool CI needs.
+    let cxx = std::process::Command::new("g++")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if cxx {
+        let out = ok(acc(&dir).args(["cc", "-c", "w.cxx"]).output().unwrap());
+        assert!(!stderr(&out).contains("not supported"), "{}", stderr(&out));
+    }
+}

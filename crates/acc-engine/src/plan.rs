@@ -639,8 +639,9 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [Loo
 /// sequential ("Sequential Loops"), and names the better choice: such a loop's iterations are
 /// required to be independent, so `worker` or `vector` could be added where no other loop's
 /// clauses conflict. The compile path takes it (`acc translate` prints Clacc's mapping, which
-/// does not read this plan): a loop of `parallel`, or of `kernels` with `independent`, that
-/// has no `seq` or `auto`, runs vector-partitioned when it is the innermost `loop` inside a
+/// does not read this plan): a loop of `parallel`, or of `kernels` with `independent` or that
+/// the dependence test proved independent, that has no `seq` (nor, unproven, `auto`), runs
+/// vector-partitioned when it is the innermost `loop` inside a
 /// gang-partitioned loop with no vector loop around it, and its body assigns no variable from
 /// outside it but its private and reduction variables and writes only elements whose subscript
 /// steps with the loop (a scalar or an element that every iteration writes would race: the
@@ -666,9 +667,12 @@ fn descriptive_vector(
         }
         let c = unit.construct(l.construct);
         let has = |k: ClauseKind| c.directive.clauses_of(k).next().is_some();
-        if has(ClauseKind::Auto)
+        // In `kernels`, a loop the dependence test proved independent (`descriptive_auto`)
+        // is as good as one the program promised independent.
+        let proven = matches!(l.auto, Some(Ok(())));
+        if (has(ClauseKind::Auto) && !proven)
             || has(ClauseKind::Seq)
-            || (kind == EffKind::Kernels && !has(ClauseKind::Independent))
+            || (kind == EffKind::Kernels && !has(ClauseKind::Independent) && !proven)
         {
             continue;
         }

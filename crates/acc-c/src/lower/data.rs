@@ -420,8 +420,13 @@ impl<'a> Lowerer<'a> {
             self.host_data(id);
             return;
         }
+        let checks = if is_declare {
+            String::new()
+        } else {
+            self.clause_checks(id)
+        };
         let open = format!(
-            "{} {wait}{array} struct __acc_region __acc_r{n} __attribute__((cleanup(__acc_region_end))) = {{{}, {line}, __acc_d{n}, {count}, {asy}, {cond}}}; if (__acc_r{n}.__acc_active) acc_rt_region_begin({}, {line}, __acc_d{n}, {count}, {asy});",
+            "{}{checks} {wait}{array} struct __acc_region __acc_r{n} __attribute__((cleanup(__acc_region_end))) = {{{}, {line}, __acc_d{n}, {count}, {asy}, {cond}}}; if (__acc_r{n}.__acc_active) acc_rt_region_begin({}, {line}, __acc_d{n}, {count}, {asy});",
             if is_declare { "" } else { "{" },
             self.file_at(c.pragma_span),
             self.file_at(c.pragma_span)
@@ -551,7 +556,8 @@ impl<'a> Lowerer<'a> {
             }
         };
         let body = format!(
-            "{wait}{array} {call}({}, {line}, __acc_d{n}, {count}, {asy});",
+            "{}{wait}{array} {call}({}, {line}, __acc_d{n}, {count}, {asy});",
+            self.clause_checks(id),
             self.file_at(c.pragma_span)
         );
         let text = match self.condition(id) {
@@ -630,6 +636,10 @@ impl<'a> Lowerer<'a> {
             {
                 format!("if ({cond}) {{ {text} }}")
             }
+            _ if d.kind == DirectiveKind::Wait => match self.clause_checks(id) {
+                checks if checks.is_empty() => text,
+                checks => format!("{{{checks}{text} }}"),
+            },
             _ => text,
         };
         self.replace(c.pragma_span, text);

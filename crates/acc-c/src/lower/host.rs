@@ -115,7 +115,11 @@ impl<'a> Lowerer<'a> {
             f = self.file_at(c.pragma_span),
         );
         let indent = self.indent_of(c.pragma_span);
-        let launch = one_statement_a_line(&launch, &indent);
+        let launch = format!(
+            "{}{}",
+            self.clause_checks(id),
+            one_statement_a_line(&launch, &indent)
+        );
         let host_version = self.host_version(body);
         let mut replacement = match self.condition(id) {
             Some(cond) => format!(

@@ -17,7 +17,8 @@
 //! This module owns the entry points, the options, the `Lowerer`'s state and the helpers
 //! every part shares (`c_string`, `declare_as`, the clauses' values); the work is spread over
 //! modules by concern, each an `impl Lowerer` block or plain functions:
-//! - `data`: data constructs and executable directives → runtime calls;
+//! - `data`: data constructs and executable directives → runtime calls; `clause_checks`: the
+//!   C compiler's view of their clause expressions, where they were written;
 //! - `host`: a compute construct's host side (arguments, descriptors, launches, the kernel
 //!   function's frame), with `frame` (what it gathers), `privates` and `reduction`; `parts`:
 //!   the kernels a construct's launch makes (a `kernels` region's statements, their
@@ -52,6 +53,7 @@ use crate::types::TypeEnv;
 mod atomic;
 mod body;
 mod chunk;
+mod clause_checks;
 mod data;
 mod edit;
 mod frame;
@@ -249,6 +251,7 @@ fn lower_analysis(
     let plans = acc_engine::plan::plan(&analysis.unit, &analysis.attrs);
     let mut lw = Lowerer {
         src,
+        view: analysis.view.as_deref().unwrap_or(src),
         trees: &analysis.trees,
         unit: &analysis.unit,
         plans: &plans,
@@ -324,6 +327,9 @@ fn lower_analysis(
 struct Lowerer<'a> {
     src: &'a str,
     /// The file's syntax trees (its one parse).
+    /// The text `trees` are the parse of (see [`crate::Analysis::view`]): `src`, or `src`
+    /// with the `#if` chains that split braces resolved, offset for offset.
+    view: &'a str,
     trees: &'a [tree_sitter::Tree],
     unit: &'a Unit,
     plans: &'a [ConstructPlan],

@@ -60,7 +60,9 @@ impl Lowerer<'_> {
         let support_with = |pointers: &str| {
             crate::cuda::support(
                 &crate::cuda::FileText {
-                    src: self.src,
+                    // The routines as the compiler sees them: a `#if` chain that splits a
+                    // function's braces (its header under `#ifdef`/`#else`) resolved.
+                    src: self.view,
                     trees: self.trees,
                     dead: &self.unit.dead_branches,
                 },

@@ -206,15 +206,27 @@ impl<'s> Walker<'s> {
                     .named_children(&mut c)
                     .filter(|x| !is_trivia(*x))
                     .collect();
-                children
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, x)| {
-                        x.node_kind() == "for_statement"
-                            && (*i == 0 || self.pragma(children[i - 1]).is_none())
-                    })
-                    .map(|(_, x)| *x)
-                    .collect()
+                // Not a loop a directive precedes, nor one that stands for the body of the
+                // statement before it (`for (…)` / `_Pragma("acc loop")` / `for (…)`), nor one
+                // whose own body a directive stands for: tree-sitter's node for that one ends
+                // before its body, which its facts would not see.
+                let mut open_before = false;
+                let mut loops = Vec::new();
+                for (i, x) in children.iter().enumerate() {
+                    if self.pragma(*x).is_some() {
+                        continue;
+                    }
+                    let open = self.stands_for_its_body(*x);
+                    if x.node_kind() == "for_statement"
+                        && !open_before
+                        && !open
+                        && (i == 0 || self.pragma(children[i - 1]).is_none())
+                    {
+                        loops.push(*x);
+                    }
+                    open_before = open;
+                }
+                loops
             }
             _ => Vec::new(),
         };

@@ -56,12 +56,21 @@ pub fn analyze(
 /// As [`analyze`], for the file's syntax trees ([`crate::syntax::parse`]), with the directives
 /// that macro uses expand to (see [`macro_directives`]): when there are some, the file is
 /// parsed again with the uses masked, and those trees are returned in place of `trees`.
+///
+/// The last item: the text the trees are the parse of when it is not `src` itself (the file
+/// with `#if` chains resolved, see `conditionals`).
+#[allow(clippy::type_complexity)]
 pub fn analyze_trees(
     trees: Vec<tree_sitter::Tree>,
     src: &str,
     env: TypeEnv,
     for_runtime: bool,
-) -> (Unit, Vec<Diagnostic>, Vec<tree_sitter::Tree>) {
+) -> (
+    Unit,
+    Vec<Diagnostic>,
+    Vec<tree_sitter::Tree>,
+    Option<String>,
+) {
     let (unit, diags, trees, unread) = analyze_text(trees, src, src, env, for_runtime);
     // Braces split across `#if` branches, or directives in code tree-sitter could not read:
     // read the file again as the compiler will see it, the `#if` chains acc can evaluate
@@ -72,10 +81,10 @@ pub fn analyze_trees(
         let (unit2, diags2, trees2, unread2) =
             analyze_text(view_trees, src, &view, env, for_runtime);
         if unread2.is_none() {
-            return (unit2, diags2, trees2);
+            return (unit2, diags2, trees2, Some(view));
         }
     }
-    (unit, diags, trees)
+    (unit, diags, trees, None)
 }
 
 /// The analysis of `src` from `trees`, the parse of `text` (`src`, or `src` with `#if` chains

@@ -330,6 +330,16 @@ impl<'s> Walker<'s> {
         self.diags.push(d);
     }
 
+    /// Whether a directive stands for the body of statement `n` (a loop or an `if`, maybe
+    /// nested): tree-sitter ends `n` there, and the statement after it is the body.
+    pub(super) fn stands_for_its_body(&self, n: Node<'s>) -> bool {
+        ends_without_body(n)
+            || ["body", "consequence"].iter().any(|f| {
+                n.child_by_field_name(f)
+                    .is_some_and(|b| self.pragma(b).is_some() || self.stands_for_its_body(b))
+            })
+    }
+
     /// The statements of a block, each with the directives in front of it,
     /// and those of them that are declarations.
     pub(super) fn statements(&self, block: Node<'s>) -> (Vec<Span>, Vec<Span>) {
@@ -338,15 +348,26 @@ impl<'s> Walker<'s> {
             .named_children(&mut c)
             .filter(|n| !is_trivia(*n))
             .collect();
+        // A loop or `if` whose body a directive stands for (`for (…)` / `#pragma acc loop` /
+        // `for (…) …` without braces: tree-sitter ends the outer `for` at the directive) runs
+        // on through the siblings up to the statement that completes it, as the walk reads it.
         let mut out = Vec::new();
         let mut declarations = Vec::new();
         let mut start = None;
-        for n in children {
+        let mut rest = children.into_iter();
+        while let Some(n) = rest.next() {
             let s = *start.get_or_insert(n.start_byte());
             if self.pragma(n).is_some() {
                 continue;
             }
-            out.push(Span::new(s, n.end_byte()));
+            let mut end = n;
+            while self.stands_for_its_body(end) {
+                match rest.find(|m| self.pragma(*m).is_none()) {
+                    Some(m) => end = m,
+                    None => break,
+                }
+            }
+            out.push(Span::new(s, end.end_byte()));
             if n.node_kind() == "declaration" {
                 declarations.push(Span::new(s, n.end_byte()));
             }

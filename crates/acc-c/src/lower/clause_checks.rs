@@ -1,0 +1,92 @@
+//! The C compiler's messages about a directive's clause expressions at the clause.
+//!
+//! A clause's expressions (`async(q)`, `num_gangs(ng)`, the bounds of `copy(a[0:nn])`) reach
+//! the C compiler inside the runtime calls that replace the directive, on lines and at columns
+//! of acc's making: a misspelt name was reported past the construct, at a column beyond its
+//! line. So each expression is first checked where it was written: a statement the compiler
+//! reads with the expression at its own line and column (`#line` for the line, the source
+//! line's leading text as blanks for the column, tabs kept so that display columns agree) and
+//! never evaluates (`sizeof`). The compiler reports a misspelt name once per function, so the
+//! message it gives is the one at the clause.
+
+use super::*;
+use acc_engine::directive::{DirectiveArg, Expr};
+
+impl Lowerer<'_> {
+    /// The checks of construct `id`'s clause expressions, to open a block the directive's
+    /// replacement starts, and a `#line` back to the directive's line after them; empty when
+    /// the directive has no expression written where it stands (one a macro expands to).
+    pub(super) fn clause_checks(&self, id: ConstructId) -> String {
+        let c = self.unit.construct(id);
+        let mut exprs: Vec<&Expr> = Vec::new();
+        for clause in &c.directive.clauses {
+            clause_exprs(&clause.args, &mut exprs);
+        }
+        if let Some(DirectiveArg::Wait(w)) = &c.directive.arg {
+            exprs.extend(w.devnum.iter().chain(&w.queues));
+        }
+        // A number cannot be misspelt.
+        let number = |e: &Expr| {
+            e.text.starts_with(|ch: char| ch.is_ascii_digit())
+                && e.text.chars().all(|ch| ch.is_ascii_alphanumeric())
+        };
+        exprs.retain(|e| !e.is_star() && !number(e) && c.pragma_span.contains(e.span));
+        let line = self.line(c.pragma_span);
+        if exprs.is_empty() || line < 2 {
+            return String::new();
+        }
+        let file = self.file_escaped_at(c.pragma_span);
+        let mut out = String::new();
+        for e in exprs {
+            let at = self.line(e.span);
+            let line_start = self.src[..e.span.start].rfind('\n').map_or(0, |i| i + 1);
+            let blanks: String = self.src[line_start..e.span.start]
+                .chars()
+                .map(|ch| if ch == '\t' { '\t' } else { ' ' })
+                .collect();
+            let _ = write!(
+                out,
+                "\n#line {} \"{file}\"\n(void)sizeof((\n{blanks}{}\n) + 0);",
+                at - 1,
+                e.text
+            );
+        }
+        let _ = write!(
+            out,
+            "\n#line {line} \"{file}\"\n{}",
+            self.indent_of(c.pragma_span)
+        );
+        out
+    }
+}
+
+/// The expressions of a clause's arguments: values, and the subscripts and bounds of its list
+/// items.
+fn clause_exprs<'a>(args: &'a ClauseArgs, out: &mut Vec<&'a Expr>) {
+    let items = |items: &'a [VarItem], out: &mut Vec<&'a Expr>| {
+        for item in items {
+            for a in &item.accessors {
+                match a {
+                    Accessor::Index(e) => out.push(e),
+                    Accessor::Section { lower, length, .. } => {
+                        out.extend(lower.iter().chain(length))
+                    }
+                    Accessor::Member(_) | Accessor::Arrow(_) => {}
+                }
+            }
+        }
+    };
+    match args {
+        ClauseArgs::Vars { items: list, .. } | ClauseArgs::Reduction { items: list, .. } => {
+            items(list, out)
+        }
+        ClauseArgs::Expr(e) | ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => {
+            out.push(e)
+        }
+        ClauseArgs::Exprs(es) => out.extend(es),
+        ClauseArgs::Collapse { count, .. } => out.push(count),
+        ClauseArgs::Gang(args) => out.extend(args.iter().map(|g| &g.value)),
+        ClauseArgs::Wait(Some(w)) => out.extend(w.devnum.iter().chain(&w.queues)),
+        _ => {}
+    }
+}
