@@ -306,6 +306,17 @@ fn a_shared_scalar_written_by_an_independent_loop_is_a_warned_race() {
         .unwrap());
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert_eq!(stdout_on(&dir, "fixed", "host_discrete"), "36\n");
+    // Inside two `independent` loops (the training materials' `loop gang worker` around `loop
+    // vector`): said once.
+    let nested = "#include <math.h>\ndouble a[64][64], err;\nvoid f(void) {\n  \
+                  #pragma acc kernels loop gang independent copyin(a)\n  \
+                  for (int i = 0; i < 64; i++)\n    \
+                  #pragma acc loop vector independent\n    \
+                  for (int j = 0; j < 64; j++) err = fmax(err, a[i][j]);\n}\n";
+    std::fs::write(dir.join("nested.c"), nested).unwrap();
+    let out = ok(acc(&dir).args(["cc", "-c", "nested.c"]).output().unwrap());
+    let said = stderr(&out);
+    assert_eq!(said.matches("every iteration of this").count(), 1, "{said}");
 }
 
 /// A scalar private to the inner loop where it is written (OpenUH's kernels benchmarks:

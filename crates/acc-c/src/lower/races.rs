@@ -22,7 +22,16 @@ impl Lowerer<'_> {
             if k.kind != EffKind::Kernels {
                 continue;
             }
-            for l in k.loops.iter().filter(|l| l.partition.is_parallelized()) {
+            // An assignment inside nested `independent` loops is reported once, for the first
+            // loop in the text that it races in.
+            let mut warned: Vec<(VarId, Span)> = Vec::new();
+            let mut loops: Vec<&LoopPlan> = k
+                .loops
+                .iter()
+                .filter(|l| l.partition.is_parallelized())
+                .collect();
+            loops.sort_by_key(|l| self.unit.construct(l.construct).pragma_span.start);
+            for l in loops {
                 let c = self.unit.construct(l.construct);
                 if c.directive
                     .clauses_of(ClauseKind::Independent)
@@ -56,11 +65,13 @@ impl Lowerer<'_> {
                     // vector loop inside): each iteration has its own there.
                     if own.contains(&v)
                         || named.contains(&v)
+                        || warned.contains(&(v, at))
                         || loop_private_at(self.unit, k, v, at)
                     {
                         continue;
                     }
                     named.push(v);
+                    warned.push((v, at));
                     let name = &self.unit.var(v).name;
                     warnings.push(
                         Diagnostic::warning(

@@ -295,4 +295,22 @@ mod tests {
             assert_eq!(unread(body), Vec::<String>::new(), "{body}");
         }
     }
+
+    #[test]
+    fn the_struct_members_a_construct_names_are_recorded_once() {
+        let src = "struct v { int n; double *x, *y; };\nvoid f(struct v s, struct v *p) {\n#pragma acc parallel loop\n  for (int i = 0; i < s.n; i++) s.x[i] = s . x[i] + p->y[i];\n}\n";
+        let an = crate::analyze_for(src, Default::default(), None);
+        let c = an
+            .unit
+            .constructs
+            .iter()
+            .find(|c| c.directive.kind.is_compute())
+            .unwrap();
+        let names: Vec<(String, &str)> = c
+            .members_used
+            .iter()
+            .map(|(v, m)| (an.unit.var(*v).name.clone(), m.as_str()))
+            .collect();
+        assert_eq!(names, [("s".to_string(), "n"), ("s".to_string(), "x")]);
+    }
 }

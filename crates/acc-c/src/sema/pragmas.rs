@@ -149,6 +149,15 @@ impl<'s> Walker<'s> {
             self.widen_array_parameters(&mut d, &clause_vars);
         }
         let consts = self.clause_consts(&d);
+        // `cache` names what a loop's body should keep close (OpenACC 3.3 2.10): outside a
+        // loop (at the top of a `kernels` block, say) it applies to nothing.
+        let loops_around = self.loop_depth - self.computes.last().map_or(0, |c| c.loop_depth);
+        if d.kind == DirectiveKind::Cache && loops_around == 0 {
+            self.diags.push(
+                Diagnostic::warning(d.name_span, "`acc cache` is in no loop, so it has no effect")
+                    .with_note("a `cache` directive goes at the top of the loop whose body uses the data (OpenACC 3.3 2.10)"),
+            );
+        }
         let id = ConstructId(self.unit.constructs.len() as u32);
         let needs_block =
             d.kind.has_structured_block() || d.kind.is_loop() || d.kind == DirectiveKind::Atomic;
@@ -442,5 +451,45 @@ impl<'s> Walker<'s> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn analysis(body: &str) -> crate::Analysis {
+        let src = format!("void f(int n, double *a, double *b) {{\n{body}\n}}\n");
+        crate::analyze_for(&src, Default::default(), None)
+    }
+
+    #[test]
+    fn a_cache_directive_in_no_loop_of_its_region_is_warned() {
+        let cached = |body: &str| {
+            analysis(body)
+                .diags
+                .iter()
+                .any(|d| d.message.contains("`acc cache` is in no loop"))
+        };
+        // At the top of a `kernels` block, even with a loop of the host around the region.
+        assert!(cached("#pragma acc kernels copy(a[0:n])\n{\n#pragma acc cache(a[0:n])\nfor (int i = 0; i < n; i++) a[i] += 1;\n}"));
+        assert!(cached("for (int t = 0; t < 3; t++) {\n#pragma acc kernels copy(a[0:n])\n{\n#pragma acc cache(a[0:n])\nfor (int i = 0; i < n; i++) a[i] += 1;\n}\n}"));
+        // At the top of a loop's body.
+        assert!(!cached("#pragma acc parallel loop copy(a[0:n])\nfor (int i = 0; i < n; i++) {\n#pragma acc cache(a[i:1])\na[i] += 1;\n}"));
+    }
+
+    #[test]
+    fn a_loop_whose_body_is_a_directive_is_one_statement_of_its_block() {
+        let an = analysis(
+            "#pragma acc kernels copy(a[0:n], b[0:n])\n{\n#pragma acc loop\nfor (int i = 0; i < n; i++)\n#pragma acc loop\nfor (int j = 0; j < n; j++) a[j] += i;\nfor (int i = 0; i < n; i++)\n  _Pragma(\"acc loop\")\n  for (int j = 0; j < n; j++) b[j] += i;\nb[0] = 1;\n}",
+        );
+        let k = an
+            .unit
+            .constructs
+            .iter()
+            .find(|c| c.directive.kind.is_compute())
+            .unwrap();
+        assert_eq!(k.statements.len(), 3);
+        // The loop without a directive whose body `_Pragma` stands for is not taken as a plain
+        // loop of the region: its node ends before its body.
+        assert!(k.plain_loops.is_empty());
     }
 }
