@@ -203,6 +203,18 @@ impl<'a> Fw<'_, 'a> {
         self.cx.unit.var(v).shape
     }
 
+    /// Whether `path` names a pointer member of struct `v` itself (`.arr` of `double *arr`).
+    fn is_pointer_member(&self, v: VarId, path: &str) -> bool {
+        path.strip_prefix('.').is_some_and(|m| {
+            self.cx
+                .unit
+                .var(v)
+                .fields
+                .iter()
+                .any(|f| f.name == m && f.dims.is_empty() && f.type_text.ends_with('*'))
+        })
+    }
+
     fn block(&mut self, n: Node) -> Vec<Step> {
         self.scopes.push(HashMap::new());
         let kids = if n.node_kind() == "compound_statement" {
@@ -549,8 +561,17 @@ impl<'a> Fw<'_, 'a> {
             }
             "subscript_expression" | "field_expression" => {
                 let mut idx = Vec::new();
-                if let Some((v, p, _)) = self.root(n, &mut idx) {
-                    self.push_use(out, v, p, n, true, false, false);
+                if let Some((v, p, closed)) = self.root(n, &mut idx) {
+                    if !closed && self.is_pointer_member(v, &p) {
+                        // The pointer's value (`s.arr != q`, `double *x = s.arr`), not the data
+                        // it points to, which a directive may map as `s.arr[0:n]` under the
+                        // same path: what it points to may be reached another way now, as
+                        // through a bare pointer read whole.
+                        out.push(Step::Escape(v));
+                        self.push_use(out, v, String::new(), n, true, false, false);
+                    } else {
+                        self.push_use(out, v, p, n, true, false, false);
+                    }
                 } else {
                     for c in named(n) {
                         self.expr(c, out);

@@ -274,3 +274,24 @@ void f(void) {
 ";
     assert!(findings(src).is_empty(), "{:?}", findings(src));
 }
+
+#[test]
+fn a_pointer_members_value_is_not_the_data_it_points_to() {
+    // `s.arr != keep` reads the pointer in `s`, not the section of what it points to that the
+    // kernel changed and that goes back only at the `exit data`.
+    let src = "
+struct v { int n; double *arr; };
+void f(double *keep) {
+  struct v s;
+  s.n = 8;
+  s.arr = keep;
+  #pragma acc enter data copyin(s.arr[0:8])
+  #pragma acc parallel loop
+  for (int i = 0; i < 8; i++) s.arr[i] *= 2;
+  int moved = s.arr != keep;
+  #pragma acc exit data copyout(s.arr[0:8])
+  (void)moved;
+}
+";
+    assert!(findings(src).is_empty(), "{:?}", findings(src));
+}
