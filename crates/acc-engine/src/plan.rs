@@ -471,14 +471,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
             }
         })
         .collect();
-    let mut loops = loops;
-    if eff.kind == EffKind::Kernels {
-        descriptive_auto(unit, an, p, &mut loops);
-    }
-    if eff.kind != EffKind::Serial {
-        descriptive_vector(unit, an, p, eff.kind, &mut loops);
-    }
-    let plain_loops = unit
+    let plain_loops: Vec<(usize, Result<(), String>)> = unit
         .construct(eff.construct)
         .plain_loops
         .iter()
@@ -498,6 +491,13 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
             (i, verdict)
         })
         .collect();
+    let mut loops = loops;
+    if eff.kind == EffKind::Kernels {
+        descriptive_auto(unit, an, p, &mut loops);
+    }
+    if eff.kind != EffKind::Serial {
+        descriptive_vector(unit, an, p, eff.kind, &plain_loops, &mut loops);
+    }
     let gang_partitioned = loops.iter().any(|l| l.partition.gang.is_some());
     members::attach_members_of_implicit_copies(unit, unit.construct(eff.construct), &mut data);
     KernelPlan {
@@ -644,15 +644,24 @@ fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [Loo
 /// vector-partitioned when it is the innermost `loop` inside a
 /// gang-partitioned loop with no vector loop around it, and its body assigns no variable from
 /// outside it but its private and reduction variables and writes only elements whose subscript
-/// steps with the loop (a scalar or an element that every iteration writes would race: the
+/// steps with the loop (a `kernels` loop without a directive proven independent counts as a
+/// gang loop around it) (a scalar or an element that every iteration writes would race: the
 /// promise of independence is commonly made about the arrays a loop fills).
 fn descriptive_vector(
     unit: &Unit,
     an: &Analysis,
     compute: EffId,
     kind: EffKind,
+    plain_loops: &[(usize, Result<(), String>)],
     loops: &mut [LoopPlan],
 ) {
+    // The `kernels` loops without a directive that run as gang loops (proven independent).
+    let region = unit.construct(an.eff(compute).construct);
+    let plain_gang: Vec<crate::Span> = plain_loops
+        .iter()
+        .filter(|(_, verdict)| verdict.is_ok())
+        .map(|(i, _)| region.plain_loops[*i].0)
+        .collect();
     use crate::directive::ClauseKind;
     let partitions: Vec<(EffId, Partition)> = loops.iter().map(|l| (l.eff, l.partition)).collect();
     let ancestors = |l: EffId| -> Vec<EffId> {
@@ -677,7 +686,8 @@ fn descriptive_vector(
             continue;
         }
         let around = ancestors(l.eff);
-        let in_gang = around.iter().any(|&a| of(a).is_some_and(|p| p.is_gang()));
+        let in_gang = around.iter().any(|&a| of(a).is_some_and(|p| p.is_gang()))
+            || plain_gang.iter().any(|s| s.contains(c.pragma_span));
         let in_vector = around.iter().any(|&a| of(a).is_some_and(|p| p.vector));
         let innermost = !partitions
             .iter()

@@ -565,7 +565,7 @@ impl<'a> Lowerer<'a> {
                 CudaMode::Rows
             } else if lanes {
                 CudaMode::Lanes
-            } else if cuda_blocks || !k.gang_partitioned {
+            } else if cuda_blocks || !(k.gang_partitioned || self.is_plain_gang_loop(id, k, span)) {
                 // Redundant gangs: each block's first thread runs the region.
                 CudaMode::Blocks
             } else {
@@ -614,7 +614,10 @@ impl<'a> Lowerer<'a> {
         let cuda_blocks = f.cuda_blocks;
         let has_private_sections = !f.section_plans.is_empty();
         // Lanes where it is exact (and the kernel would spread threads over the gang loop).
-        let threads_mode = iterations != "1" && !cuda_blocks && k.gang_partitioned;
+        // A part that is a `kernels` loop without a directive, proven independent, is a gang
+        // loop as much as one with `loop gang`.
+        let gang_partitioned = k.gang_partitioned || self.is_plain_gang_loop(id, k, span);
+        let threads_mode = iterations != "1" && !cuda_blocks && gang_partitioned;
         // Once-per-gang effects the region's threads cannot leave to one of them: then a
         // CUDA block is one thread, so that every thread is a gang.
         let mut thread_gangs = threads_mode && self.once_per_gang(id, k, span).1;

@@ -21,12 +21,7 @@ impl Lowerer<'_> {
         body: Span,
     ) -> Vec<(Span, String)> {
         let c = self.unit.construct(id);
-        // A loop without a directive proven independent runs on many gangs.
-        let plain_gang = |s: Span| {
-            k.plain_loops
-                .iter()
-                .any(|(i, verdict)| verdict.is_ok() && c.plain_loops[*i].0.start == s.start)
-        };
+        let plain_gang = |s: Span| self.is_plain_gang_loop(id, k, s);
         if k.kind == EffKind::Kernels
             && !c.directive.kind.is_combined()
             && !c.statements.is_empty()
@@ -60,6 +55,15 @@ impl Lowerer<'_> {
         } else {
             vec![(body, self.iterations(id, k))]
         }
+    }
+
+    /// Whether statement `s` of a `kernels` region is a loop without a directive that the
+    /// dependence test proved independent: it runs on many gangs.
+    pub(super) fn is_plain_gang_loop(&self, id: ConstructId, k: &KernelPlan, s: Span) -> bool {
+        let c = self.unit.construct(id);
+        k.plain_loops
+            .iter()
+            .any(|(i, verdict)| verdict.is_ok() && c.plain_loops[*i].0.start == s.start)
     }
 
     /// Whether a loop of a `kernels` region reduces into a variable the region's block
