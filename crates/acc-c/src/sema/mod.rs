@@ -426,7 +426,11 @@ fn acc_pragma(node: Node, src: &str) -> Option<(Span, usize, PragmaText)> {
 }
 
 fn is_trivia(node: Node) -> bool {
-    matches!(node.node_kind(), "comment") || (node.is_extra() && node.node_kind() != "preproc_call")
+    // A statement tree-sitter could not read is no trivia: a macro used as a whole statement
+    // without `;` (`{ BODY }`, `UPDATE(i)` expanding to a block) is an ERROR node, and the
+    // variables the macro names are the construct's.
+    matches!(node.node_kind(), "comment")
+        || (node.is_extra() && !matches!(node.node_kind(), "preproc_call" | "ERROR"))
 }
 
 /// Whether `node` is a statement whose innermost body is missing (see [`missing_body`]): a

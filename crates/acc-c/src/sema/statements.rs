@@ -73,6 +73,15 @@ impl<'s> Walker<'s> {
                 self.function(node);
                 1
             }
+            "declaration" if !file_scope && self.statement_macro_first(node).is_some() => {
+                // `BODY` / `a[i] = 0;`, `BODY` a macro whose text is statements: tree-sitter
+                // reads a declaration of `a` of type `BODY`; the compiler reads statements.
+                if let Some(ty) = self.statement_macro_first(node) {
+                    self.macro_refs(self.text(ty), Self::span(ty));
+                }
+                self.expr_children(node);
+                1
+            }
             "declaration" => {
                 // A type a function defines in a declaration of variables (`enum e { A } v;`):
                 // kernels repeat the definition, and the variables' declarations refer to it.
@@ -179,6 +188,19 @@ impl<'s> Walker<'s> {
                 1
             }
         }
+    }
+
+    /// The type name of a declaration when it is an object-like macro whose text ends a
+    /// statement (`#define BODY s += a[i];`, or `{ … }`) and no typedef: a macro used as a
+    /// statement without `;`, which tree-sitter reads as the type of what follows.
+    fn statement_macro_first(&self, node: Node<'s>) -> Option<Node<'s>> {
+        let ty = node
+            .child_by_field_id(fields().ty.get())
+            .filter(|t| t.node_kind() == "type_identifier")?;
+        let name = self.text(ty);
+        let body = self.env.constants.get(name)?.trim_end();
+        (!self.env.typedefs.contains_key(name) && (body.ends_with(';') || body.ends_with('}')))
+            .then_some(ty)
     }
 
     /// A `for`, `while` or `do` statement; returns how many siblings it used.
