@@ -152,7 +152,7 @@ fn without_pointer_qualifiers(ty: &str) -> String {
 
 /// The texts inside `[...]` groups that make up all of `rest` (spaces between allowed);
 /// `None` if anything else is there.
-fn bracket_groups(rest: &str) -> Option<Vec<&str>> {
+pub(crate) fn bracket_groups(rest: &str) -> Option<Vec<&str>> {
     let mut groups = Vec::new();
     let mut s = rest.trim_start();
     while !s.is_empty() {

@@ -148,6 +148,7 @@ impl<'s> Walker<'s> {
         if self.for_runtime {
             self.widen_array_parameters(&mut d, &clause_vars);
         }
+        self.sections_past_their_arrays(&d, &clause_vars);
         let consts = self.clause_consts(&d);
         // `cache` names what a loop's body should keep close (OpenACC 3.3 2.10): outside a
         // loop (at the top of a `kernels` block, say) it applies to nothing.
@@ -436,6 +437,74 @@ impl<'s> Walker<'s> {
     }
 
     /// Integer constant values of the clause arguments.
+    /// A warning for each section of an array whose bounds and extent are constants and that
+    /// reaches past the array (`copyin(a[0:N*N])` of `float a[N][N]`): the transfer would
+    /// read or write memory the array does not have, which the C compiler cannot see.
+    fn sections_past_their_arrays(&mut self, d: &Directive, clause_vars: &[Vec<Option<VarId>>]) {
+        for (ci, c) in d.clauses.iter().enumerate() {
+            for (ii, item) in clause_items(&c.args).iter().enumerate() {
+                let Some(var) = clause_vars
+                    .get(ci)
+                    .and_then(|v| v.get(ii))
+                    .copied()
+                    .flatten()
+                else {
+                    continue;
+                };
+                let v = self.unit.var(var);
+                if v.shape != acc_engine::facts::Shape::Array || v.vla {
+                    continue;
+                }
+                let Some(dims) = crate::vla::bracket_groups(&v.decl_text[v.decl_name.end..]) else {
+                    continue;
+                };
+                for (k, a) in item.accessors.iter().enumerate() {
+                    let directive::Accessor::Section {
+                        lower,
+                        length: Some(length),
+                        span,
+                    } = a
+                    else {
+                        if matches!(a, directive::Accessor::Index(_)) {
+                            continue;
+                        }
+                        break;
+                    };
+                    let lower = lower
+                        .as_ref()
+                        .map_or(Some(0), |e| consts::eval(&e.text, &self.env));
+                    let (Some(lower), Some(len), Some(extent)) = (
+                        lower,
+                        consts::eval(&length.text, &self.env),
+                        dims.get(k).and_then(|x| consts::eval(x, &self.env)),
+                    ) else {
+                        continue;
+                    };
+                    if lower < 0 || len < 0 || lower.saturating_add(len) > extent {
+                        self.diags.push(
+                            Diagnostic::warning(
+                                *span,
+                                format!(
+                                    "this section of `{}` runs from element {lower} to {}, past the {extent} \
+                                     elements its {} dimension has (`{}`): the transfer \
+                                     reaches memory the array does not have",
+                                    v.name,
+                                    lower.saturating_add(len) - 1,
+                                    ordinal(k + 1),
+                                    dims[k].trim()
+                                ),
+                            )
+                            .with_note(
+                                "a section is `[first:length]`, for each dimension (OpenACC 3.3 \
+                                 2.7.1): `a[0:N][0:N]`, or `a` whole",
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     pub(super) fn clause_consts(&self, d: &Directive) -> Vec<(Span, Option<i64>)> {
         let mut out = Vec::new();
         for c in &d.clauses {
@@ -451,6 +520,16 @@ impl<'s> Walker<'s> {
             }
         }
         out
+    }
+}
+
+/// `first`, `second`, … for a dimension's number.
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "first".into(),
+        2 => "second".into(),
+        3 => "third".into(),
+        n => format!("{n}th"),
     }
 }
 
@@ -491,5 +570,28 @@ mod tests {
         // The loop without a directive whose body `_Pragma` stands for is not taken as a plain
         // loop of the region: its node ends before its body.
         assert!(k.plain_loops.is_empty());
+    }
+
+    #[test]
+    fn a_constant_section_past_a_fixed_size_array_is_warned() {
+        let past = |decl: &str, clause: &str| {
+            let src = format!(
+                "#define N 32\nvoid f(void) {{\n  {decl};\n#pragma acc data {clause}\n  {{ }}\n}}\n"
+            );
+            crate::analyze_for(&src, Default::default(), None)
+                .diags
+                .iter()
+                .filter(|d| d.message.contains("past the"))
+                .map(|d| d.message.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            past("float a[N][N]", "copyin(a[0:N*N])"),
+            ["this section of `a` runs from element 0 to 1023, past the 32 elements its first dimension has (`N`): the transfer reaches memory the array does not have"]
+        );
+        assert_eq!(past("float a[N][N]", "copyin(a[2:4][30:3])").len(), 1);
+        assert!(past("float a[N][N]", "copyin(a[0:N][0:N], a[N-1:1])").is_empty());
+        // Bounds the front end cannot compute are left to the run time.
+        assert!(past("float a[N][N]; int n = 40", "copyin(a[0:n])").is_empty());
     }
 }
