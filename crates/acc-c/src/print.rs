@@ -153,6 +153,19 @@ pub fn print(src: &str, unit: &Unit, forms: &[OmpForm], mode: Mode) -> String {
             });
         }
     }
+    // Other compilers' pragmas between a loop directive and its loop (warned): between the
+    // OpenMP directive and its loop they would be errors.
+    for &p in &unit.left_out_pragmas {
+        edits.push(Edit {
+            start: p.start,
+            end: p.end,
+            text: format!(
+                "/* acc: left out: {} */",
+                src[p.range()].replace("*/", "* /")
+            ),
+            order: 0,
+        });
+    }
     apply(src, edits)
 }
 

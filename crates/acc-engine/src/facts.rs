@@ -361,6 +361,9 @@ pub struct Unit {
     /// The arms of `#if` chains the compiler will not see, where the front end can tell (the
     /// conditions name only macros it knows): what is written there is not the program's.
     pub dead_branches: Vec<Span>,
+    /// Other compilers' pragmas that stood between a loop directive and its loop (`#pragma omp
+    /// for`): left out of what acc writes, as the front end warned.
+    pub left_out_pragmas: Vec<Span>,
     /// File-scope `#if` chains holding declarations (`typedef double real;` under `#ifdef
     /// DOUBLE`) whose live arm the front end could not tell without the preprocessor.
     pub undecided_declarations: Vec<Span>,

@@ -32,6 +32,15 @@ impl<'a> Lowerer<'a> {
         }
         edits.extend(ref_edits);
         edits.extend(self.register_removals(body));
+        // Other compilers' pragmas between a loop directive and its loop (warned): left out.
+        for &p in self
+            .unit
+            .left_out_pragmas
+            .iter()
+            .filter(|p| body.contains(**p))
+        {
+            edits.push(Edit::remove(p));
+        }
         edits.extend(super::edit::conditional_blanks(self.src, body));
         apply_in(self.src, body, edits)
     }

@@ -303,6 +303,12 @@ fn lower_analysis(
         let hash = crate::split::fnv(&[lw.lines.main_file().as_bytes(), &[0], src.as_bytes()]);
         lw.library_pointers = format!("__acc_lg_{hash:016x}_");
     }
+    // Other compilers' pragmas between a loop directive and its loop (warned): left out of
+    // the host's text too, where a compiler that knows them would apply them to acc's code.
+    for &p in &analysis.unit.left_out_pragmas {
+        let text = lw.src[p.start..p.end].replace("*/", "* /");
+        lw.replace(p, format!("/* acc: left out: {text} */"));
+    }
     lw.run();
     lw.warn_mixed_atomics();
     lw.warn_shared_scalar_writes();

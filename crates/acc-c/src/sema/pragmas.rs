@@ -283,7 +283,13 @@ impl<'s> Walker<'s> {
                 switch_depth: self.switch_depth,
             });
         }
-        let (used, body) = self.visit_unit(&nodes[1..], false, file_scope, block);
+        let skip = if kind.is_loop() {
+            self.foreign_pragmas_before_loop(&nodes[1..])
+        } else {
+            0
+        };
+        let (used, body) = self.visit_unit(&nodes[1 + skip..], false, file_scope, block);
+        let used = used + skip;
         if kind.is_compute() {
             self.computes.pop();
         }
@@ -293,7 +299,7 @@ impl<'s> Walker<'s> {
             Some(body) => {
                 self.unit.constructs[id.0 as usize].body = Some(body);
                 self.braces_from_macros(id, body);
-                let first = nodes[1..].iter().copied().find(|n| !is_trivia(*n));
+                let first = nodes[1 + skip..].iter().copied().find(|n| !is_trivia(*n));
                 if kind.is_loop() {
                     self.loop_facts(id, first);
                 }
@@ -314,6 +320,59 @@ impl<'s> Walker<'s> {
             }
         }
         used
+    }
+
+    /// How many of `nodes` (what follows a loop directive) are trivia and other compilers'
+    /// pragmas before a `for` loop (`#pragma omp for` in Cray's hybrid examples, `#pragma GCC
+    /// ivdep`): acc applies the directive to the loop and leaves such a pragma out, with a
+    /// warning (`Unit::left_out_pragmas`); an unknown pragma is ignored by the C compiler, and
+    /// one it knows would apply to acc's generated code, not the loop. 0 when no loop follows
+    /// them (the directive's error then names the pragma).
+    fn foreign_pragmas_before_loop(&mut self, nodes: &[Node<'s>]) -> usize {
+        let foreign = |n: &Node| {
+            n.node_kind() == "preproc_call"
+                && n.child_by_field_id(fields().directive.get())
+                    .is_some_and(|d| {
+                        crate::syntax::directive_name(&self.src[d.byte_range()]) == "pragma"
+                    })
+        };
+        let mut k = 0;
+        let mut pragmas = Vec::new();
+        while let Some(n) = nodes.get(k) {
+            if is_trivia(*n) {
+            } else if foreign(n) && self.pragma(*n).is_none() {
+                pragmas.push(*n);
+            } else {
+                break;
+            }
+            k += 1;
+        }
+        if pragmas.is_empty()
+            || nodes
+                .get(k)
+                .is_none_or(|n| n.node_kind() != "for_statement")
+        {
+            return 0;
+        }
+        for p in pragmas {
+            let span = Span::new(
+                p.start_byte(),
+                p.start_byte() + self.src[p.byte_range()].trim_end().len(),
+            );
+            self.diags.push(
+                Diagnostic::warning(
+                    span,
+                    format!(
+                        "`{}` between a loop directive and its loop is left out: the directive \
+                         applies to the loop",
+                        &self.src[span.start..span.end]
+                    ),
+                )
+                .with_note("put the pragma inside the loop's body to keep it"),
+            );
+            self.unit.left_out_pragmas.push(span);
+        }
+        k
     }
 
     /// The error for construct `id` (its pragma `node`) with no statement after it.
