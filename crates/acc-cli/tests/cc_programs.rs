@@ -563,6 +563,19 @@ fn a_firstprivate_scalar_the_host_reads_after_the_region_is_a_warned_lost_update
     std::fs::write(dir.join("q.c"), quiet).unwrap();
     let out = ok(acc(&dir).args(["cc", "q.c", "-o", "q"]).output().unwrap());
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    // Read by the test of a loop around the construct, when the loop goes round again.
+    let again = "int main(void) {\n  int done = 0, it = 0;\n  while (!done && it < 3) {\n    \
+                 #pragma acc parallel loop\n    for (int i = 0; i < 100; i++)\n      \
+                 if (i == 7) done = 1;\n    it++;\n  }\n  return it;\n}\n";
+    std::fs::write(dir.join("w.c"), again).unwrap();
+    let out = ok(acc(&dir).args(["cc", "-c", "w.c"]).output().unwrap());
+    let said = stderr(&out);
+    assert!(
+        said.contains(
+            "w.c:6:19: warning: `done` is firstprivate in this `parallel loop` construct"
+        ) && said.contains("w.c:3:11: note: read here"),
+        "{said}"
+    );
 }
 
 /// `acc_free` of memory that `acc_malloc` returned while another device was current (the

@@ -140,7 +140,12 @@ impl Lowerer<'_> {
                 };
                 // The host's next use of it, in the same function: a read means it expected
                 // the region's value.
-                let Some(read) = self.next_use(&var.name, Span::new(body.end, function.end)) else {
+                // None after it: a loop around the construct tests it before the construct
+                // runs again (`while (!done) { #pragma acc parallel loop … done = 1; }`).
+                let Some(read) = self
+                    .next_use(&var.name, Span::new(body.end, function.end))
+                    .or_else(|| self.loop_test_use(&var.name, c.pragma_span, function))
+                else {
                     continue;
                 };
                 if self.writes_at(read) {
@@ -171,6 +176,39 @@ impl Lowerer<'_> {
             }
         }
         self.diags.extend(warnings);
+    }
+
+    /// A use of `name` in the test (or `for` update) of a loop of the host around `at`, within
+    /// `function`: what the host reads when the loop goes round again.
+    fn loop_test_use(&self, name: &str, at: Span, function: Span) -> Option<Span> {
+        let tree = self
+            .trees
+            .iter()
+            .find(|t| t.root_node().byte_range().contains(&at.start))?;
+        let mut n = tree
+            .root_node()
+            .descendant_for_byte_range(at.start, at.end)?;
+        while let Some(p) = n.parent() {
+            n = p;
+            if n.start_byte() < function.start {
+                return None;
+            }
+            if !matches!(
+                n.node_kind(),
+                "for_statement" | "while_statement" | "do_statement"
+            ) {
+                continue;
+            }
+            for field in ["condition", "update"] {
+                if let Some(test) = n.child_by_field_name(field) {
+                    let span = Span::new(test.start_byte(), test.end_byte());
+                    if let Some(read) = self.next_use(name, span) {
+                        return Some(read);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// The first use of the name `name` in `span` (host code, which the analysis does not
