@@ -582,14 +582,7 @@ impl<'a> Lowerer<'a> {
     /// Whether the variable named at `at` is written there: assigned (whole or a member or
     /// element of it), incremented or decremented, or its address taken.
     fn writes_at(&self, at: Span) -> bool {
-        let Some(tree) = self
-            .trees
-            .iter()
-            .find(|t| t.root_node().byte_range().contains(&at.start))
-        else {
-            return true;
-        };
-        let Some(mut n) = tree.root_node().descendant_for_byte_range(at.start, at.end) else {
+        let Some(mut n) = self.node_at(at) else {
             return true;
         };
         while let Some(p) = n.parent() {
@@ -615,15 +608,18 @@ impl<'a> Lowerer<'a> {
         false
     }
 
+    /// The smallest node of the file's trees that spans `at`.
+    fn node_at(&self, at: Span) -> Option<tree_sitter::Node<'a>> {
+        self.trees
+            .iter()
+            .find(|t| t.root_node().byte_range().contains(&at.start))?
+            .root_node()
+            .descendant_for_byte_range(at.start, at.end)
+    }
+
     /// The span of the function definition that holds `at`.
     fn enclosing_function(&self, at: Span) -> Option<Span> {
-        let tree = self
-            .trees
-            .iter()
-            .find(|t| t.root_node().byte_range().contains(&at.start))?;
-        let mut n = tree
-            .root_node()
-            .descendant_for_byte_range(at.start, at.end)?;
+        let mut n = self.node_at(at)?;
         loop {
             if n.node_kind() == "function_definition" {
                 return Some(Span::new(n.start_byte(), n.end_byte()));

@@ -181,13 +181,7 @@ impl Lowerer<'_> {
     /// A use of `name` in the test (or `for` update) of a loop of the host around `at`, within
     /// `function`: what the host reads when the loop goes round again.
     fn loop_test_use(&self, name: &str, at: Span, function: Span) -> Option<Span> {
-        let tree = self
-            .trees
-            .iter()
-            .find(|t| t.root_node().byte_range().contains(&at.start))?;
-        let mut n = tree
-            .root_node()
-            .descendant_for_byte_range(at.start, at.end)?;
+        let mut n = self.node_at(at)?;
         while let Some(p) = n.parent() {
             n = p;
             if n.start_byte() < function.start {
