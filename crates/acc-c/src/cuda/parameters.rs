@@ -77,9 +77,12 @@ fn parameter(
     edits: &mut Vec<(Range<usize>, String)>,
     arrays: &mut String,
 ) {
+    let Some(top) = p.child_by_field_name("declarator") else {
+        return;
+    };
     // The array declarators, outermost (`[m]` of `a[n][m]`) first.
     let mut brackets = Vec::new();
-    let mut d = p.child_by_field_name("declarator");
+    let mut d = Some(top);
     while let Some(x) = d.filter(|x| x.node_kind() == "array_declarator") {
         let inner_end = x
             .child_by_field_name("declarator")
@@ -102,9 +105,7 @@ fn parameter(
     match name {
         Some(name) if inner.iter().any(names_a_parameter) => {
             let name = &src[name.byte_range()];
-            let element = src
-                [p.start_byte()..p.child_by_field_name("declarator").unwrap().start_byte()]
-                .trim();
+            let element = src[p.start_byte()..top.start_byte()].trim();
             let extents: Vec<String> = inner
                 .iter()
                 .rev()
