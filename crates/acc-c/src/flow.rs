@@ -447,6 +447,8 @@ impl<'a> Fw<'_, 'a> {
                         .child_by_field_name("declarator")
                         .and_then(|x| self.declare(x))
                     else {
+                        // No variable of sema's: statement macros tree-sitter took for a type.
+                        self.macro_statement_store(n, out);
                         continue;
                     };
                     if self.shape(var) == Shape::Pointer {
@@ -472,6 +474,28 @@ impl<'a> Fw<'_, 'a> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// A declaration whose type names a macro and that declares no variable of sema's: macros
+    /// used as statements without `;` (`CLEAR` / `c[i] = c[i] + i;`, which sema reads as
+    /// statements, see `sema::statements`), whose text the check does not see: every variable
+    /// it names escapes the check.
+    fn macro_statement_store(&mut self, decl: Node, out: &mut Vec<Step>) {
+        if decl
+            .child_by_field_name("type")
+            .is_none_or(|t| t.node_kind() != "type_identifier")
+        {
+            return;
+        }
+        let mut stack = vec![decl];
+        while let Some(n) = stack.pop() {
+            if n.node_kind() == "identifier" {
+                if let Some(v) = self.lookup(self.text(n)) {
+                    out.push(Step::Escape(v));
+                }
+            }
+            stack.extend(named(n));
         }
     }
 

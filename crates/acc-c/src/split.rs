@@ -18,7 +18,8 @@
 //! bodies are shown. `#line` keeps the flag in GCC and clang.
 //!
 //! Rewritten at file scope, from the tree-sitter tree:
-//! - a non-static function definition: body → `;`; when a kernel names the
+//! - a non-static function definition: body → `;` (keeping the `#pragma push_macro` lines
+//!   of its constructs, whose kernels restore those macros); when a kernel names the
 //!   function (a `routine`), it stays as a GNU `extern inline` definition
 //!   instead, so a kernel can still inline it, and never emits a symbol;
 //! - a non-static object definition: `extern`, without its initializer; an
@@ -78,6 +79,25 @@ impl Lowered {
         }
         let names = identifiers(&kernels);
         let (mut edits, routines) = declarations_only(src, &p.trees, &names)?;
+        // A body that becomes `;` keeps the `#pragma push_macro` lines its constructs' sites
+        // have (see `lower::macro_scope`): the kernels restore those macros as they were at
+        // the constructs, so the saves must happen in this unit too.
+        for stub in edits
+            .iter_mut()
+            .filter(|e| e.text.starts_with(';') && e.end > e.start)
+        {
+            let pushes: String = p
+                .edits
+                .iter()
+                .filter(|e| stub.start <= e.start && e.start < stub.end)
+                .flat_map(|e| e.text.lines())
+                .filter(|l| l.trim_start().starts_with("#pragma push_macro("))
+                .map(|l| format!("{}\n", l.trim_start()))
+                .collect();
+            if !pushes.is_empty() {
+                stub.text = format!("{}\n{pushes}", stub.text.trim_end_matches('\n'));
+            }
+        }
         edits.extend(p.edits.iter().map(|e| {
             let mut e = e.clone();
             if e.text.contains(CONSTRUCTOR) {

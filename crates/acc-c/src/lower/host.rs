@@ -557,7 +557,19 @@ impl<'a> Lowerer<'a> {
             reductions: cuda_reds.clone(),
             types: local_types.as_str().to_string(),
             decls: format!("{}{}", decls.as_str(), bind_globals.as_str()),
-            body: kernel_body.clone(),
+            body: {
+                // Macros the file changes or defines after the construct, as they are here.
+                let (before, after) = self.site_macro_lines(&self.macros_to_save(span), span.start);
+                if before.is_empty() {
+                    kernel_body.clone()
+                } else {
+                    format!(
+                        "{before}#line {} \"{}\"\n{kernel_body}\n{after}",
+                        self.line(span),
+                        self.file_escaped_at(span)
+                    )
+                }
+            },
             store: red_store.as_str().to_string(),
             mode: if iterations == "1" {
                 CudaMode::Single

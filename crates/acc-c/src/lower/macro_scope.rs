@@ -1,10 +1,12 @@
 //! Macros a kernel uses that the file changes after the construct (an `#undef`, another
-//! `#define`). The kernel functions are written at the end of the file, where such a macro
-//! means something else or nothing, so the construct's site saves each one's definition
-//! (`#pragma push_macro`) and its kernel functions bring it back (`#pragma pop_macro`); the
-//! preprocessor of GCC and clang knows both. Saves stack up, so the kernel functions that
-//! restore go after the others in the reverse order of their constructs: each takes back its
-//! own.
+//! `#define`), or defines only after it. The kernel functions are written at the end of the
+//! file, where such a macro means something else or nothing, so the construct's site saves
+//! each one's definition (`#pragma push_macro`; an undefined macro is saved as undefined) and
+//! its kernel functions bring it back (`#pragma pop_macro`); the preprocessor of GCC and clang
+//! knows both. Saves stack up, so the kernel functions that restore go after the others in the
+//! reverse order of their constructs: each takes back its own. The CUDA module, whose kernels
+//! follow every definition of the file, switches such a macro to its meaning at the site
+//! around the kernel's body (`#undef`, the site's `#define`) and back, from the file's text.
 //!
 //! It must not know what a kernel does; it only brackets the text the lowering writes.
 
@@ -29,23 +31,108 @@ pub(super) fn changed_macros(src: &str) -> Vec<String> {
     changed
 }
 
-impl Lowerer<'_> {
-    /// The changed macros ([`changed_macros`]) that the construct's statement names.
-    pub(super) fn macros_to_save(&self, body: Span) -> Vec<String> {
-        if self.changed_macros.is_empty() {
-            return Vec::new();
+/// One `#define` or `#undef` line of the file: the macro, where the line starts, and for a
+/// `#define` its logical line (continuations joined).
+pub(super) struct MacroLine {
+    name: String,
+    at: usize,
+    define: Option<String>,
+}
+
+/// The file's `#define` and `#undef` lines, in order.
+pub(super) fn macro_lines(src: &str) -> Vec<MacroLine> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut lines = src.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let start = at;
+        at += line.len();
+        let Some((kind, name)) = crate::lex::macro_line(line) else {
+            continue;
+        };
+        let mut logical = line.trim_end().to_string();
+        while logical.ends_with('\\') {
+            let Some(next) = lines.next() else { break };
+            at += next.len();
+            logical.pop();
+            logical.push(' ');
+            logical.push_str(next.trim_end());
         }
+        out.push(MacroLine {
+            name: name.to_string(),
+            at: start,
+            define: (kind == "define").then_some(logical),
+        });
+    }
+    out
+}
+
+impl Lowerer<'_> {
+    /// The macros the construct's statement names whose meaning at the end of the file may
+    /// differ from the site's: changed ([`changed_macros`]), or first defined after it.
+    pub(super) fn macros_to_save(&self, body: Span) -> Vec<String> {
+        let later = |w: &str| {
+            self.live_macro_lines()
+                .find(|l| l.name == w)
+                .is_some_and(|l| l.define.is_some() && l.at >= body.end)
+        };
         let text = &self.src[body.start..body.end];
         let mut names: Vec<String> = Vec::new();
         for w in text
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| !w.is_empty())
         {
-            if self.changed_macros.iter().any(|m| m == w) && !names.iter().any(|n| n == w) {
+            if (self.changed_macros.iter().any(|m| m == w) || later(w))
+                && !names.iter().any(|n| n == w)
+            {
                 names.push(w.to_string());
             }
         }
         names
+    }
+
+    /// The macro lines outside the `#if` arms the compiler does not see.
+    fn live_macro_lines(&self) -> impl Iterator<Item = &MacroLine> + '_ {
+        self.macro_lines.iter().filter(|l| {
+            !self
+                .unit
+                .dead_branches
+                .iter()
+                .any(|d| d.start <= l.at && l.at < d.end)
+        })
+    }
+
+    /// For the CUDA version of a kernel of the construct at `at`: the lines that give each of
+    /// `names` its meaning at the site, and those that give back its meaning at the end of the
+    /// file, as the file's text says. A macro the file's first line of names `#undef`s comes
+    /// from elsewhere (a header, `-D`) and is left as it is.
+    pub(super) fn site_macro_lines(&self, names: &[String], at: usize) -> (String, String) {
+        let (mut before, mut after) = (String::new(), String::new());
+        for name in names {
+            let lines: Vec<&MacroLine> = self
+                .live_macro_lines()
+                .filter(|l| &l.name == name)
+                .collect();
+            if lines.first().is_none_or(|l| l.define.is_none()) {
+                continue;
+            }
+            let state = |end: usize| {
+                lines
+                    .iter()
+                    .rev()
+                    .find(|l| l.at < end)
+                    .and_then(|l| l.define.clone())
+            };
+            before.push_str(&format!("#undef {name}\n"));
+            if let Some(d) = state(at) {
+                before.push_str(&format!("{d}\n"));
+            }
+            after.push_str(&format!("#undef {name}\n"));
+            if let Some(d) = state(self.src.len()) {
+                after.push_str(&format!("{d}\n"));
+            }
+        }
+        (before, after)
     }
 
     /// `#pragma push_macro("M")` (or `pop_macro`) lines for `names`.

@@ -259,6 +259,7 @@ fn lower_analysis(
         edits: Vec::new(),
         kernels: String::new(),
         changed_macros: macro_scope::changed_macros(src),
+        macro_lines: macro_scope::macro_lines(src),
         restoring_kernels: Vec::new(),
         prototypes: String::new(),
         diags: Vec::new(),
@@ -346,6 +347,8 @@ struct Lowerer<'a> {
     kernels: String,
     /// The macros the file `#undef`s or defines again (see `macro_scope`).
     changed_macros: Vec<String>,
+    /// The file's `#define` and `#undef` lines (see `macro_scope`).
+    macro_lines: Vec<macro_scope::MacroLine>,
     /// Kernel functions that bring back their construct's macros (see `macro_scope`).
     restoring_kernels: Vec<String>,
     prototypes: String,
