@@ -6,7 +6,8 @@
  * shared copy, every chunk writes `i` at once and elements go missing. A region's own scalar
  * that a later statement uses reaches it too. (An inner loop's counter declared before the
  * region is `private` here, as OpenACC asks; acc also makes it each iteration's own without
- * the clause, which `crates/acc-cli/tests/cc.rs` checks, but OpenMP would share it.) */
+ * the clause, which `crates/acc-cli/tests/cc.rs` checks, but OpenMP would share it.) A loop
+ * with no level that every gang runs has its own variable in each. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -69,6 +70,22 @@ int main(void) {
     for (int m = 0; m < half; m++) c[m] = -1;
   }
   for (k = 0; k < N; k++) bad += c[k] != (k < N / 2 + 1 ? -1 : 9);
+
+  /* A loop with no level around a gang loop (lattice-QCD's `unitarize_conf`): every gang runs
+   * it, each with its own `k` (one shared copy, stepped by every gang, skips iterations). */
+  {
+    static int d[8 * 16 * 32];
+#pragma acc kernels copy(d)
+#pragma acc loop independent
+    for (k = 0; k < 8; k++) {
+#pragma acc loop independent gang
+      for (i = 0; i < 16; i++) {
+#pragma acc loop independent vector
+        for (int l = 0; l < 32; l++) d[(k * 16 + i) * 32 + l] += 1;
+      }
+    }
+    for (k = 0; k < 8 * 16 * 32; k++) bad += d[k] != 1;
+  }
 
   free(a);
   free(b);

@@ -499,6 +499,9 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         descriptive_vector(unit, an, p, eff.kind, &plain_loops, &mut loops);
     }
     let gang_partitioned = loops.iter().any(|l| l.partition.gang.is_some());
+    if gang_partitioned {
+        redundant_loops_own_their_counters(unit, an, p, &mut loops);
+    }
     members::attach_members_of_implicit_copies(unit, unit.construct(eff.construct), &mut data);
     KernelPlan {
         construct: eff.construct,
@@ -563,6 +566,37 @@ fn loop_privates(
         }
     }
     private
+}
+
+/// A sequential loop that no parallel loop encloses, in a kernel with gang loops, runs in
+/// every gang (and on every thread a gang spreads its loops over): its control variable, which
+/// OpenACC 3.3 2.6.1 makes private to the loop, must be each one's own, not the construct's
+/// one copy that all of them would step together (LQCD's `unitarize_conf`: a `loop
+/// independent` with no level in `kernels`, around a gang loop, skipped iterations on a GPU).
+fn redundant_loops_own_their_counters(
+    unit: &Unit,
+    an: &Analysis,
+    compute: EffId,
+    loops: &mut [LoopPlan],
+) {
+    let parallelized: Vec<EffId> = loops
+        .iter()
+        .filter(|l| l.partition.is_parallelized())
+        .map(|l| l.eff)
+        .collect();
+    for l in loops.iter_mut().filter(|l| !l.partition.is_parallelized()) {
+        let inside_parallel = an
+            .eff_ancestors(l.eff)
+            .take_while(|&a| an.eff(a).kind == EffKind::Loop)
+            .any(|a| parallelized.contains(&a));
+        if !inside_parallel {
+            for v in loop_privates(unit, an, compute, an.eff(l.eff), true) {
+                if !l.private.contains(&v) {
+                    l.private.push(v);
+                }
+            }
+        }
+    }
 }
 
 /// The variables each iteration of loop `l` has of its own: its private and reduction
