@@ -40,6 +40,24 @@ impl Lowerer<'_> {
         self.routine_globals = bound.iter().map(|g| g.name.clone()).collect();
     }
 
+    /// Whether the program includes the C library's `<NAME.h>`: the file names it, or (when
+    /// the program's headers were read) the macros it defines are defined, as where one of
+    /// the program's own headers includes it (lattice-QCD's `struct_c_def.h`).
+    fn includes_header(&self, name: &str) -> bool {
+        if self.src.contains(&format!("<{name}.h>")) {
+            return true;
+        }
+        let defines =
+            |m: &str, body: &str| self.macros.get(m).is_some_and(|d| d.body.trim() == body);
+        match name {
+            // glibc's and musl's <complex.h>: `complex` is `_Complex`.
+            "complex" => defines("complex", "_Complex"),
+            // <tgmath.h>'s guard (glibc `_TGMATH_H`, musl `_TGMATH_H`).
+            "tgmath" => self.macros.contains_key("_TGMATH_H"),
+            _ => false,
+        }
+    }
+
     /// One CUDA module per file: the runtime compiles it once, on the first launch of any of
     /// its kernels on a GPU. `None` when no kernel has a CUDA version, or the file's routines
     /// cannot have one (said in `--info`). With it, the file's routine library, when the file
@@ -106,13 +124,13 @@ impl Lowerer<'_> {
             let headers = crate::cuda::header_support(header_items, &emit(own));
             let declarations = format!("{}\n{headers}", self.src);
             let own = headers + own;
-            let text = crate::cuda::cxx_types(&emit(&own), self.src.contains("<complex.h>"));
+            let text = crate::cuda::cxx_types(&emit(&own), self.includes_header("complex"));
             let text =
                 crate::cuda::enums_as_integers(&crate::cuda::c_tokens_as_c_means_them(&text));
             let text = crate::cuda::standard_typedefs_left_to_the_file(&text, &declarations);
             // <tgmath.h>'s `sin(x)` of a float is `sinf`: C++'s overloads, which the prelude
             // then keeps (it gives <math.h>'s names their one C signature otherwise).
-            let text = if self.src.contains("<tgmath.h>") {
+            let text = if self.includes_header("tgmath") {
                 format!("#define __ACC_TGMATH 1\n{text}")
             } else {
                 text
