@@ -112,6 +112,11 @@ fn character_constants_are_ints_as_in_c() {
         c_tokens_as_c_means_them("auto int t; auto real_t x; auto p *q; auto y = 2; autos z;"),
         "/* auto */ int t; /* auto */ real_t x; /* auto */ p *q; auto y = 2; autos z;"
     );
+    // GNU's imaginary constants.
+    assert_eq!(
+        c_tokens_as_c_means_them("z = 2.0i + 1.5fI * 3j + 1e3L + 0x1p2 + 12u + x1i;"),
+        "z = __acc_cdouble(0.0, 2.0) + __acc_cfloat(0.0f, 1.5f) * __acc_cdouble(0.0, 3.0) + 1e3L + 0x1p2 + 12u + x1i;"
+    );
     // The preludes are acc's C++ and stay as they are.
     let with_prelude = format!("{}char c = 'q';", acc_engine::cuda::PRELUDE);
     assert!(c_tokens_as_c_means_them(&with_prelude).ends_with("char c = ((int)'q');"));
@@ -154,9 +159,10 @@ proptest::proptest! {
         let _ = enums_as_integers(&text);
     }
 
-    /// Any text: the rewriting never panics, and only adds the casts.
+    /// Any text: the rewriting never panics, and only adds the casts (no `i` or `j`, which
+    /// would make imaginary constants of numbers).
     #[test]
-    fn character_constants_rewrite_any_text(text in "[#a-z0-9'\"/*\\\n\r ]{0,40}") {
+    fn character_constants_rewrite_any_text(text in "[#a-hk-z0-9'\"/*\\\n\r ]{0,40}") {
         let out = c_tokens_as_c_means_them(&text);
         // Each cast adds `((int)` and `)`; the generated text has no parentheses of its own.
         proptest::prop_assert_eq!(out.len(), text.len() + 7 * out.matches("((int)").count());

@@ -335,7 +335,8 @@ fn after_preludes(module: &str) -> usize {
 /// `module` with the file's tokens that mean one thing in C and another in C++ written as C
 /// means them: each character constant (`'a'`, `'\n'`) as `((int)'a')` (in C a character
 /// constant is an `int`, `sizeof('a')` is 4; in C++ a `char`, 1) and the storage class `auto`
-/// as a comment (see [`auto_is_a_storage_class`]). Prefixed character constants (`L'a'`,
+/// as a comment (see [`auto_is_a_storage_class`]), and GNU's imaginary constants (`2.0i`) as the
+/// prelude's complex values (see [`imaginary_constant`]). Prefixed character constants (`L'a'`,
 /// `u'a'`) have the same type in both and stay, as do those in `#if` and `#elif` lines, where
 /// a cast is not allowed (and the preprocessor's arithmetic is the same in both), and the
 /// preludes' text.
@@ -394,6 +395,15 @@ pub fn c_tokens_as_c_means_them(module: &str) -> String {
                 }
                 i = end;
             }
+            _ if crate::lex::number_starts(b, i) => {
+                let end = crate::lex::number_end(b, i);
+                if let Some(value) = imaginary_constant(&text[i..end]) {
+                    out.push_str(&text[last..i]);
+                    out.push_str(&value);
+                    last = end;
+                }
+                i = end;
+            }
             c if is_word(c) => {
                 let word = i;
                 while i < b.len() && is_word(b[i]) {
@@ -411,6 +421,31 @@ pub fn c_tokens_as_c_means_them(module: &str) -> String {
     }
     out.push_str(&text[last..]);
     out
+}
+
+/// GNU C's imaginary constant (`2.0i`, `1.0I`, `0.5fi`, `3j`): the prelude's complex value of
+/// the constant's type, which C++ has no suffix for; `None` for any other number.
+fn imaginary_constant(number: &str) -> Option<String> {
+    if number.starts_with("0x") || number.starts_with("0X") {
+        return None;
+    }
+    let digits = number.trim_end_matches(|c: char| "iIjJfFlLuU".contains(c));
+    let suffix = &number[digits.len()..];
+    if suffix.chars().filter(|c| "iIjJ".contains(*c)).count() != 1 || digits.is_empty() {
+        return None;
+    }
+    let rest: String = suffix.chars().filter(|c| !"iIjJ".contains(*c)).collect();
+    let float = rest.contains(['f', 'F']);
+    let real = if digits.contains(['.', 'e', 'E']) {
+        digits.to_string()
+    } else {
+        format!("{digits}.0")
+    };
+    Some(if float {
+        format!("__acc_cfloat(0.0f, {real}f)")
+    } else {
+        format!("__acc_cdouble(0.0, {real})")
+    })
 }
 
 /// Whether C's `auto` before `rest` is its storage class (`auto int t;`, `auto real_t x;`,
