@@ -1,0 +1,217 @@
+//! The compile path's descriptive reading of OpenACC, where Clacc's mapping (which `acc
+//! translate` prints) is prescriptive: a `kernels` loop the dependence test proves
+//! independent becomes a gang loop (`descriptive_auto`), and an innermost level-less `loop`
+//! inside a gang loop whose iterations are independent and write their own elements becomes a
+//! vector loop (`descriptive_vector`, the choice Clacc's "Sequential Loops" names). It only
+//! changes the partitions (and privates) of the loops `plan` made.
+
+use super::*;
+
+/// The variables each iteration of loop `l` has of its own: its private and reduction
+/// variables, and the counters of the loops nested in it. Writing them is no dependence.
+fn iteration_own(unit: &Unit, an: &Analysis, l: EffId) -> Vec<VarId> {
+    let mut own: Vec<VarId> = an
+        .eff(l)
+        .attrs
+        .iter()
+        .filter(|a| matches!(a.dsa, Some((Dsa::Private | Dsa::Reduction(_), _))))
+        .map(|a| a.var)
+        .collect();
+    if let Some(body) = unit.construct(an.eff(l).construct).body {
+        own.extend(unit.nested_counters(body));
+    }
+    own
+}
+
+/// The descriptive reading of `auto` (Clacc's is `seq`): a sequential
+/// `kernels` loop that the dependence test proves independent runs
+/// gang-partitioned, when it is a statement of the region of its own (see
+/// [`stands_alone`]). Never wrong: a loop that is not proven stays
+/// sequential.
+pub(super) fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [LoopPlan]) {
+    let kernels = an.eff(compute).construct;
+    for l in loops.iter_mut() {
+        if !l.partition.seq || l.partition.exp_seq {
+            continue;
+        }
+        let c = unit.construct(l.construct);
+        let Some(facts) = c.loops.first() else {
+            continue;
+        };
+        let allowed = iteration_own(unit, an, l.eff);
+        let verdict = match (&facts.deps, &facts.header) {
+            (Some(d), Some(_)) => crate::dependence::independent(unit, d, &allowed),
+            _ => Err("the loop is not in canonical form".to_string()),
+        };
+        if verdict.is_ok() && stands_alone(unit, kernels, l.construct) {
+            // Proven independent, `auto` is `independent` (OpenACC 3.3 2.9.7): the levels the
+            // directive names apply (`kernels loop gang vector(128)`), else a gang loop.
+            use crate::directive::ClauseKind;
+            let has = |k: ClauseKind| c.directive.clauses_of(k).next().is_some();
+            l.partition.seq = false;
+            l.partition.gang = Some(if has(ClauseKind::Gang) {
+                crate::attrs::GangOrigin::Exp
+            } else {
+                crate::attrs::GangOrigin::Imp
+            });
+            l.partition.worker = has(ClauseKind::Worker);
+            l.partition.vector = has(ClauseKind::Vector);
+            // Its iterations now run in parallel: their own loop variables.
+            l.private = loop_privates(unit, an, compute, an.eff(l.eff), true);
+        }
+        let independent = c
+            .directive
+            .clauses_of(crate::directive::ClauseKind::Independent)
+            .next()
+            .is_some();
+        if independent && l.partition.seq {
+            // The program promised independence: the dependence test's doubts are not why it
+            // stays sequential (`descriptive_vector` may still give it the vector level).
+            l.kept_sequential = Some(
+                "it has no level, and acc gives one only to the innermost loop of a gang loop \
+                 (add `worker` or `vector`)",
+            );
+            continue;
+        }
+        l.auto = Some(verdict);
+    }
+}
+
+/// Clacc reads a `loop` with no level of parallelism that is not the implicit gang loop as
+/// sequential ("Sequential Loops"), and names the better choice: such a loop's iterations are
+/// required to be independent, so `worker` or `vector` could be added where no other loop's
+/// clauses conflict. The compile path takes it (`acc translate` prints Clacc's mapping, which
+/// does not read this plan): a loop of `parallel`, or of `kernels` with `independent` or that
+/// the dependence test proved independent, that has no `seq` (nor, unproven, `auto`), runs
+/// vector-partitioned when it is the innermost `loop` inside a
+/// gang-partitioned loop with no vector loop around it, and its body assigns no variable from
+/// outside it but its private and reduction variables and writes only elements whose subscript
+/// steps with the loop (a `kernels` loop without a directive proven independent counts as a
+/// gang loop around it) (a scalar or an element that every iteration writes would race: the
+/// promise of independence is commonly made about the arrays a loop fills).
+pub(super) fn descriptive_vector(
+    unit: &Unit,
+    an: &Analysis,
+    compute: EffId,
+    kind: EffKind,
+    plain_loops: &[(usize, Result<(), String>)],
+    loops: &mut [LoopPlan],
+) {
+    // The `kernels` loops without a directive that run as gang loops (proven independent).
+    let region = unit.construct(an.eff(compute).construct);
+    let plain_gang: Vec<crate::Span> = plain_loops
+        .iter()
+        .filter(|(_, verdict)| verdict.is_ok())
+        .map(|(i, _)| region.plain_loops[*i].0)
+        .collect();
+    use crate::directive::ClauseKind;
+    let partitions: Vec<(EffId, Partition)> = loops.iter().map(|l| (l.eff, l.partition)).collect();
+    let ancestors = |l: EffId| -> Vec<EffId> {
+        an.eff_ancestors(l)
+            .take_while(|&a| an.eff(a).kind == EffKind::Loop)
+            .collect()
+    };
+    let of = |e: EffId| partitions.iter().find(|(x, _)| *x == e).map(|(_, p)| *p);
+    for l in loops.iter_mut() {
+        if !l.partition.seq || l.partition.exp_seq {
+            continue;
+        }
+        let c = unit.construct(l.construct);
+        let has = |k: ClauseKind| c.directive.clauses_of(k).next().is_some();
+        // In `kernels`, a loop the dependence test proved independent (`descriptive_auto`)
+        // is as good as one the program promised independent.
+        let proven = matches!(l.auto, Some(Ok(())));
+        if (has(ClauseKind::Auto) && !proven)
+            || has(ClauseKind::Seq)
+            || (kind == EffKind::Kernels && !has(ClauseKind::Independent) && !proven)
+        {
+            continue;
+        }
+        let around = ancestors(l.eff);
+        let in_gang = around.iter().any(|&a| of(a).is_some_and(|p| p.is_gang()))
+            || plain_gang.iter().any(|s| s.contains(c.pragma_span));
+        let in_vector = around.iter().any(|&a| of(a).is_some_and(|p| p.vector));
+        let innermost = !partitions
+            .iter()
+            .any(|(e, _)| *e != l.eff && ancestors(*e).contains(&l.eff));
+        if !in_gang || in_vector || !innermost {
+            continue;
+        }
+        let Some(facts) = c.loops.first() else {
+            continue;
+        };
+        let (Some(deps), Some(_)) = (&facts.deps, &facts.header) else {
+            continue;
+        };
+        let allowed = iteration_own(unit, an, l.eff);
+        let writes_outside = deps.scalar_writes.iter().any(|(v, _)| !allowed.contains(v));
+        // Each element written must be the iteration's own: a subscript that steps with the
+        // loop (`b[i][j]` in the `j` loop), not one every iteration writes (`a[i] += …`, a
+        // reduction written without the clause), nor a store through a pointer.
+        let shared_writes = deps.accesses.iter().any(|a| {
+            a.write
+                && !allowed.contains(&a.var)
+                && !a
+                    .subscripts
+                    .iter()
+                    .any(|(_, s)| matches!(s, crate::facts::Subscript::Affine(_)))
+        });
+        let indirect = deps
+            .calls
+            .iter()
+            .any(|(name, _)| name == crate::facts::INDIRECT_STORE);
+        let why = if writes_outside {
+            Some("it has no level, and it assigns a variable from outside it, which a vector of iterations would share")
+        } else if shared_writes {
+            Some("it has no level, and it writes an element acc cannot tell is its iteration's own (a subscript that steps with the loop by no known amount, or not at all: a reduction needs its clause)")
+        } else if indirect {
+            Some("it has no level, and it stores through a pointer acc cannot follow")
+        } else if deps.early_exit.is_some() {
+            Some("it has no level, and it may leave early")
+        } else {
+            None
+        };
+        if why.is_some() {
+            l.kept_sequential = why;
+            continue;
+        }
+        l.partition.seq = false;
+        l.partition.vector = true;
+        l.implicit_vector = true;
+        l.private = loop_privates(unit, an, compute, an.eff(l.eff), true);
+    }
+}
+
+/// Whether loop construct `l` is a statement of `kernels` of its own: not
+/// inside another loop (with a directive or without) nor another statement
+/// of the region. Only such a loop may become a gang loop by the dependence
+/// test's verdict. Inside a sequential loop, every gang would run the code
+/// around it redundantly, and nothing makes one gang's part of the loop
+/// (or its share of a reduction) visible to the others before that code
+/// reads it: the sequential reading is the only one that keeps the answer.
+fn stands_alone(unit: &Unit, kernels: ConstructId, l: ConstructId) -> bool {
+    let region = unit.construct(kernels);
+    if l == kernels {
+        // `kernels loop`: the region's statement is this loop.
+        return true;
+    }
+    let c = unit.construct(l);
+    if c.parent != Some(kernels) || !region.loops.is_empty() {
+        // Inside another construct, or inside the loop of a `kernels loop`.
+        return false;
+    }
+    let at = c.pragma_span.start;
+    if region
+        .plain_loops
+        .iter()
+        .any(|(s, _)| s.start <= at && at < s.end)
+    {
+        return false;
+    }
+    let Some(body) = c.body else { return false };
+    region.statements.is_empty()
+        || region
+            .statements
+            .iter()
+            .any(|s| s.start <= at && s.end == body.end)
+}
