@@ -71,9 +71,14 @@ impl Lowerer<'_> {
     /// The macros the construct's statement names whose meaning at the end of the file may
     /// differ from the site's: changed ([`changed_macros`]), or first defined after it.
     pub(super) fn macros_to_save(&self, body: Span) -> Vec<String> {
+        // Each macro's first line in the file, once: a `#define` after the statement.
+        let mut first: std::collections::HashMap<&str, &MacroLine> = Default::default();
+        for l in self.live_macro_lines() {
+            first.entry(l.name.as_str()).or_insert(l);
+        }
         let later = |w: &str| {
-            self.live_macro_lines()
-                .find(|l| l.name == w)
+            first
+                .get(w)
                 .is_some_and(|l| l.define.is_some() && l.at >= body.end)
         };
         let text = &self.src[body.start..body.end];
