@@ -3,6 +3,7 @@
  * arrays whose extents read the struct (`float (*u)[u_vec->size[1]][u_vec->size[2]]`), mapped
  * with enter/exit data, a time loop with comma expressions, `present(u)` on the kernels. The
  * extents lie in host memory: the kernels get their values, computed at each launch. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -64,8 +65,11 @@ int main(void) {
   struct dataobj u_vec = {u, u_size}, c_vec = {c, c_size};
   kernel(&u_vec, &c_vec, 0.5f, STEPS - 1, 0, NX - 3, 0, NY - 3, 0);
   reference(want, c, NX, NY, 0.5f, STEPS);
+  /* A GPU fuses `a * b + c` into one rounding where the host rounds twice (nvc's and GCC's
+     offloading do too, unless told -ffp-contract=off): the answers agree to float's precision,
+     not to the last bit. */
   int bad = 0;
-  for (int i = 0; i < 2 * NX * NY; i++) bad += u[i] != want[i];
+  for (int i = 0; i < 2 * NX * NY; i++) bad += fabsf(u[i] - want[i]) > 1e-5f * (1 + fabsf(want[i]));
   free(u);
   free(want);
   free(c);

@@ -16,12 +16,16 @@ int main(void) {
   unsigned long ul[N];
   double out[N], precise[N];
   int truncated[N];
+  /* The float arguments are made on the host: `0.1f * i + 0.05f` in a kernel may round once
+     (a GPU fuses the multiply-add unless told -ffp-contract=off) where the host rounds twice. */
+  float xs[N];
   for (int i = 0; i < N; i++) {
+    xs[i] = 0.1f * i + 0.05f;
     a[i] = i % 17;
     b[i] = i % 5;
     ul[i] = (unsigned long)(i % 7);
   }
-#pragma acc parallel loop copyin(a, b, ul) copyout(out, precise, truncated)
+#pragma acc parallel loop copyin(a, b, ul, xs) copyout(out, precise, truncated)
   for (int i = 0; i < N; i++) {
     int d = abs(a[i] - b[i]);
     int e = abs(ul[i] - 3);
@@ -29,7 +33,7 @@ int main(void) {
                fmin(i, 10) + fmax(i, 50) + ceil(i) + sin(i % 3) + cos(0) + atan2(i, 1) +
                fmod(i, 7) + hypot(i % 3, 4) + cbrt(i) + round(i) + trunc(i) + copysign(i, -1);
     out[i] = d + e + r;
-    float xf = 0.1f * i + 0.05f;
+    float xf = xs[i];
     precise[i] = sin(xf) + exp(xf) + sqrt(xf) + pow(xf, 1.5f) + atan2(xf, 3.0f);
     truncated[i] = abs(-0.75 * i);
   }
@@ -45,7 +49,7 @@ int main(void) {
                trunc((double)i) + copysign((double)i, -1.0);
     double want = d + e + r;
     bad += fabs(out[i] - want) > 1e-9 * (1 + fabs(want));
-    double xd = (double)(0.1f * i + 0.05f);
+    double xd = (double)xs[i];
     double p = sin(xd) + exp(xd) + sqrt(xd) + pow(xd, 1.5) + atan2(xd, 3.0);
     bad += fabs(precise[i] - p) > 1e-14 * (1 + fabs(p));
     bad += truncated[i] != abs((int)(-0.75 * i));

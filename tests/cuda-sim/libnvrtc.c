@@ -208,7 +208,7 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
                                     const char *const *options) {
   if (!valid(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
   if (num_options < 0 || (num_options > 0 && !options)) return NVRTC_ERROR_INVALID_INPUT;
-  int arch = 52, cubin = 0, relocatable = 0;
+  int arch = 52, cubin = 0, relocatable = 0, fmad = 1;
   char *argv[256];
   int argc = 0;
   char *cxx = NULL;
@@ -237,10 +237,14 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
       }
     } else if (!strcmp(o, "-rdc=true") || !strcmp(o, "--relocatable-device-code=true")) {
       relocatable = 1;
+    } else if (!strcmp(o, "--fmad=false") || !strcmp(o, "-fmad=false")) {
+      fmad = 0;
+    } else if (!strcmp(o, "--fmad=true") || !strcmp(o, "-fmad=true")) {
+      fmad = 1;
     } else if ((!strncmp(o, "-D", 2) || !strncmp(o, "--define-macro=", 15)) && ndefines < 64) {
       snprintf(defines[ndefines++], 256, "-D%s", o[1] == 'D' ? o + 2 : o + 15);
     }
-    /* Other options (-lineinfo, --fmad=..., -G, --use_fast_math, ...) change nothing here. */
+    /* Other options (-lineinfo, -G, --use_fast_math, ...) change nothing here. */
   }
   char dir[] = "/tmp/acc-sim-nvrtc-XXXXXX";
   const char *tmp = getenv("TMPDIR");
@@ -273,14 +277,24 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
   /* NVRTC's C++ has no variable-length arrays, which GCC's allows: refused here too (the log
    * shows only when compiling fails, so GCC's other warnings stay unseen). */
   const char *fixed[] = {"-std=c++17", "-O1", "-g0", "-fPIC", "-Werror=vla",
-                         "-ffp-contract=off", "-fno-strict-aliasing", "-fvisibility=hidden",
-                         "-include"};
+                         "-fno-strict-aliasing", "-fvisibility=hidden"};
   /* Relocatable device code is an object for cuLinkComplete to link (libcuda.c), with the
    * shim's per-module state shared by the objects of one link (see shim.h). */
   const char *whole[] = {"-shared", "-Wl,-Bsymbolic"};
   const char *part[] = {"-c", "-D__ACC_SIM_RDC=1"};
   for (size_t k = 0; k < 2; k++) argv[argc++] = (char *)(relocatable ? part : whole)[k];
   for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++) argv[argc++] = (char *)fixed[k];
+  /* NVRTC contracts `a * b + c` into a fused multiply-add unless told `--fmad=false`: so do the
+   * kernels here, where the CPU has the instruction (GCC forms FMAs at -O2's "expensive
+   * optimizations"), so that a program whose answer depends on the rounding shows it. */
+  if (fmad && __builtin_cpu_supports("fma")) {
+    argv[argc++] = "-ffp-contract=fast";
+    argv[argc++] = "-mfma";
+    argv[argc++] = "-fexpensive-optimizations";
+  } else {
+    argv[argc++] = "-ffp-contract=off";
+  }
+  argv[argc++] = "-include";
   argv[argc++] = shim;
   argv[argc++] = inc;
   argv[argc++] = archdef;

@@ -235,18 +235,27 @@ static inline float atomicExch(float *p, float v) {
 }
 
 /* ---- intrinsics ------------------------------------------------------------------------------ */
-/* Kernels are compiled with -ffp-contract=off, so plain operations round once, as _rn does. */
-static inline float __fadd_rn(float a, float b) { return a + b; }
-static inline float __fsub_rn(float a, float b) { return a - b; }
-static inline float __fmul_rn(float a, float b) { return a * b; }
-static inline float __fdiv_rn(float a, float b) { return a / b; }
+/* CUDA never fuses the _rn operations into a multiply-add; the kernels here may be compiled
+ * with contraction (`--fmad`, as NVRTC's default), so each result and operand passes an empty
+ * asm that the compiler cannot see through. */
+template <class T> static inline T __acc_sim_opaque(T v) {
+  __asm__("" : "+m"(v));
+  return v;
+}
+#define __ACC_SIM_RN2(name, T, op)                                                              \
+  static inline T name(T a, T b) { return __acc_sim_opaque(__acc_sim_opaque(a) op __acc_sim_opaque(b)); }
+__ACC_SIM_RN2(__fadd_rn, float, +)
+__ACC_SIM_RN2(__fsub_rn, float, -)
+__ACC_SIM_RN2(__fmul_rn, float, *)
+__ACC_SIM_RN2(__fdiv_rn, float, /)
+__ACC_SIM_RN2(__dadd_rn, double, +)
+__ACC_SIM_RN2(__dsub_rn, double, -)
+__ACC_SIM_RN2(__dmul_rn, double, *)
+__ACC_SIM_RN2(__ddiv_rn, double, /)
+#undef __ACC_SIM_RN2
 static inline float __fsqrt_rn(float a) { return sqrtf(a); }
 static inline float __frcp_rn(float a) { return 1.0f / a; }
 static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
-static inline double __dadd_rn(double a, double b) { return a + b; }
-static inline double __dsub_rn(double a, double b) { return a - b; }
-static inline double __dmul_rn(double a, double b) { return a * b; }
-static inline double __ddiv_rn(double a, double b) { return a / b; }
 static inline double __dsqrt_rn(double a) { return sqrt(a); }
 static inline double __drcp_rn(double a) { return 1.0 / a; }
 static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }

@@ -382,6 +382,7 @@ impl Build {
             file_name: name.clone(),
             read_headers: acc_c::preprocess::needs_headers(file, &src, &args),
             inline_headers: true,
+            nvrtc_options: acc_c::lower::nvrtc_options_for(&args),
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, file, &args);
         let acc_c::lower::LazyLowering {

@@ -677,11 +677,17 @@ mod tests {
         let text = "# 0 \"m.c\"\n# 0 \"<built-in>\"\n#define __GNUC__ 12\n# 1 \"/usr/include/stdio.h\" 1 3 4\n\
                     typedef struct _IO_FILE FILE;\nextern FILE *stdin;\n# 2 \"m.c\" 2\n# 1 \"t.h\" 1\n\
                     #define N 10\nlong long n = N;\ntypedef double real_t;\nreal_t grid[N], *p;\n\
+                    static const double pi = 3.14, *q = &pi;\nconst int table[2] = {1, 2};\n\
                     int f(int);\nenum color { RED, GREEN };\n# 3 \"m.c\" 2\nint main_global;\n";
         let env = learn_text(text);
         let mut globals: Vec<&str> = env.header_globals.keys().map(String::as_str).collect();
         globals.sort_unstable();
-        assert_eq!(globals, ["grid", "n", "p"]);
+        assert_eq!(globals, ["grid", "n", "p", "pi", "q", "table"]);
+        let constants: Vec<Option<&str>> = ["n", "pi", "q", "table"]
+            .iter()
+            .map(|g| env.header_globals[*g].constant_initializer.as_deref())
+            .collect();
+        assert_eq!(constants, [None, Some("3.14"), None, Some("{1, 2}")]);
         assert_eq!(env.header_globals["n"].decl_text, "long long n");
         assert_eq!(
             &env.header_globals["n"].decl_text[env.header_globals["n"].decl_name.clone()],

@@ -82,6 +82,22 @@ pub struct HeaderGlobal {
     pub decl_text: String,
     /// Where the name is in `decl_text`.
     pub decl_name: std::ops::Range<usize>,
+    /// Its initializer, when it is a constant: the object itself `const`, not a pointer (nor
+    /// holding one), and initialized. A CUDA module defines it on the device from this.
+    pub constant_initializer: Option<String>,
+}
+
+/// Whether a declarator makes a pointer anywhere (`*p`, `*t[4]`, `(*f)(void)`): a `const`
+/// in front of it qualifies what is pointed to, and the object holds an address.
+pub fn holds_pointer(declarator: Node) -> bool {
+    let mut d = Some(declarator);
+    while let Some(n) = d {
+        if matches!(n.kind(), "pointer_declarator" | "function_declarator") {
+            return true;
+        }
+        d = n.child_by_field_id(fields().declarator.get());
+    }
+    false
 }
 
 /// A top-level item of a header that a CUDA module may need: a macro, a typedef, a struct,
@@ -384,6 +400,10 @@ impl TypeEnv {
             };
             let decl_text = format!("{type_text} {}", &src[declarator.byte_range()]);
             let start = type_text.len() + 1 + (id.start_byte() - declarator.start_byte());
+            let constant_initializer = d
+                .child_by_field_id(fields().value.get())
+                .filter(|_| qualifiers.contains(&"const") && !holds_pointer(declarator))
+                .map(|v| src[v.byte_range()].to_string());
             self.header_globals.insert(
                 name.to_string(),
                 HeaderGlobal {
@@ -391,6 +411,7 @@ impl TypeEnv {
                     type_text: type_text.clone(),
                     decl_text,
                     decl_name: start..start + name.len(),
+                    constant_initializer,
                 },
             );
         }

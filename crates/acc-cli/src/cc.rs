@@ -731,6 +731,7 @@ impl Ctx<'_> {
             file_name: path.to_string(),
             read_headers: acc_c::preprocess::needs_headers(Path::new(path), src, &args.preprocess),
             inline_headers: true,
+            nvrtc_options: acc_c::lower::nvrtc_options_for(&args.common),
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
         let acc_c::lower::LazyLowering {

@@ -226,6 +226,9 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
                 || arg.starts_with("-acc=")
                 || arg.starts_with("-fopenacc-") => {}
             _ if arg.starts_with("-Minfo") => a.info = true,
+            // nvc's words for fusing multiply-adds, for host and device alike.
+            "-Mfma" => a.common.push("-ffp-contract=fast".to_string()),
+            "-Mnofma" => a.common.push("-ffp-contract=off".to_string()),
             _ if LINK_ONLY.contains(&arg) || arg.starts_with("-Wl,") => {
                 a.link.push(arg.to_string())
             }
@@ -495,6 +498,12 @@ mod tests {
         assert!(a.common.is_empty(), "{:?}", a.common);
         assert!(a.info);
         assert_eq!(a.inputs, vec![Input::C("a.c".into())]);
+    }
+
+    #[test]
+    fn nvcs_fma_flags_are_gccs() {
+        assert_eq!(p("-Mnofma a.c").common, strs(&["-ffp-contract=off"]));
+        assert_eq!(p("-Mfma a.c").common, strs(&["-ffp-contract=fast"]));
     }
 
     #[test]

@@ -380,3 +380,92 @@ fn command_line_macros_reach_the_cuda_module() {
         "{printed}"
     );
 }
+
+/// `-ffp-contract=off` reaches the kernels: NVRTC fuses `a * b + c` into one rounding by
+/// default (as the simulator does where the CPU has FMA), and with the flag a kernel's floats
+/// are the host's to the last bit. Without the flag, on such a CPU, they are the fused ones.
+#[test]
+fn no_fp_contraction_makes_kernels_round_as_the_host() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-fp-contract");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("axpy.c");
+    std::fs::write(
+        &src,
+        "#include <math.h>\n#include <stdio.h>\nenum { N = 256 };\n\
+         int main(void) {\n  float a[N], b[N], c[N], y[N];\n  \
+         for (int i = 0; i < N; i++) { a[i] = 0.1f; b[i] = (float)i; c[i] = 0.05f + 0.001f * i; }\n  \
+         #pragma acc parallel loop copyin(a, b, c) copyout(y)\n  \
+         for (int i = 0; i < N; i++) y[i] = a[i] * b[i] + c[i];\n  \
+         int unfused = 0, fused = 0;\n  \
+         for (int i = 0; i < N; i++) {\n    volatile float p = a[i] * b[i];\n    \
+         unfused += y[i] != p + c[i];\n    fused += y[i] != fmaf(a[i], b[i], c[i]);\n  }\n  \
+         printf(\"differ from unfused=%d fused=%d\\n\", unfused, fused);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let cpu_fuses = std::fs::read_to_string("/proc/cpuinfo")
+        .is_ok_and(|info| info.split_whitespace().any(|w| w == "fma"));
+    for (flags, want) in [
+        (&["-ffp-contract=off"][..], "unfused=0 "),
+        (&[][..], if cpu_fuses { "fused=0" } else { "unfused=0 " }),
+    ] {
+        let exe = dir.join(if flags.is_empty() { "fused" } else { "unfused" });
+        acc_cc(&exe, flags, &[&src]);
+        let cache = sim::fresh_cache("fp-contract");
+        let run = run_on(gpu, &cache, &exe, "nvidia");
+        let printed = sim::printed(&run);
+        assert!(
+            run.status.success() && printed.contains(want),
+            "{flags:?}: want {want}: {printed}"
+        );
+    }
+}
+
+/// Constants (`static const` scalars and tables, the file's and its header's) that routines
+/// use without a `declare`: the GPU module has copies of its own (before, the kernels had no
+/// CUDA version and stopped on the GPU).
+#[test]
+fn routines_use_constants_without_declare() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-routine-constants");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("k.h"),
+        "static const double scale_by = 3.0;\nstatic const int table[4] = {1, 2, 3, 4};\n",
+    )
+    .unwrap();
+    let src = dir.join("k.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#include \"k.h\"\nstatic const double local_scale = 2.0;\n\
+         #pragma acc routine seq\nstatic double f(double x, int i) { return x * scale_by * local_scale + table[i % 4]; }\n\
+         int main(void) {\n  double a[16];\n  for (int i = 0; i < 16; i++) a[i] = i;\n\
+         #pragma acc parallel loop copy(a)\n  for (int i = 0; i < 16; i++) a[i] = f(a[i], i);\n\
+         int bad = 0;\n  for (int i = 0; i < 16; i++) bad += a[i] != i * 6.0 + (i % 4 + 1);\n\
+         printf(\"wrong=%d\\n\", bad);\n  return bad != 0;\n}\n",
+    )
+    .unwrap();
+    let exe = dir.join("k");
+    acc_cc(&exe, &[], &[&src]);
+    let cache = sim::fresh_cache("routine-constants");
+    for device in ["nvidia", "host_discrete"] {
+        let run = run_on(gpu, &cache, &exe, device);
+        let printed = sim::printed(&run);
+        assert!(
+            run.status.success() && printed.contains("wrong=0") && !printed.contains("warning"),
+            "{device}: {printed}"
+        );
+    }
+}

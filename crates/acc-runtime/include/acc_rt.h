@@ -157,7 +157,9 @@ typedef struct acc_rt_kernel {
  *
  * cuda_source is a complete CUDA C++ translation unit that includes no headers (it is compiled
  * by NVRTC alone, for the device's architecture, on the kernel's first launch, and cached on
- * disk); cuda_entry names an `extern "C" __global__` function in it. Both must be string
+ * disk; a first line `// nvrtc-options: OPT...` adds NVRTC options, such as `--fmad=false`
+ * that `acc cc -ffp-contract=off` asks for, before those of $ACC_NVRTC_OPTIONS); cuda_entry
+ * names an `extern "C" __global__` function in it. Both must be string
  * literals (the runtime keys its loaded kernels by their addresses). The entry's parameters are
  *
  *   entry(P0, P1, ..., P(nargs-1), void *const *__acc_red, long long __acc_iterations)

@@ -125,6 +125,17 @@ pub fn extra_options() -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The options a module asks for on its first line, `// nvrtc-options: …` (`acc cc` writes
+/// `--fmad=false` there for `-ffp-contract=off`; see `acc_rt.h`). They go before the options
+/// of the environment, which may override them.
+pub fn module_options(source: &str) -> impl Iterator<Item = &str> {
+    let first = source.lines().next().unwrap_or("");
+    first
+        .strip_prefix("// nvrtc-options:")
+        .unwrap_or("")
+        .split_whitespace()
+}
+
 /// A compile that failed: NVRTC's log (or why NVRTC could not run).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {
@@ -155,6 +166,7 @@ pub fn compile(
     let cname = CString::new(name.replace('\0', " ")).unwrap_or_default();
     // `unsigned __int128` carries the prelude's `long double` arithmetic.
     let mut opts = vec![target.arch_option(), "--device-int128".to_string()];
+    opts.extend(module_options(source).map(str::to_owned));
     opts.extend(options.iter().cloned());
     let opts: Vec<CString> = opts
         .into_iter()
@@ -501,6 +513,17 @@ mod tests {
         assert_eq!(fnv1a128(&[]), 0x6c62272e07bb014262b821756295c58d);
         assert_ne!(fnv1a128(&[b"ab", b"c"]), fnv1a128(&[b"a", b"bc"]));
         assert_eq!(fnv1a128(&[b"x"]), fnv1a128(&[b"x"]));
+    }
+
+    #[test]
+    fn a_module_asks_for_options_on_its_first_line_only() {
+        let asked = |s| module_options(s).collect::<Vec<_>>();
+        assert_eq!(
+            asked("// nvrtc-options: --fmad=false -lineinfo\n__global__ void k() {}"),
+            ["--fmad=false", "-lineinfo"]
+        );
+        assert!(asked("__global__ void k() {}\n// nvrtc-options: --fmad=false").is_empty());
+        assert!(asked("").is_empty());
     }
 
     #[test]

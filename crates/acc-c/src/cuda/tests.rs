@@ -46,7 +46,7 @@ fn macros_types_and_routines_come_along_and_nothing_else() {
         },
         &crate::line_map::LineMap::new(src, "t.c"),
         &[],
-        &routine_globals(src, &t, &r),
+        &routine_globals(src, &t, &r, &Default::default()),
         &r,
         "__acc_gp_",
     )
@@ -188,7 +188,7 @@ fn routines_reach_declared_globals_through_device_pointers() {
     let src = "#define N 4\ndouble g[N];\nstatic const int k = 2, *p;\nint h;\n#pragma acc routine seq\nstatic double f(int i) {\n  return g[i] * k;\n}\n";
     let t = crate::syntax::parse(src);
     let r = routines_of(src);
-    let bound = routine_globals(src, &t, &r);
+    let bound = routine_globals(src, &t, &r, &Default::default());
     let found: Vec<(&str, usize)> = bound.iter().map(|g| (g.name.as_str(), g.at)).collect();
     assert_eq!(
         found,
@@ -232,7 +232,7 @@ fn a_routine_that_uses_an_undeclared_global_has_no_cuda_form() {
         },
         &crate::line_map::LineMap::new(src, "t.c"),
         &["k".into()],
-        &routine_globals(src, &t, &r),
+        &routine_globals(src, &t, &r, &Default::default()),
         &r,
         "__acc_gp_",
     )
@@ -240,4 +240,109 @@ fn a_routine_that_uses_an_undeclared_global_has_no_cuda_form() {
     assert_eq!(at, src.find("g[i]").unwrap());
     assert!(why.contains("`g`"), "{why}");
     assert!(why.contains("declare create(g)"), "{why}");
+}
+
+/// A global of the program's header reaches routines as the file's own do: through a device
+/// pointer when a `declare` names it (declared as the header declares it), as the error of an
+/// undeclared global otherwise. A parameter or a local of the name hides it.
+#[test]
+fn routines_reach_the_headers_globals_and_not_the_names_they_hide() {
+    let src = "#pragma acc routine seq\nstatic double f(int i) {\n  return scale * i;\n}\n\
+               #pragma acc routine seq\nstatic int g(int scale) { return scale + 1; }\n\
+               #pragma acc routine seq\nstatic int h(int i) { if (i) { int scale = i; return scale; } return 0; }\n";
+    let t = crate::syntax::parse(src);
+    let r = routines_of(src);
+    let mut headers = HashMap::new();
+    headers.insert(
+        "scale".to_string(),
+        HeaderGlobal {
+            facts: scalar(),
+            type_text: "real_t".into(),
+            decl_text: "real_t scale".into(),
+            decl_name: 7..12,
+            constant_initializer: None,
+        },
+    );
+    let bound = routine_globals(src, &t, &r, &headers);
+    assert_eq!(bound.len(), 1, "{bound:?}");
+    let at = src.find("scale * i").unwrap();
+    assert_eq!(bound[0].uses.len(), 1);
+    assert_eq!(bound[0].uses[0], at..at + 5);
+    let file = FileText {
+        src,
+        trees: &t,
+        dead: &[],
+    };
+    let lines = crate::line_map::LineMap::new(src, "t.c");
+    let s = support(&file, &lines, &["scale".into()], &bound, &r, "__acc_gp_").unwrap();
+    assert!(
+        s.contains("__device__ real_t (*__acc_gp_scale);\n#define scale (*__acc_gp_scale)\n"),
+        "{s}"
+    );
+    let (at, why) = support(&file, &lines, &[], &bound, &r, "__acc_gp_").unwrap_err();
+    assert_eq!(at, src.find("scale * i").unwrap());
+    assert!(why.contains("declare create(scale)"), "{why}");
+}
+
+/// A constant (`const`, initialized, not a pointer) that a routine uses without a `declare`
+/// gets a definition of the module's own, from the file or the header; the kernels set no
+/// pointer for it. One with a `declare` goes through its device copy.
+#[test]
+fn constants_without_declare_are_the_modules_own() {
+    let src = "static const double bias = 2.0;\nstatic const int table[4] = {1, 2, 3, 4};\nconst char *name = \"x\";\n\
+               #pragma acc routine seq\nstatic double f(int i) {\n  return bias + table[i] + offset + name[0];\n}\n";
+    let t = crate::syntax::parse(src);
+    let r = routines_of(src);
+    let mut headers = HashMap::new();
+    headers.insert(
+        "offset".to_string(),
+        HeaderGlobal {
+            facts: scalar(),
+            type_text: "const double".into(),
+            decl_text: "const double offset".into(),
+            decl_name: 13..19,
+            constant_initializer: Some("0.25".into()),
+        },
+    );
+    let bound = routine_globals(src, &t, &r, &headers);
+    let constants: Vec<Option<&str>> = bound.iter().map(|g| g.constant.as_deref()).collect();
+    assert_eq!(
+        constants,
+        [
+            Some("static __device__ const double bias = 2.0;"),
+            Some("static __device__ const int table[4] = {1, 2, 3, 4};"),
+            None,
+            Some("static __device__ const double offset = 0.25;"),
+        ]
+    );
+    let file = FileText {
+        src,
+        trees: &t,
+        dead: &[],
+    };
+    let lines = crate::line_map::LineMap::new(src, "t.c");
+    let declared = ["name".to_string(), "table".to_string()];
+    let s = support(&file, &lines, &declared, &bound, &r, "__acc_gp_").unwrap();
+    assert!(
+        s.contains("static __device__ const double bias = 2.0;\n"),
+        "{s}"
+    );
+    assert!(
+        s.contains("__device__ const int (*__acc_gp_table)[4];"),
+        "{s}"
+    );
+    assert!(
+        !s.contains("__acc_gp_bias") && !s.contains("__acc_gp_offset"),
+        "{s}"
+    );
+    let through: Vec<bool> = bound.iter().map(|g| g.through_pointer(&declared)).collect();
+    assert_eq!(through, [false, true, true, false]);
+}
+
+fn scalar() -> crate::types::TypeFacts {
+    crate::types::TypeFacts {
+        shape: acc_engine::facts::Shape::Scalar,
+        is_const: false,
+        is_complete: true,
+    }
 }

@@ -88,6 +88,25 @@ pub struct LowerOptions {
     /// `#include` and apply them there ([`crate::inline`]), as `acc cc` does; else they are
     /// reported and left as plain C (`acc translate`, `acc check`).
     pub inline_headers: bool,
+    /// Options for NVRTC when it compiles the file's CUDA module (`--fmad=false` for
+    /// `-ffp-contract=off`): written on the module's first line, where the runtime reads them
+    /// (`acc_rt.h`), so that every compile of the module, linked ones included, uses them.
+    pub nvrtc_options: Vec<String>,
+}
+
+/// The NVRTC options that the host compiler's `flags` ask of the device code too: GCC's and
+/// clang's `-ffp-contract=off` (the last `-ffp-contract=` wins) keeps NVRTC from fusing
+/// `a * b + c` into one rounding (`--fmad=false`), so that a kernel's floating-point results
+/// are the host's. Without it NVRTC fuses, as nvc and GCC's offloading do by default.
+pub fn nvrtc_options_for<S: AsRef<str>>(flags: &[S]) -> Vec<String> {
+    let contract = flags
+        .iter()
+        .filter_map(|f| f.as_ref().strip_prefix("-ffp-contract="))
+        .next_back();
+    match contract {
+        Some("off") => vec!["--fmad=false".to_string()],
+        _ => Vec::new(),
+    }
 }
 
 /// The generated C for one file.
@@ -144,7 +163,14 @@ pub fn lower_file(
     opts: &LowerOptions,
 ) -> (Option<Lowered>, Vec<Diagnostic>) {
     let items = headers.header_items.clone();
-    lower_analysis(src, crate::analyze_for(src, headers, None), opts, &items)
+    let globals = headers.header_globals.clone();
+    lower_analysis(
+        src,
+        crate::analyze_for(src, headers, None),
+        opts,
+        &items,
+        &globals,
+    )
 }
 
 /// As [`lower_file`], asking for header facts only when the file itself
@@ -173,6 +199,7 @@ pub fn lower_file_lazy(
     // which one that is may take the headers' macros and the command line's.
     let undecided = has_directives && !analysis.unit.undecided_declarations.is_empty();
     let mut header_items = Vec::new();
+    let mut header_globals = Default::default();
     if unknown_type
         || undecided
         || opts.read_headers
@@ -180,6 +207,7 @@ pub fn lower_file_lazy(
     {
         let mut env = headers()?;
         header_items = env.header_items.clone();
+        header_globals = env.header_globals.clone();
         if opts.inline_headers {
             if let Some(inlined) = crate::inline::headers_into_file(
                 src,
@@ -198,7 +226,8 @@ pub fn lower_file_lazy(
                 header_items.retain(|i| !headers.contains(&i.header));
                 let text = inlined.text;
                 let analysis = crate::analyze_for(&text, env, None);
-                let (mut lowered, diags) = lower_analysis(&text, analysis, opts, &header_items);
+                let (mut lowered, diags) =
+                    lower_analysis(&text, analysis, opts, &header_items, &header_globals);
                 if let Some(l) = &mut lowered {
                     l.inlined_headers = headers;
                 }
@@ -213,7 +242,7 @@ pub fn lower_file_lazy(
         let trees = std::mem::take(&mut analysis.trees);
         analysis = crate::analyze_parsed(src, trees, env, None);
     }
-    let (lowered, diags) = lower_analysis(src, analysis, opts, &header_items);
+    let (lowered, diags) = lower_analysis(src, analysis, opts, &header_items, &header_globals);
     Ok(LazyLowering {
         lowered,
         diags,
@@ -243,6 +272,7 @@ fn lower_analysis(
     analysis: crate::Analysis,
     opts: &LowerOptions,
     header_items: &[crate::types::HeaderItem],
+    header_globals: &std::collections::HashMap<String, crate::types::HeaderGlobal>,
 ) -> (Option<Lowered>, Vec<Diagnostic>) {
     let mut diags = analysis.diags;
     if diags.iter().any(|d| d.is_error()) {
@@ -274,6 +304,7 @@ fn lower_analysis(
         early_feature_macros: &analysis.early_feature_macros,
         cuda_kernels: Vec::new(),
         atomics: Vec::new(),
+        nvrtc_options: &opts.nvrtc_options,
     };
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
     // devices, and through device pointers in the CUDA module.
@@ -291,7 +322,7 @@ fn lower_analysis(
     lw.warn_calls_without_device_version(&compute, &routines);
     lw.warn_orphaned_loops(&routines);
     lw.warn_device_vlas(&compute, &routines);
-    let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines);
+    let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines, header_globals);
     lw.bind_routine_globals(&bound, &declared);
     // A library (routines other files' kernels may call) reaches them by names of its own.
     if !crate::cuda::routine_linkage(src, &analysis.trees, &routines)
@@ -375,6 +406,8 @@ struct Lowerer<'a> {
     cuda_kernels: Vec<CudaKernel>,
     /// The `atomic` constructs met in kernels, and how their CUDA versions update.
     atomics: Vec<AtomicSeen>,
+    /// [`LowerOptions::nvrtc_options`].
+    nvrtc_options: &'a [String],
 }
 
 /// `s` as a C string literal whose bytes are exactly `s`'s (its raw bytes included, see

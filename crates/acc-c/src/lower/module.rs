@@ -37,7 +37,12 @@ impl Lowerer<'_> {
                 });
             }
         }
-        self.routine_globals = bound.iter().map(|g| g.name.clone()).collect();
+        // A constant's module has its own copy: no device pointer for the kernels to set.
+        self.routine_globals = bound
+            .iter()
+            .filter(|g| g.through_pointer(declared))
+            .map(|g| g.name.clone())
+            .collect();
     }
 
     /// Whether the program includes the C library's `<NAME.h>`: the file names it, or (when
@@ -135,7 +140,12 @@ impl Lowerer<'_> {
             } else {
                 text
             };
-            crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, &declarations))
+            let text =
+                crate::cuda::ascii_module(&crate::cuda::cxx_keywords_renamed(&text, &declarations));
+            match self.nvrtc_options {
+                [] => text,
+                options => format!("// nvrtc-options: {}\n{text}", options.join(" ")),
+            }
         };
         let kernels = (!self.cuda_kernels.is_empty()).then(|| {
             finish(&support, &|s| {
@@ -483,6 +493,35 @@ mod tests {
             .collect();
         assert_eq!(errors.len(), 1, "{diags:?}");
         assert!(errors[0].starts_with("`acc loop gang` in `s`, a `routine seq`"));
+    }
+
+    /// `-ffp-contract=off` (the last such flag) reaches NVRTC as `--fmad=false` on the
+    /// module's first line, in the kernels' module and the routine library alike.
+    #[test]
+    fn no_fp_contraction_is_asked_of_nvrtc_on_the_modules_first_line() {
+        use crate::lower::nvrtc_options_for;
+        assert_eq!(
+            nvrtc_options_for(&["-O2", "-ffp-contract=off"]),
+            ["--fmad=false"]
+        );
+        assert!(nvrtc_options_for(&["-ffp-contract=off", "-ffp-contract=fast"]).is_empty());
+        assert!(nvrtc_options_for(&["-O2"]).is_empty());
+        let src = "#pragma acc routine seq\ndouble axpy(double a, double x, double y) { return a * x + y; }\n\
+                   void f(double *x) {\n#pragma acc parallel loop copy(x[0:8])\n  for (int i = 0; i < 8; i++) x[i] = axpy(2, x[i], 1);\n}\n";
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            nvrtc_options: nvrtc_options_for(&["-ffp-contract=off"]),
+            ..Default::default()
+        };
+        let (l, d) = lower_file(src, Default::default(), &opts);
+        let l = l.unwrap_or_else(|| panic!("{d:?}"));
+        for module in [l.cuda_c.unwrap(), l.cuda_library.unwrap()] {
+            assert!(
+                module.starts_with("// nvrtc-options: --fmad=false\n"),
+                "{module}"
+            );
+        }
+        assert!(!lowered(src).cuda_c.unwrap().contains("nvrtc-options"));
     }
 
     /// A file that includes <tgmath.h> keeps C++'s overloaded math functions in its module.
