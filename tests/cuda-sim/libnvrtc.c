@@ -209,6 +209,7 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
   if (!valid(prog)) return NVRTC_ERROR_INVALID_PROGRAM;
   if (num_options < 0 || (num_options > 0 && !options)) return NVRTC_ERROR_INVALID_INPUT;
   int arch = 52, cubin = 0, relocatable = 0, fmad = 1;
+  char standard[32] = "-std=c++17";
   char *argv[256];
   int argc = 0;
   char *cxx = NULL;
@@ -237,6 +238,8 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
       }
     } else if (!strcmp(o, "-rdc=true") || !strcmp(o, "--relocatable-device-code=true")) {
       relocatable = 1;
+    } else if (!strncmp(o, "-std=c++", 8) || !strncmp(o, "--std=c++", 9)) {
+      snprintf(standard, sizeof standard, "-std=%s", strchr(o, '=') + 1);
     } else if (!strcmp(o, "--fmad=false") || !strcmp(o, "-fmad=false")) {
       fmad = 0;
     } else if (!strcmp(o, "--fmad=true") || !strcmp(o, "-fmad=true")) {
@@ -276,7 +279,7 @@ API nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int num_options,
   cxx = add_compiler(argv, &argc, 200);
   /* NVRTC's C++ has no variable-length arrays, which GCC's allows: refused here too (the log
    * shows only when compiling fails, so GCC's other warnings stay unseen). */
-  const char *fixed[] = {"-std=c++17", "-O1", "-g0", "-fPIC", "-Werror=vla",
+  const char *fixed[] = {standard, "-O1", "-g0", "-fPIC", "-Werror=vla",
                          "-fno-strict-aliasing", "-fvisibility=hidden"};
   /* Relocatable device code is an object for cuLinkComplete to link (libcuda.c), with the
    * shim's per-module state shared by the objects of one link (see shim.h). */

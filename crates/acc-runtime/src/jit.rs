@@ -164,8 +164,13 @@ pub fn compile(
     let src =
         CString::new(source).map_err(|_| fail("the CUDA source contains a NUL byte".to_owned()))?;
     let cname = CString::new(name.replace('\0', " ")).unwrap_or_default();
-    // `unsigned __int128` carries the prelude's `long double` arithmetic.
+    // `unsigned __int128` carries the prelude's `long double` arithmetic. C++20 has C's
+    // designated initializers (`{.x = 1, .y = 2}`, in declaration order), which kernels and
+    // routines written in C use; NVRTC 11 knows C++17 at most.
     let mut opts = vec![target.arch_option(), "--device-int128".to_string()];
+    if nvrtc_version().is_ok_and(|(major, _)| major >= 12) {
+        opts.push("-std=c++20".to_string());
+    }
     opts.extend(module_options(source).map(str::to_owned));
     opts.extend(options.iter().cloned());
     let opts: Vec<CString> = opts

@@ -101,6 +101,21 @@ proptest::proptest! {
     }
 }
 
+/// C's compound literals of scalar and struct types become C++'s `__acc_id<T>{…}`; calls,
+/// conditions, casts, function bodies and array literals stay.
+#[test]
+fn compound_literals_become_cxx() {
+    let m = "v = (vec2){1, 2}; return (struct s) {.a = 1}; f((const double){x}, (int *){p});\n\
+             if (x) {} while (ok (y)) {} int main(void)\n{ (double)(x); g (a) {}\n\
+             int *q = (int[]){1, 2}; h(/* c */ (T){0}); return /* r */ (U){1}; z = (a + b) {};";
+    assert_eq!(
+        c_tokens_as_c_means_them(m),
+        "v = __acc_id<vec2>{1, 2}; return __acc_id<struct s> {.a = 1}; f(__acc_id<const double>{x}, __acc_id<int *>{p});\n\
+         if (x) {} while (ok (y)) {} int main(void)\n{ (double)(x); g (a) {}\n\
+         int *q = (int[]){1, 2}; h(/* c */ __acc_id<T>{0}); return /* r */ __acc_id<U>{1}; z = (a + b) {};"
+    );
+}
+
 #[test]
 fn character_constants_are_ints_as_in_c() {
     let m = "#define SEP '/'\n#if SEP == '/' \\\n  && 'a'\n#endif\nint n = sizeof('a') + L'b' + u'c';\n/* 'x' */ \"'y'\" // 'z'\ncase '\\'': x1'2';";

@@ -339,7 +339,8 @@ fn after_preludes(module: &str) -> usize {
 /// prelude's complex values (see [`imaginary_constant`]). Prefixed character constants (`L'a'`,
 /// `u'a'`) have the same type in both and stay, as do those in `#if` and `#elif` lines, where
 /// a cast is not allowed (and the preprocessor's arithmetic is the same in both), and the
-/// preludes' text.
+/// preludes' text. A compound literal of a scalar or struct type, `(vec2){1.0, 2.0}`, which C++
+/// lacks, becomes the prelude's `__acc_id<vec2>{1.0, 2.0}` (see [`compound_literal_type`]).
 pub fn c_tokens_as_c_means_them(module: &str) -> String {
     use crate::lex::{comment_end, is_word, literal_end};
     let start = after_preludes(module);
@@ -350,7 +351,11 @@ pub fn c_tokens_as_c_means_them(module: &str) -> String {
     let mut last = 0;
     let mut i = 0;
     let mut line_start = true;
+    // Whether the last token could end an operand or name a function (a word, a literal, `)`,
+    // `]`): a `(` after one is a call or a statement's condition, not a compound literal's.
+    let mut after_operand = false;
     while i < b.len() {
+        let token = i;
         match b[i] {
             b'\n' => {
                 line_start = true;
@@ -414,13 +419,64 @@ pub fn c_tokens_as_c_means_them(module: &str) -> String {
                     out.push_str("/* auto */");
                     last = i;
                 }
+                // `return (vec2){…}` is a compound literal; `f (x)`, `if (x)` are not.
+                after_operand = &text[word..i] != "return";
+                line_start = false;
+                continue;
+            }
+            b'(' if !after_operand => {
+                if let Some((ty, close)) = compound_literal_type(text, i) {
+                    out.push_str(&text[last..i]);
+                    out.push_str("__acc_id<");
+                    out.push_str(ty);
+                    out.push('>');
+                    last = close + 1;
+                    i = close + 1;
+                    after_operand = true;
+                    line_start = false;
+                    continue;
+                }
+                i += 1;
             }
             _ => i += 1,
+        }
+        let comment = b[token] == b'/' && matches!(b.get(token + 1), Some(b'*' | b'/'));
+        if i > token && !comment {
+            after_operand = matches!(b[token], b')' | b']' | b'"' | b'\'')
+                || crate::lex::number_starts(b, token);
         }
         line_start = false;
     }
     out.push_str(&text[last..]);
     out
+}
+
+/// The type of the compound literal whose `(` is at `open` in `text`, and where its `)` is:
+/// a type name of words and `*`s alone (`vec2`, `struct s`, `const double`, `int *`) followed by
+/// `{`. `None` for anything else, and for an array's (`(int[]){1, 2}`): C's is an lvalue that
+/// lives to the end of its block, which a pointer to it may rely on, where C++'s temporary
+/// would be gone at the end of the statement; NVRTC refuses it instead.
+fn compound_literal_type(text: &str, open: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    let close = open + 1 + text[open + 1..].find(')')?;
+    let inside = &text[open + 1..close];
+    if !inside
+        .bytes()
+        .all(|c| crate::lex::is_word(c) || matches!(c, b'*' | b' ' | b'\t' | b'\n' | b'\r'))
+        || !inside.bytes().any(crate::lex::is_word)
+        || inside
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let next = close
+        + 1
+        + b[close + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+    (b.get(next) == Some(&b'{')).then(|| (inside.trim(), close))
 }
 
 /// GNU C's imaginary constant (`2.0i`, `1.0I`, `0.5fi`, `3j`): the prelude's complex value of

@@ -40,6 +40,9 @@ typedef unsigned long uint64_t;
 template <class T> struct __acc_unref { typedef T type; };
 template <class T> struct __acc_unref<T &> { typedef T type; };
 #define __ACC_SET(name, e) ((name) = (__acc_unref<decltype(name)>::type)(e))
+/* C's compound literal `(T){...}` written as C++ can: `__acc_id<T>{...}` (see acc-c's
+ * `c_tokens_as_c_means_them`). */
+template <class T> using __acc_id = T;
 #define NULL 0
 #define INT_MAX 2147483647
 #define INT_MIN (-INT_MAX - 1)
