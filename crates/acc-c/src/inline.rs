@@ -91,8 +91,9 @@ impl Wanted {
 
 /// `src` (the file named `file`) with the headers of `directives` put in at the `#include`s
 /// that brought them in: a header the file includes itself, and one such a header includes
-/// (to any depth), each where the preprocessor read its directives; `None` when none can be.
-/// `program_headers` are all the program's headers the preprocessor read: a header guarded
+/// (to any depth), each where the preprocessor read its directives, and the headers of the
+/// inclusion chains `also` (headers that define functions the file's compute constructs call);
+/// `None` when none can be. `program_headers` are all the program's headers the preprocessor read: a header guarded
 /// by `#pragma once` alone goes in only when none of them that stays a header includes it
 /// (it would be read again there), and the other `#include`s of it in the text that went in
 /// become comments (the compiler would read it again at each). `read` reads a header (the
@@ -101,16 +102,17 @@ pub fn headers_into_file(
     src: &str,
     file: &str,
     directives: &[HeaderDirective],
+    also: &[Vec<(String, usize)>],
     program_headers: &[Vec<(String, usize)>],
     read: &mut dyn FnMut(&Path) -> Option<String>,
 ) -> Option<Inlined> {
     let mut wanted = Wanted::default();
-    for d in directives {
-        wanted.add(&d.chain);
+    let chains = || directives.iter().map(|d| &d.chain).chain(also);
+    for chain in chains() {
+        wanted.add(chain);
     }
-    let mut candidates: Vec<String> = directives
-        .iter()
-        .flat_map(|d| d.chain.iter().map(|(h, _)| h.clone()))
+    let mut candidates: Vec<String> = chains()
+        .flat_map(|c| c.iter().map(|(h, _)| h.clone()))
         .collect();
     // A header that includes one read once that goes in goes in too (where it was first
     // read), so that its `#include` of it can become a comment; and so on, to the headers
@@ -465,7 +467,7 @@ mod tests {
             .iter()
             .map(|(n, _)| vec![(n.to_string(), 99)])
             .collect();
-        headers_into_file(src, "m.c", dirs, &read, &mut |p| {
+        headers_into_file(src, "m.c", dirs, &[], &read, &mut |p| {
             files
                 .iter()
                 .find(|(n, _)| Path::new(n) == p)

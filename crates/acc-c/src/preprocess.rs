@@ -283,6 +283,15 @@ pub fn learn_text(text: &str) -> TypeEnv {
         for n in root.children(&mut c) {
             env.learn(n, text);
             if origins.get(n.start_position().row) == Some(&Origin::Program) {
+                if n.kind() == "function_definition" {
+                    let name = n
+                        .child_by_field_name("declarator")
+                        .and_then(crate::syntax::declared_identifier);
+                    if let (Some(name), Some(header)) = (name, files.get(n.start_position().row)) {
+                        env.header_functions
+                            .push((text[name.byte_range()].to_string(), header.to_string()));
+                    }
+                }
                 let known = env.header_items.len();
                 env.learn_header_item(n, text);
                 if env.header_items.len() > known {

@@ -45,6 +45,11 @@ pub struct TypeEnv {
     /// `crate::inline`: whether a header read once may move into the file).
     /// Each by the inclusions that first led to it (as `HeaderDirective::chain`).
     pub program_headers: Vec<Vec<(String, usize)>>,
+    /// The functions the program's own headers define (`static inline double dist(…) {…}`),
+    /// each with its header: a compute construct that calls one needs its device version,
+    /// which OpenACC's implicit `routine` gives a definition in the file compiled (see
+    /// `lower::lower_file_lazy`, which puts such a header into the file).
+    pub header_functions: Vec<(String, String)>,
     /// The `#define` lines of feature-test macros (`_GNU_SOURCE`, `_POSIX_C_SOURCE`, …) that
     /// the program's headers give before the C library's first header: it reads them there,
     /// and acc's `acc_rt.h` now comes first (see `lower::prelude`).

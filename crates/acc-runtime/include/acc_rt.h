@@ -72,9 +72,13 @@ enum acc_rt_flag {
                              each row's bytes; the runtime maps each row too and attaches the
                              device's row pointers to the device's rows (updates: the rows) */
   ACC_RT_IMPLICIT = 64,   /* an implicit data attribute's item (profiling events say so) */
-  ACC_RT_POINTER_TARGET = 128 /* present(p) of a bare pointer: when p itself is not present but
-                                 its target is, p gets a device copy attached to the target for
-                                 the construct (nvc's reading; the strict one can only fail) */
+  ACC_RT_POINTER_TARGET = 128, /* present(p) of a bare pointer: when p itself is not present but
+                                  its target is, p gets a device copy attached to the target for
+                                  the construct (nvc's reading; the strict one can only fail) */
+  ACC_RT_MEMBER_TARGET = 256 /* with POINTER_TARGET, present(s.x) of a struct's pointer member:
+                                when the member is not present but its target is, nothing is
+                                mapped (the struct's own copy, implicit or not, gets the member
+                                attached), and the exit finds nothing to release */
 };
 
 typedef struct acc_rt_data {

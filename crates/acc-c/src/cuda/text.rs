@@ -94,6 +94,12 @@ const CXX_ONLY_KEYWORDS: &[&str] = &[
     "static_cast",
     "dynamic_cast",
     "reinterpret_cast",
+    // C++20's, which the modules are compiled as.
+    "co_await",
+    "co_yield",
+    "co_return",
+    "consteval",
+    "constinit",
 ];
 
 /// C++ keywords (and CUDA's global functions) that C headers also give a meaning C++ shares (`<stdbool.h>`'s `bool`, `true`,

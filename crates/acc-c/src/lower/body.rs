@@ -42,7 +42,32 @@ impl<'a> Lowerer<'a> {
             edits.push(Edit::remove(p));
         }
         edits.extend(super::edit::conditional_blanks(self.src, body));
+        edits.extend(self.function_names(body));
         apply_in(self.src, body, edits)
+    }
+
+    /// `__func__` (and GCC's `__FUNCTION__`) in the construct: the name of the function the
+    /// program wrote it in, which the kernel's own function (host or CUDA) would otherwise
+    /// give.
+    fn function_names(&self, body: Span) -> Vec<Edit> {
+        let Some((name, _)) = self.unit.enclosing_function(body) else {
+            return Vec::new();
+        };
+        crate::lex::code_words(&self.src[body.start..body.end])
+            .filter(|w| {
+                matches!(
+                    &self.src[body.start + w.start..body.start + w.end],
+                    "__func__" | "__FUNCTION__"
+                )
+            })
+            .map(|w| Edit {
+                start: body.start + w.start,
+                end: body.start + w.end,
+                text: format!("\"{name}\""),
+                order: 0,
+                line_after: false,
+            })
+            .collect()
     }
 
     /// The references in `body` to variables the kernel reaches through their device

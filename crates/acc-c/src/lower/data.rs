@@ -38,6 +38,19 @@ impl DataEntry {
     }
 }
 
+/// Whether a list item without a subscript names a pointer: the variable itself (`p`), or a
+/// pointer member of the struct it is (`s.x`) or points to (`s->x`).
+pub(super) fn names_a_pointer(var: &acc_engine::facts::Var, item: Option<&VarItem>) -> bool {
+    match item.map(|i| i.accessors.as_slice()) {
+        None | Some([]) => var.shape == acc_engine::facts::Shape::Pointer,
+        Some([Accessor::Member(m) | Accessor::Arrow(m)]) => var
+            .fields
+            .iter()
+            .any(|f| f.name == m.name && f.dims.is_empty() && f.type_text.ends_with('*')),
+        _ => false,
+    }
+}
+
 impl<'a> Lowerer<'a> {
     /// `{ACTION, flags, host, bytes, "text"}` of a data item.
     pub(super) fn data_entry(&mut self, d: &DataItem) -> Option<DataEntry> {
@@ -77,12 +90,13 @@ impl<'a> Lowerer<'a> {
         if d.implicit {
             flags.push("ACC_RT_IMPLICIT");
         }
-        let bare = d.item.as_ref().is_none_or(|i| i.accessors.is_empty());
-        if d.action == Action::Present
-            && bare
-            && self.unit.var(d.var).shape == acc_engine::facts::Shape::Pointer
-        {
+        // `present(p)` of a pointer, or of a struct's pointer member (`present(s.x)`), means
+        // the data it points to, as nvc takes it (and as the programs written for nvc do).
+        if d.action == Action::Present && names_a_pointer(self.unit.var(d.var), d.item.as_ref()) {
             flags.push("ACC_RT_POINTER_TARGET");
+            if d.item.as_ref().is_some_and(|i| !i.accessors.is_empty()) {
+                flags.push("ACC_RT_MEMBER_TARGET");
+            }
         }
         let flags = if flags.is_empty() {
             "0".to_string()

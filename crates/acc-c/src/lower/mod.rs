@@ -209,10 +209,12 @@ pub fn lower_file_lazy(
         header_items = env.header_items.clone();
         header_globals = env.header_globals.clone();
         if opts.inline_headers {
+            let called = headers_of_called_functions(src, &analysis, &env);
             if let Some(inlined) = crate::inline::headers_into_file(
                 src,
                 &opts.file_name,
                 &env.header_directives,
+                &called,
                 &env.program_headers,
                 &mut read_header,
             ) {
@@ -248,6 +250,46 @@ pub fn lower_file_lazy(
         diags,
         text: None,
     })
+}
+
+/// The inclusion chains of the program's headers that define functions the file's compute
+/// constructs call and the file does not define (`static inline` helpers in a header): OpenACC
+/// 3.3 2.15.1 gives such a function an implicit `routine seq` when its definition is in the
+/// unit compiled, which a header's is; put into the file, it gets its device version as the
+/// file's own functions do.
+fn headers_of_called_functions(
+    src: &str,
+    analysis: &crate::Analysis,
+    env: &TypeEnv,
+) -> Vec<Vec<(String, usize)>> {
+    if env.header_functions.is_empty() {
+        return Vec::new();
+    }
+    let compute: Vec<std::ops::Range<usize>> = analysis
+        .unit
+        .constructs
+        .iter()
+        .filter(|c| c.directive.kind.is_compute())
+        .filter_map(|c| c.body.map(|b| b.start..b.end))
+        .collect();
+    let calls = crate::cuda::calls_within(&analysis.trees, src, &compute);
+    let mut chains: Vec<Vec<(String, usize)>> = Vec::new();
+    for (name, _) in &calls {
+        let Some((_, header)) = env.header_functions.iter().find(|(f, _)| f == name) else {
+            continue;
+        };
+        let Some(chain) = env
+            .program_headers
+            .iter()
+            .find(|c| c.last().is_some_and(|(h, _)| h == header))
+        else {
+            continue;
+        };
+        if !chains.contains(chain) {
+            chains.push(chain.clone());
+        }
+    }
+    chains
 }
 
 /// What [`lower_file_lazy`] gives.

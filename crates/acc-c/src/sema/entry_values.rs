@@ -51,7 +51,7 @@ impl<'s> Walker<'s> {
             .collect();
         // The variables of a shape the statement uses, declared outside it, that no directive
         // in it names, each once.
-        let outside = |shape: acc_engine::facts::Shape| {
+        let outside_named = |shape: acc_engine::facts::Shape, named_too: bool| {
             let mut vars: Vec<VarId> = refs
                 .iter()
                 .map(|r| r.var)
@@ -59,19 +59,22 @@ impl<'s> Walker<'s> {
                     let var = self.unit.var(*v);
                     var.shape == shape
                         && !in_body(var.decl_span)
-                        && !named_by_directives.contains(v)
+                        && (named_too || !named_by_directives.contains(v))
                 })
                 .collect();
             vars.sort_by_key(|v| v.0);
             vars.dedup();
             vars
         };
+        let outside = |shape| outside_named(shape, false);
         let candidates: Vec<VarId> = outside(acc_engine::facts::Shape::Pointer)
             .into_iter()
             .filter(|v| !self.unit.var(*v).is_global)
             .collect();
         let scalars = outside(acc_engine::facts::Shape::Scalar);
-        let aggregates = outside(acc_engine::facts::Shape::Aggregate);
+        // A struct that a clause names by a member only (`present(s.x)`) is still copied
+        // implicitly, and the members it uses are wanted (`plan::members`).
+        let aggregates = outside_named(acc_engine::facts::Shape::Aggregate, true);
         let range = Span::new(stmt.start_byte(), stmt.end_byte());
         let mut unread = Vec::new();
         for v in candidates {

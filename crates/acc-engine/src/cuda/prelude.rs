@@ -129,6 +129,113 @@ template <class T> using __acc_id = T;
 #define M_2_SQRTPI 1.12837916709551257390
 #define M_SQRT2 1.41421356237309504880
 #define M_SQRT1_2 0.70710678118654752440
+/* The rest of <math.h>'s, <stdlib.h>'s, <stdio.h>'s, <stddef.h>'s and <inttypes.h>'s macros a
+ * kernel may name, as glibc defines them on x86-64 (its own spellings are GCC builtins NVRTC
+ * lacks). */
+#define INFINITY __builtin_bit_cast(float, 0x7f800000u)
+#define NAN __builtin_bit_cast(float, 0x7fc00000u)
+#define HUGE_VALF INFINITY
+#define HUGE_VAL __builtin_bit_cast(double, 0x7ff0000000000000ull)
+#define MAXFLOAT 3.40282347e+38F
+#define FP_NAN 0
+#define FP_INFINITE 1
+#define FP_ZERO 2
+#define FP_SUBNORMAL 3
+#define FP_NORMAL 4
+#define MATH_ERRNO 1
+#define MATH_ERREXCEPT 2
+#define math_errhandling (MATH_ERRNO | MATH_ERREXCEPT)
+#define FLT_ROUNDS 1
+#define FLT_EVAL_METHOD 0
+#define DECIMAL_DIG 21
+#define FLT_DECIMAL_DIG 9
+#define DBL_DECIMAL_DIG 17
+#define RAND_MAX 2147483647
+#define EXIT_SUCCESS 0
+#define EXIT_FAILURE 1
+#define EOF (-1)
+#define MB_LEN_MAX 16
+#define LONG_BIT 64
+#define WORD_BIT 32
+#define SSIZE_MAX LONG_MAX
+#define SIG_ATOMIC_MIN INT_MIN
+#define SIG_ATOMIC_MAX INT_MAX
+#define WCHAR_MIN INT_MIN
+#define WCHAR_MAX INT_MAX
+#define WINT_MIN 0u
+#define WINT_MAX 4294967295u
+#define INT_LEAST8_MIN INT8_MIN
+#define INT_LEAST8_MAX INT8_MAX
+#define UINT_LEAST8_MAX UINT8_MAX
+#define INT_LEAST16_MIN INT16_MIN
+#define INT_LEAST16_MAX INT16_MAX
+#define UINT_LEAST16_MAX UINT16_MAX
+#define INT_LEAST32_MIN INT32_MIN
+#define INT_LEAST32_MAX INT32_MAX
+#define UINT_LEAST32_MAX UINT32_MAX
+#define INT_LEAST64_MIN INT64_MIN
+#define INT_LEAST64_MAX INT64_MAX
+#define UINT_LEAST64_MAX UINT64_MAX
+#define INT_FAST8_MIN INT8_MIN
+#define INT_FAST8_MAX INT8_MAX
+#define UINT_FAST8_MAX UINT8_MAX
+#define INT_FAST16_MIN LONG_MIN
+#define INT_FAST16_MAX LONG_MAX
+#define UINT_FAST16_MAX ULONG_MAX
+#define INT_FAST32_MIN LONG_MIN
+#define INT_FAST32_MAX LONG_MAX
+#define UINT_FAST32_MAX ULONG_MAX
+#define INT_FAST64_MIN INT64_MIN
+#define INT_FAST64_MAX INT64_MAX
+#define UINT_FAST64_MAX UINT64_MAX
+#define offsetof(type, member) ((size_t) & (((type *)0)->member))
+#define PRId8 "d"
+#define PRId16 "d"
+#define PRId32 "d"
+#define PRId64 "ld"
+#define PRIdMAX "ld"
+#define PRIdPTR "ld"
+#define PRIi8 "i"
+#define PRIi16 "i"
+#define PRIi32 "i"
+#define PRIi64 "li"
+#define PRIiMAX "li"
+#define PRIu8 "u"
+#define PRIu16 "u"
+#define PRIu32 "u"
+#define PRIu64 "lu"
+#define PRIuMAX "lu"
+#define PRIuPTR "lu"
+#define PRIx8 "x"
+#define PRIx16 "x"
+#define PRIx32 "x"
+#define PRIx64 "lx"
+#define PRIxMAX "lx"
+#define PRIxPTR "lx"
+#define PRIX8 "X"
+#define PRIX16 "X"
+#define PRIX32 "X"
+#define PRIX64 "lX"
+#define PRIXMAX "lX"
+#define PRIo32 "o"
+#define PRIo64 "lo"
+/* <math.h>'s classification and comparison macros that CUDA does not have as functions (it has
+ * isnan, isinf, isfinite and signbit), for float and double alike. */
+template <class T> static __device__ int __acc_fpclassify(T x) {
+  if (x != x) return FP_NAN;
+  T a = x < 0 ? -x : x;
+  if (a == (T)HUGE_VAL) return FP_INFINITE;
+  if (a == 0) return FP_ZERO;
+  return a < (sizeof(T) == sizeof(float) ? (T)FLT_MIN : (T)DBL_MIN) ? FP_SUBNORMAL : FP_NORMAL;
+}
+#define fpclassify(x) __acc_fpclassify(x)
+#define isnormal(x) (__acc_fpclassify(x) == FP_NORMAL)
+#define isunordered(x, y) ((x) != (x) || (y) != (y))
+#define isgreater(x, y) (!isunordered(x, y) && (x) > (y))
+#define isgreaterequal(x, y) (!isunordered(x, y) && (x) >= (y))
+#define isless(x, y) (!isunordered(x, y) && (x) < (y))
+#define islessequal(x, y) (!isunordered(x, y) && (x) <= (y))
+#define islessgreater(x, y) (!isunordered(x, y) && ((x) < (y) || (x) > (y)))
 /* C11's spellings of what C++ names otherwise. */
 #define _Static_assert static_assert
 #define _Alignof alignof
@@ -152,13 +259,25 @@ __ACC_C_MATH1(atan) __ACC_C_MATH1(sinh) __ACC_C_MATH1(cosh) __ACC_C_MATH1(tanh)
 __ACC_C_MATH1(asinh) __ACC_C_MATH1(acosh) __ACC_C_MATH1(atanh) __ACC_C_MATH1(fabs)
 __ACC_C_MATH1(floor) __ACC_C_MATH1(ceil) __ACC_C_MATH1(round) __ACC_C_MATH1(trunc)
 __ACC_C_MATH1(rint) __ACC_C_MATH1(nearbyint) __ACC_C_MATH1(erf) __ACC_C_MATH1(erfc)
-__ACC_C_MATH1(tgamma) __ACC_C_MATH1(lgamma) __ACC_C_MATH1(logb)
+__ACC_C_MATH1(tgamma) __ACC_C_MATH1(lgamma) __ACC_C_MATH1(logb) __ACC_C_MATH1(exp10)
 __ACC_C_MATH2(pow) __ACC_C_MATH2(fmin) __ACC_C_MATH2(fmax) __ACC_C_MATH2(atan2)
 __ACC_C_MATH2(fmod) __ACC_C_MATH2(hypot) __ACC_C_MATH2(copysign) __ACC_C_MATH2(fdim)
 __ACC_C_MATH2(remainder) __ACC_C_MATH2(nextafter)
 #undef __ACC_C_MATH1
 #undef __ACC_C_MATH2
 static __device__ int __acc_c_abs(int x) { return abs(x); }
+static __device__ double __acc_c_fma(double x, double y, double z) { return fma(x, y, z); }
+static __device__ double __acc_c_ldexp(double x, int e) { return ldexp(x, e); }
+static __device__ double __acc_c_scalbn(double x, int e) { return scalbn(x, e); }
+static __device__ double __acc_c_scalbln(double x, long e) { return scalbln(x, e); }
+static __device__ double __acc_c_frexp(double x, int *e) { return frexp(x, e); }
+static __device__ double __acc_c_modf(double x, double *i) { return modf(x, i); }
+static __device__ double __acc_c_remquo(double x, double y, int *q) { return remquo(x, y, q); }
+static __device__ int __acc_c_ilogb(double x) { return ilogb(x); }
+static __device__ long __acc_c_lround(double x) { return lround(x); }
+static __device__ long __acc_c_lrint(double x) { return lrint(x); }
+static __device__ long long __acc_c_llround(double x) { return llround(x); }
+static __device__ long long __acc_c_llrint(double x) { return llrint(x); }
 #define sqrt(x) __acc_c_sqrt(x)
 #define cbrt(x) __acc_c_cbrt(x)
 #define exp(x) __acc_c_exp(x)
@@ -203,6 +322,19 @@ static __device__ int __acc_c_abs(int x) { return abs(x); }
 #define remainder(x, y) __acc_c_remainder(x, y)
 #define nextafter(x, y) __acc_c_nextafter(x, y)
 #define abs(x) __acc_c_abs(x)
+#define exp10(x) __acc_c_exp10(x)
+#define fma(x, y, z) __acc_c_fma(x, y, z)
+#define ldexp(x, e) __acc_c_ldexp(x, e)
+#define scalbn(x, e) __acc_c_scalbn(x, e)
+#define scalbln(x, e) __acc_c_scalbln(x, e)
+#define frexp(x, e) __acc_c_frexp(x, e)
+#define modf(x, i) __acc_c_modf(x, i)
+#define remquo(x, y, q) __acc_c_remquo(x, y, q)
+#define ilogb(x) __acc_c_ilogb(x)
+#define lround(x) __acc_c_lround(x)
+#define lrint(x) __acc_c_lrint(x)
+#define llround(x) __acc_c_llround(x)
+#define llrint(x) __acc_c_llrint(x)
 #endif
 enum { acc_device_none = 0, acc_device_default = 1, acc_device_host = 2, acc_device_not_host = 4,
        acc_device_nvidia = 5, acc_device_radeon = 8, acc_device_host_discrete = 64 };

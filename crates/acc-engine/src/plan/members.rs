@@ -44,7 +44,11 @@ pub(super) fn attach_members_of_implicit_copies(
                     .iter()
                     .any(|f| f.name == *m && f.dims.is_empty() && f.type_text.ends_with('*'))
             })
-            .filter(|(_, m)| !data.iter().any(|x| x.var == v && names_member(x, m)))
+            .filter(|(_, m)| {
+                !data
+                    .iter()
+                    .any(|x| x.var == v && names_member(x, m) && !presents_target(x))
+            })
             .map(|(_, m)| DataItem {
                 action: Action::Attach,
                 var: v,
@@ -70,6 +74,13 @@ pub(super) fn attach_members_of_implicit_copies(
         data.splice(at..at, attaches);
         at += n;
     }
+}
+
+/// Whether a data item is a `present` of a member alone (`present(s.x)`): of a pointer member,
+/// it asks for the data the pointer points to (acc-c's `names_a_pointer`), which leaves the
+/// member to be attached like any other.
+fn presents_target(d: &DataItem) -> bool {
+    d.action == Action::Present && d.item.as_ref().is_some_and(|i| i.accessors.len() == 1)
 }
 
 /// Whether a data item names member `m` of its variable (`s.m`, `s.m[0:n]`).

@@ -175,6 +175,17 @@ impl DeviceState {
                 // points to; acc does the same where the strict reading can only fail — the
                 // pointer's own device copy, attached to the present target, for the length of
                 // the construct — so a pointer that is present keeps the strict meaning.
+                // A struct's member (`present(s.x)`): its device copy is the struct's, which
+                // the construct copies (implicitly, where nothing names it whole) and attaches;
+                // a device copy of the member alone would overlap the struct's.
+                Action::Present
+                    if flags.has(Flags::POINTER_TARGET)
+                        && flags.has(Flags::MEMBER_TARGET)
+                        && bytes == size_of::<usize>()
+                        && Self::target_present(&t, host) =>
+                {
+                    Ok(host)
+                }
                 Action::Present
                     if flags.has(Flags::POINTER_TARGET)
                         && bytes == size_of::<usize>()

@@ -81,6 +81,9 @@ impl Flags {
     /// `present(p)` of a bare pointer: when the pointer itself is not present but its target
     /// is, the pointer gets a device copy attached to the target (see `Device::enter`).
     pub const POINTER_TARGET: Flags = Flags(128);
+    /// With `POINTER_TARGET`, the pointer is a struct's member (`present(s.x)`): a present
+    /// target is enough, and nothing is mapped (the struct's copy attaches the member).
+    pub const MEMBER_TARGET: Flags = Flags(256);
 
     pub fn has(self, f: Flags) -> bool {
         self.0 & f.0 != 0

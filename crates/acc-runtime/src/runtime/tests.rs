@@ -276,6 +276,13 @@ fn present_of_a_bare_pointer_takes_its_present_target_for_the_construct() {
     assert!(d.is_present(at, word));
     exit().unwrap();
     assert!(!d.is_present(at, word), "the construct's exit removes it");
+    // A struct's member (`present(s.x)`): the present target is enough, and nothing is mapped
+    // (the struct's own copy attaches the member); the exit finds nothing to release.
+    let member = Flags(Flags::POINTER_TARGET.0 | Flags::MEMBER_TARGET.0);
+    enter(member).unwrap();
+    assert!(!d.is_present(at, word));
+    exit().unwrap();
+    assert!(!d.is_present(at, word));
 }
 
 #[test]
