@@ -108,7 +108,7 @@ static void read_config(void) {
   cfg.cc = (int)env_long("ACC_SIM_CC", 90, 30, 200);
   cfg.threads = (int)env_long("ACC_SIM_THREADS", 2, 1, 64);
   cfg.seed = (unsigned long long)env_long("ACC_SIM_SEED", 1, 0, 1L << 62);
-  cfg.stack = (size_t)env_long("ACC_SIM_STACK_KIB", 256, 16, 1 << 20) << 10;
+  cfg.stack = (size_t)env_long("ACC_SIM_STACK_KIB", 640, 16, 1 << 20) << 10;
   cfg.memory = (size_t)env_long("ACC_SIM_MEMORY_MIB", 16384, 1, 1L << 30) << 20;
   cfg.no_device = env_long("ACC_SIM_NO_DEVICE", 0, 0, 1) != 0;
 }

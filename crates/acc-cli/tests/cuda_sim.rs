@@ -469,3 +469,39 @@ fn routines_use_constants_without_declare() {
         );
     }
 }
+
+/// An array a `parallel` region declares is each gang's own, in the thread's local memory,
+/// which CUDA gives up to 512 KiB: the H200 ran one of 480 KiB (and refused 1 MiB at the
+/// launch); the simulator's threads have room for it too (its stacks were 256 KiB).
+#[test]
+fn large_gang_private_arrays_fit_as_on_a_gpu() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-large-private");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("big.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#define BIG (480 * 256)\nint main(void) {\n  int n = 1000; float out[1000];\n\
+         #pragma acc parallel num_gangs(1) vector_length(1) copyout(out[0:n])\n  {\n    float buf[BIG];\n\
+         for (int i = 0; i < BIG; i++) buf[i] = (float)(i % 7);\n#pragma acc loop\n\
+         for (int i = 0; i < n; i++) out[i] = buf[(i * 200) % BIG] + 1.0f;\n  }\n  int bad = 0;\n\
+         for (int i = 0; i < n; i++) bad += out[i] != (float)(((i * 200) % BIG) % 7) + 1.0f;\n\
+         printf(\"wrong=%d\\n\", bad);\n  return bad != 0;\n}\n",
+    )
+    .unwrap();
+    let exe = dir.join("big");
+    acc_cc(&exe, &[], &[&src]);
+    let cache = sim::fresh_cache("large-private");
+    let run = run_on(gpu, &cache, &exe, "nvidia");
+    let printed = sim::printed(&run);
+    assert!(
+        run.status.success() && printed.contains("wrong=0"),
+        "{printed}"
+    );
+}

@@ -229,6 +229,17 @@ fn explicit_data(unit: &Unit, an: &Analysis, e: EffId) -> Vec<DataItem> {
             let Some(Some(var)) = c.clause_vars.get(ci).and_then(|v| v.get(ii)) else {
                 continue;
             };
+            // The same item in two data clauses that amount to one (`copyin(x) copyout(x)`:
+            // `copy`; `create(x) copyout(x)`: `copyout`), which acc's rules take.
+            if let Some(earlier) = out.iter_mut().find(|d: &&mut DataItem| {
+                d.var == *var && d.item.as_ref().is_some_and(|i| i.key() == item.key())
+            }) {
+                if let Some(action) = merged_action(earlier.action, action) {
+                    earlier.action = action;
+                    earlier.zero |= zero;
+                    continue;
+                }
+            }
             out.push(DataItem {
                 action,
                 var: *var,
@@ -241,6 +252,22 @@ fn explicit_data(unit: &Unit, an: &Analysis, e: EffId) -> Vec<DataItem> {
         }
     }
     out
+}
+
+/// The one action two data clauses on the same item amount to ([`Dma::merged`]).
+fn merged_action(a: Action, b: Action) -> Option<Action> {
+    let dma = |x: Action| match x {
+        Action::Copy => Some(Dma::Copy),
+        Action::Copyin => Some(Dma::Copyin),
+        Action::Copyout => Some(Dma::Copyout),
+        Action::Create => Some(Dma::Create),
+        _ => None,
+    };
+    Some(match dma(a)?.merged(dma(b)?)? {
+        Dma::Copyin => Action::Copyin,
+        Dma::Copyout => Action::Copyout,
+        _ => Action::Copy,
+    })
 }
 
 /// A struct or union that a compute construct's clauses name only through members

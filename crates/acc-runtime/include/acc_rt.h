@@ -75,10 +75,14 @@ enum acc_rt_flag {
   ACC_RT_POINTER_TARGET = 128, /* present(p) of a bare pointer: when p itself is not present but
                                   its target is, p gets a device copy attached to the target for
                                   the construct (nvc's reading; the strict one can only fail) */
-  ACC_RT_MEMBER_TARGET = 256 /* with POINTER_TARGET, present(s.x) of a struct's pointer member:
-                                when the member is not present but its target is, nothing is
-                                mapped (the struct's own copy, implicit or not, gets the member
-                                attached), and the exit finds nothing to release */
+  ACC_RT_MEMBER_TARGET = 256, /* with POINTER_TARGET, present(s.x) of a struct's pointer member:
+                                 when the member is not present but its target is, nothing is
+                                 mapped (the struct's own copy, implicit or not, gets the member
+                                 attached), and the exit finds nothing to release */
+  ACC_RT_SECTION_OFFSET = 512 /* an ATTACH made by a section of the pointer (`s.x[10:20]`):
+                                 `bytes` is where the section starts past the pointer's target,
+                                 and the device pointer is the section's device address less
+                                 that (the pointer's own target need not be present) */
 };
 
 typedef struct acc_rt_data {

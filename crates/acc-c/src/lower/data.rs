@@ -386,18 +386,47 @@ impl<'a> Lowerer<'a> {
             // when the pointer is on the device (OpenACC 3.3 2.7.2, 2.6.8); leaving detaches
             // it first. Whether that member or element is a pointer, not an array, the C
             // compiler decides (an array does not decay in `__typeof__`, it does in `?:`).
-            let attach = d.item.as_ref().and_then(section_base_pointer).map(|p| {
-                let entry = |action| DataEntry {
-                    action,
-                    flags: "ACC_RT_IF_PRESENT".into(),
-                    addr: format!(
-                        "(__builtin_types_compatible_p(__typeof__({p}), __typeof__(1 ? ({p}) : ({p}))) ? (void *)&({p}) : (void *)0)"
-                    ),
-                    bytes: "sizeof(void *)".into(),
-                    text: c_string(&p),
-                };
-                (entry("ACC_RT_ATTACH"), entry("ACC_RT_DETACH"))
-            });
+            // A `declare`d global pointer (`declare create(gp)`, then `copyin(gp[0:n])`) is on
+            // the device too, where routines read it: attached the same way.
+            let var = self.unit.var(d.var);
+            let global_pointer = (var.is_global && var.shape == acc_engine::facts::Shape::Pointer)
+                .then_some(d.item.as_ref())
+                .flatten()
+                .filter(|i| matches!(i.accessors.first(), Some(Accessor::Section { .. })))
+                .map(|_| var.name.clone());
+            let finalize = if d.finalize { " | ACC_RT_FINALIZE" } else { "" };
+            let section_start = entry.addr.clone();
+            let attach = d
+                .item
+                .as_ref()
+                .and_then(section_base_pointer)
+                .or(global_pointer)
+                .map(|p| {
+                    // The section may start past the pointer's target (`s.x[10:20]`): the
+                    // device pointer is then the section's device address less that offset,
+                    // as the host's points that far before the section.
+                    let entry = |action, flags: String, bytes: String| DataEntry {
+                        action,
+                        flags,
+                        addr: format!(
+                            "(__builtin_types_compatible_p(__typeof__({p}), __typeof__(1 ? ({p}) : ({p}))) ? (void *)&({p}) : (void *)0)"
+                        ),
+                        bytes,
+                        text: c_string(&p),
+                    };
+                    (
+                        entry(
+                            "ACC_RT_ATTACH",
+                            "ACC_RT_IF_PRESENT | ACC_RT_SECTION_OFFSET".into(),
+                            format!("(size_t)((char *)({section_start}) - (char *)({p}))"),
+                        ),
+                        entry(
+                            "ACC_RT_DETACH",
+                            format!("ACC_RT_IF_PRESENT{finalize}"),
+                            "sizeof(void *)".into(),
+                        ),
+                    )
+                });
             match (attach, d.action) {
                 (Some((_, det)), Action::Copyout | Action::Delete) if exit_data => {
                     entries.push(det);

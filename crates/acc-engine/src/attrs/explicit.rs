@@ -76,10 +76,18 @@ impl Cx<'_> {
                     self.check_same_variable(e, var, item, clause.kind, dma, dsa);
                     let eff = &mut self.an.effs[e.0 as usize];
                     let slot = attrs_slot(&mut eff.attrs, var);
-                    // Keep the first of conflicting clauses; the conflict
-                    // is an error already.
+                    // Keep the first of conflicting clauses; the conflict is an error
+                    // already. Two that amount to one (`copyin(x) copyout(x)`) make it.
                     if let Some(d) = dma {
-                        slot.dma.get_or_insert((d, origin));
+                        match slot
+                            .dma
+                            .and_then(|(prev, o)| prev.merged(d).map(|m| (m, o)))
+                        {
+                            Some(merged) => slot.dma = Some(merged),
+                            None => {
+                                slot.dma.get_or_insert((d, origin));
+                            }
+                        }
                     }
                     if let Some(d) = dsa {
                         slot.dsa.get_or_insert((d, origin));

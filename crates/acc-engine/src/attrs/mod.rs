@@ -71,6 +71,19 @@ pub enum Dma {
 }
 
 impl Dma {
+    /// The one data attribute two clauses on the same item amount to (`copyin` and `copyout`
+    /// make `copy`; see `check_clauses::merged_data_clause`), where acc takes both.
+    pub fn merged(self, other: Dma) -> Option<Dma> {
+        let moves = |d: Dma| matches!(d, Dma::Copy | Dma::Copyin | Dma::Copyout | Dma::Create);
+        if !moves(self) || !moves(other) || self == other {
+            return None;
+        }
+        Some(match (self, other) {
+            (Dma::Create, d) | (d, Dma::Create) => d,
+            _ => Dma::Copy,
+        })
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Dma::Nomap => "nomap",

@@ -76,7 +76,20 @@ pub(super) fn check_items(
             let unmappable = matches!(c.kind, K::Private | K::Firstprivate);
             if c.kind.is_data_clause() {
                 if let Some(other) = dma.get(&key) {
-                    diags.push(both(item, c, other, "keep one"));
+                    if rules == Rules::Acc
+                        && merged_data_clause(other.clause.kind, c.kind).is_some()
+                    {
+                        continue;
+                    }
+                    let hint = match merged_data_clause(other.clause.kind, c.kind) {
+                        Some(m) => format!(
+                            "keep one: OpenMP maps a variable once (`acc cc` takes the two as \
+                             `{}`)",
+                            m.name()
+                        ),
+                        None => "keep one".to_string(),
+                    };
+                    diags.push(both(item, c, other, &hint));
                 } else if let Some(other) = dsa.get(&key).filter(|o| o.clause.kind != K::Reduction)
                 {
                     diags.push(both(item, c, other, private_note(other.clause.kind)));
@@ -94,6 +107,24 @@ pub(super) fn check_items(
     }
 }
 
+/// The one data clause that two on the same item of one directive amount to, where acc's own
+/// lowering takes both (`copyin(x) copyout(x)` is `copy(x)`, `create(x) copyout(x)` is
+/// `copyout(x)`): OpenACC 3.3 does not forbid naming a variable in two data clauses (Flang's
+/// OpenACC documentation says so too), nvc takes these, and real code writes them (a matrix
+/// product's `create(C) copyout(C)`, an FFT's `copyin(X) copyout(X)`). Clacc's rule of one
+/// data attribute per variable stays for the translation to OpenMP, which has no form for two
+/// (GCC refuses a variable in two map clauses), as GCC refuses it for OpenACC.
+pub fn merged_data_clause(a: ClauseKind, b: ClauseKind) -> Option<ClauseKind> {
+    let moves = |k: ClauseKind| matches!(k, K::Copy | K::Copyin | K::Copyout | K::Create);
+    if !moves(a) || !moves(b) || a == b {
+        return None;
+    }
+    Some(match (a, b) {
+        (K::Create, other) | (other, K::Create) => other,
+        _ => K::Copy,
+    })
+}
+
 pub(super) fn private_note(kind: ClauseKind) -> &'static str {
     if kind == K::Private {
         "the private copy hides the mapped data; keep one"
@@ -106,10 +137,7 @@ pub(super) fn private_note(kind: ClauseKind) -> &'static str {
 /// appearance, secondary on the earlier.
 pub(super) fn both(item: &VarItem, c: &Clause, other: &Seen<'_>, advice: &str) -> Diagnostic {
     let (a, b) = (other.clause.kind, c.kind);
-    let hint = match (a, b) {
-        (K::Copyin, K::Copyout) | (K::Copyout, K::Copyin) => "keep one (did you mean `copy`?)",
-        _ => advice,
-    };
+    let hint = advice;
     Diagnostic::error(
         item.span,
         format!(

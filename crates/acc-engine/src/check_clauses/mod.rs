@@ -42,6 +42,7 @@ use crate::directive::{Clause, Directive};
 
 use args::check_clause_args;
 use items::check_items;
+pub use items::merged_data_clause;
 use placement::{check_exclusive, check_placement, check_required, sections};
 
 /// Checks one directive; returns the diagnostics, empty when it is valid.

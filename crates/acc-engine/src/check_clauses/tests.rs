@@ -467,6 +467,12 @@ fn subarrays_in_private() {
         )
     };
     assert_eq!(acc("acc parallel private(a[0:n]) firstprivate(b[2:n])"), "");
+    // Two data clauses that amount to one; `present` with another stays an error.
+    assert_eq!(
+        acc("acc parallel copyin(x) copyout(x) create(c[0:n]) copyout(c[0:n])"),
+        ""
+    );
+    assert!(acc("acc data present(x) copy(x)").contains("appears in both `present` and `copy`"));
     assert_eq!(acc("acc serial firstprivate(b[0:n])"), "");
     assert!(acc("acc loop private(a[0:n])").contains("subarrays are not allowed in `private`"));
     assert_eq!(
@@ -531,7 +537,7 @@ fn variables_in_two_attributes() {
     check(
         "acc parallel copyin(x) copyout(x)",
         expect![[r#"
-            error 31..32 `x`: `x` appears in both `copyin` and `copyout`; keep one (did you mean `copy`?)
+            error 31..32 `x`: `x` appears in both `copyin` and `copyout`; keep one: OpenMP maps a variable once (`acc cc` takes the two as `copy`)
               secondary 20..21 `x`: also in `copyin` here
         "#]],
     );

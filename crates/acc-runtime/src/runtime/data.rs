@@ -112,7 +112,15 @@ impl DeviceState {
                 return Ok(host)
             }
             // SAFETY: forwarded from the caller.
-            Action::Attach => return unsafe { self.attach(host, q, site) }.map(|()| host),
+            Action::Attach => {
+                let offset = if flags.has(Flags::SECTION_OFFSET) {
+                    bytes
+                } else {
+                    0
+                };
+                // SAFETY: forwarded from the caller.
+                return unsafe { self.attach_at(host, offset, q, site) }.map(|()| host);
+            }
             Action::Copy | Action::CopyIn | Action::CopyOut | Action::Create => {}
             Action::NoCreate | Action::Present => {}
             other => {
@@ -391,6 +399,24 @@ impl DeviceState {
         q: QueueSel,
         site: &Site<'_>,
     ) -> Result<()> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.attach_at(ptr_addr, 0, q, site) }
+    }
+
+    /// [`attach`](Self::attach) for a section of the pointer's data that starts `offset` bytes
+    /// past its target (`copyin(s.x[10:20])`): the device pointer gets the section's device
+    /// address less `offset`, so that it indexes as the host's does, whether the host's target
+    /// itself is present or not.
+    ///
+    /// # Safety
+    /// As for [`attach`](Self::attach).
+    pub unsafe fn attach_at(
+        &'static self,
+        ptr_addr: usize,
+        offset: usize,
+        q: QueueSel,
+        site: &Site<'_>,
+    ) -> Result<()> {
         if self.shared() {
             return Ok(());
         }
@@ -417,8 +443,9 @@ impl DeviceState {
                 ))
             }
         }
-        let target_dev = match t.lookup(target, 0) {
-            Lookup::Present(e) => e.dev_of(target),
+        let start = target.wrapping_add(offset);
+        let target_dev = match t.lookup(start, 0) {
+            Lookup::Present(e) => e.dev_of(start).wrapping_sub(offset),
             // A pointer whose target is not present is left alone, as the specification says.
             _ => return Ok(()),
         };

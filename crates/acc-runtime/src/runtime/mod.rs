@@ -84,6 +84,9 @@ impl Flags {
     /// With `POINTER_TARGET`, the pointer is a struct's member (`present(s.x)`): a present
     /// target is enough, and nothing is mapped (the struct's copy attaches the member).
     pub const MEMBER_TARGET: Flags = Flags(256);
+    /// An attach made by a section of the pointer (`s.x[10:20]`): `bytes` is the section's
+    /// offset from the pointer's target (see `Device::attach_at`).
+    pub const SECTION_OFFSET: Flags = Flags(512);
 
     pub fn has(self, f: Flags) -> bool {
         self.0 & f.0 != 0

@@ -369,6 +369,61 @@ fn attach_points_the_device_pointer_at_the_device_target() {
     }
 }
 
+/// A section that starts past the pointer's target (`copyin(s.p[2:4])`): the device pointer
+/// is the section's device address less the offset, so `p[2]` on the device is the section's
+/// first element, though the host's `p[0]` is not present.
+#[test]
+fn attach_of_a_section_past_the_target_indexes_as_the_host() {
+    let d = discrete();
+    let data = [7i32; 8];
+    #[repr(C)]
+    struct S1 {
+        p: *const i32,
+    }
+    let s = S1 { p: data.as_ptr() };
+    let sp = &s as *const S1 as usize;
+    let offset = 2 * size_of::<i32>();
+    // SAFETY: `s` and `data` outlive the actions.
+    unsafe {
+        let ds = d
+            .enter(
+                Action::CopyIn,
+                Flags::default(),
+                sp,
+                8,
+                Counter::Dynamic,
+                S,
+                &site("s"),
+            )
+            .unwrap();
+        let dd = d
+            .enter(
+                Action::CopyIn,
+                Flags::default(),
+                data.as_ptr() as usize + offset,
+                16,
+                Counter::Dynamic,
+                S,
+                &site("s.p[2:4]"),
+            )
+            .unwrap();
+        // Without the offset, the pointer's own target is not present: left alone.
+        d.attach(sp, S, &site("s.p")).unwrap();
+        assert_eq!((ds as *const usize).read(), data.as_ptr() as usize);
+        d.enter(
+            Action::Attach,
+            Flags(Flags::IF_PRESENT.0 | Flags::SECTION_OFFSET.0),
+            sp,
+            offset,
+            Counter::Dynamic,
+            S,
+            &site("s.p"),
+        )
+        .unwrap();
+        assert_eq!((ds as *const usize).read(), dd - offset);
+    }
+}
+
 unsafe extern "C" fn add_one(c: *const Chunk) {
     // SAFETY: the runtime passes a valid chunk whose first argument is a pointer to the
     // device copy of an i64 array.
