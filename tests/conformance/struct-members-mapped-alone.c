@@ -3,7 +3,8 @@
  * itself, and then uses as
  * `s.arr[i]` in compute constructs: the constructs copy the struct implicitly, and its members
  * are attached to their targets' device copies there, so the kernels work on the mapped data
- * (not the host's memory), and the struct the host keeps still points at the host's arrays. */
+ * (not the host's memory), and the struct the host keeps still points at the host's arrays.
+ * So does a construct whose own `copyin(s)` copies the struct as shallowly. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,9 +57,11 @@ int main(void) {
   for (int i = 0; i < s.n; i++) s.arr[i] *= 2;
 #pragma acc kernels
   for (int i = 0; i < s.n; i++) s.arr[i] += 1;
+#pragma acc parallel loop copyin(s)
+  for (int i = 0; i < s.n; i++) s.arr[i] += 3;
   bad += s.arr != host;
 #pragma acc exit data copyout(s.arr[0:s.n])
-  for (int i = 0; i < s.n; i++) bad += s.arr[i] != 2.0 * i + 1;
+  for (int i = 0; i < s.n; i++) bad += s.arr[i] != 2.0 * i + 4;
 
   free(s.arr);
 

@@ -1,5 +1,6 @@
-//! The pointer members of a struct that a compute construct copies implicitly: attached to
-//! their targets' device copies for the construct.
+//! The pointer members of a struct that a compute construct copies whole (implicitly, or by a
+//! `copy`/`copyin`/`create` of its own): attached to their targets' device copies for the
+//! construct.
 //!
 //! OpenACC 3.3 2.6.2 gives a struct named in no visible data clause the implicit `copy` of an
 //! aggregate, and the copy is shallow (2.6.4): a pointer member holds the host's address. The
@@ -13,14 +14,17 @@
 //! data construct (`aggregates_mapped_by_members`), each pointer member the construct names is
 //! attached to its target's device copy when that is present, and detached before the struct
 //! goes back. Where the target is not present nothing changes (the runtime leaves such a
-//! pointer alone, 2.7.2), so no program the specification defines sees a difference.
+//! pointer alone, 2.7.2), so no program the specification defines sees a difference. A struct
+//! the construct's own `copy`, `copyin` or `create` names whole is copied as shallowly, and
+//! its members are attached the same way (the implicit copy and the explicit one of the same
+//! struct mean the same to the kernel).
 
 use super::*;
 use crate::directive::Ident;
 use crate::facts::Construct;
 
 /// The implicit attaches for the struct members the construct names (`Construct::
-/// members_used`) of each struct the plan copies implicitly, after that copy.
+/// members_used`) of each struct the plan copies whole, after that copy.
 pub(super) fn attach_members_of_implicit_copies(
     unit: &Unit,
     c: &Construct,
@@ -30,7 +34,10 @@ pub(super) fn attach_members_of_implicit_copies(
     while at < data.len() {
         let d = &data[at];
         at += 1;
-        if !(d.implicit && d.action == Action::Copy && d.item.is_none()) {
+        // A struct the construct copies whole, implicitly or by its own clause (`copyin(s)`:
+        // a shallow copy too, whose members the kernel can only mean on the device).
+        let whole = d.item.as_ref().is_none_or(|i| i.accessors.is_empty());
+        if !(whole && matches!(d.action, Action::Copy | Action::Copyin | Action::Create)) {
             continue;
         }
         let v = d.var;
