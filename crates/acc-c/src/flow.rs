@@ -205,14 +205,8 @@ impl<'a> Fw<'_, 'a> {
 
     /// Whether `path` names a pointer member of struct `v` itself (`.arr` of `double *arr`).
     fn is_pointer_member(&self, v: VarId, path: &str) -> bool {
-        path.strip_prefix('.').is_some_and(|m| {
-            self.cx
-                .unit
-                .var(v)
-                .fields
-                .iter()
-                .any(|f| f.name == m && f.dims.is_empty() && f.type_text.ends_with('*'))
-        })
+        path.strip_prefix('.')
+            .is_some_and(|m| self.cx.unit.var(v).has_pointer_member(m))
     }
 
     fn block(&mut self, n: Node) -> Vec<Step> {

@@ -38,6 +38,14 @@ fn acc_cc(exe: &Path, flags: &[&str], sources: &[&Path]) {
     );
 }
 
+/// An empty scratch directory of the tests' temporary folder.
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// `exe` run on `device` (the simulated GPU's libraries on its path) within the time limit.
 fn run_on(gpu: &sim::Simulator, cache: &Path, exe: &Path, device: &str) -> std::process::Output {
     let mut cmd = Command::new(exe);
@@ -262,9 +270,7 @@ fn kernels_call_routines_that_other_files_define() {
         return;
     };
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/routines-across-files");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-routines-across-files");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("cuda-sim-routines-across-files");
     let exe = dir.join("routines");
     let files: Vec<_> = ["main.c", "scale.c", "twice.c"]
         .iter()
@@ -357,9 +363,7 @@ fn command_line_macros_reach_the_cuda_module() {
     let Some(gpu) = sim::simulator() else {
         return;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-command-line-macros");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("cuda-sim-command-line-macros");
     let src = dir.join("sized.c");
     std::fs::write(
         &src,
@@ -392,9 +396,7 @@ fn no_fp_contraction_makes_kernels_round_as_the_host() {
     let Some(gpu) = sim::simulator() else {
         return;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-fp-contract");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("cuda-sim-fp-contract");
     let src = dir.join("axpy.c");
     std::fs::write(
         &src,
@@ -438,9 +440,7 @@ fn routines_use_constants_without_declare() {
     let Some(gpu) = sim::simulator() else {
         return;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-routine-constants");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("cuda-sim-routine-constants");
     std::fs::write(
         dir.join("k.h"),
         "static const double scale_by = 3.0;\nstatic const int table[4] = {1, 2, 3, 4};\n",
@@ -481,9 +481,7 @@ fn large_gang_private_arrays_fit_as_on_a_gpu() {
     let Some(gpu) = sim::simulator() else {
         return;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-sim-large-private");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("cuda-sim-large-private");
     let src = dir.join("big.c");
     std::fs::write(
         &src,

@@ -78,6 +78,13 @@ impl Var {
         let derivations = declarator_derivations(&self.decl_text, self.decl_name.clone());
         !matches!(derivations.get(indexes), Some(Derivation::Array))
     }
+
+    /// Whether member `m` of this struct is a pointer (`double *arr`; not an array member).
+    pub fn has_pointer_member(&self, m: &str) -> bool {
+        self.fields
+            .iter()
+            .any(|f| f.name == m && f.dims.is_empty() && f.type_text.ends_with('*'))
+    }
 }
 
 /// The qualifiers a declarator may put after a `*` (C's, and GCC's spellings of `restrict`).

@@ -376,8 +376,7 @@ fn aggregates_mapped_by_members(unit: &Unit, an: &Analysis, p: EffId, data: &mut
             // `present(s.x)` naming a pointer member alone asks for the data it points to,
             // and maps nothing of the struct (the runtime's `MEMBER_TARGET`): the kernel's copy
             // of the struct gets the member attached instead.
-            let alone = item.action == Action::Present
-                && item.item.as_ref().is_some_and(|i| i.accessors.len() == 1);
+            let alone = members::presents_target(unit, &item);
             members.push(DataItem {
                 action: if alone {
                     Action::Attach

@@ -1,5 +1,7 @@
 //! The CUDA support's unit tests: what goes into a module, and the text rewritings.
 use super::*;
+use crate::types::HeaderGlobal;
+use std::collections::HashMap;
 
 fn routines_of(src: &str) -> Vec<String> {
     routine_names(&crate::analyze_for(src, Default::default(), None).unit)
@@ -267,17 +269,7 @@ fn routines_reach_the_headers_globals_and_not_the_names_they_hide() {
                #pragma acc routine seq\nstatic int h(int i) { if (i) { int scale = i; return scale; } return 0; }\n";
     let t = crate::syntax::parse(src);
     let r = routines_of(src);
-    let mut headers = HashMap::new();
-    headers.insert(
-        "scale".to_string(),
-        HeaderGlobal {
-            facts: scalar(),
-            type_text: "real_t".into(),
-            decl_text: "real_t scale".into(),
-            decl_name: 7..12,
-            constant_initializer: None,
-        },
-    );
+    let headers = HashMap::from([header_global("real_t", "scale", None)]);
     let bound = routine_globals(src, &t, &r, &headers);
     assert_eq!(bound.len(), 1, "{bound:?}");
     let at = src.find("scale * i").unwrap();
@@ -308,17 +300,7 @@ fn constants_without_declare_are_the_modules_own() {
                #pragma acc routine seq\nstatic double f(int i) {\n  return bias + table[i] + offset + name[0];\n}\n";
     let t = crate::syntax::parse(src);
     let r = routines_of(src);
-    let mut headers = HashMap::new();
-    headers.insert(
-        "offset".to_string(),
-        HeaderGlobal {
-            facts: scalar(),
-            type_text: "const double".into(),
-            decl_text: "const double offset".into(),
-            decl_name: 13..19,
-            constant_initializer: Some("0.25".into()),
-        },
-    );
+    let headers = HashMap::from([header_global("const double", "offset", Some("0.25"))]);
     let bound = routine_globals(src, &t, &r, &headers);
     let constants: Vec<Option<&str>> = bound.iter().map(|g| g.constant.as_deref()).collect();
     assert_eq!(
@@ -354,10 +336,18 @@ fn constants_without_declare_are_the_modules_own() {
     assert_eq!(through, [false, true, true, false]);
 }
 
-fn scalar() -> crate::types::TypeFacts {
-    crate::types::TypeFacts {
-        shape: acc_engine::facts::Shape::Scalar,
-        is_const: false,
-        is_complete: true,
-    }
+/// A scalar global `name` of type `ty` as a program header's facts give it.
+fn header_global(ty: &str, name: &str, constant: Option<&str>) -> (String, HeaderGlobal) {
+    let decl = HeaderGlobal {
+        facts: crate::types::TypeFacts {
+            shape: acc_engine::facts::Shape::Scalar,
+            is_const: false,
+            is_complete: true,
+        },
+        type_text: ty.into(),
+        decl_text: format!("{ty} {name}"),
+        decl_name: ty.len() + 1..ty.len() + 1 + name.len(),
+        constant_initializer: constant.map(str::to_string),
+    };
+    (name.to_string(), decl)
 }

@@ -43,10 +43,7 @@ impl DataEntry {
 pub(super) fn names_a_pointer(var: &acc_engine::facts::Var, item: Option<&VarItem>) -> bool {
     match item.map(|i| i.accessors.as_slice()) {
         None | Some([]) => var.shape == acc_engine::facts::Shape::Pointer,
-        Some([Accessor::Member(m) | Accessor::Arrow(m)]) => var
-            .fields
-            .iter()
-            .any(|f| f.name == m.name && f.dims.is_empty() && f.type_text.ends_with('*')),
+        Some([Accessor::Member(m) | Accessor::Arrow(m)]) => var.has_pointer_member(&m.name),
         _ => false,
     }
 }

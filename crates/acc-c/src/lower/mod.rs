@@ -252,6 +252,15 @@ pub fn lower_file_lazy(
     })
 }
 
+/// The statements of the unit's compute constructs, as byte ranges.
+fn compute_bodies(unit: &acc_engine::facts::Unit) -> Vec<std::ops::Range<usize>> {
+    unit.constructs
+        .iter()
+        .filter(|c| c.directive.kind.is_compute())
+        .filter_map(|c| c.body.map(|b| b.start..b.end))
+        .collect()
+}
+
 /// The inclusion chains of the program's headers that define functions the file's compute
 /// constructs call and the file does not define (`static inline` helpers in a header): OpenACC
 /// 3.3 2.15.1 gives such a function an implicit `routine seq` when its definition is in the
@@ -265,13 +274,7 @@ fn headers_of_called_functions(
     if env.header_functions.is_empty() {
         return Vec::new();
     }
-    let compute: Vec<std::ops::Range<usize>> = analysis
-        .unit
-        .constructs
-        .iter()
-        .filter(|c| c.directive.kind.is_compute())
-        .filter_map(|c| c.body.map(|b| b.start..b.end))
-        .collect();
+    let compute = compute_bodies(&analysis.unit);
     let calls = crate::cuda::calls_within(&analysis.trees, src, &compute);
     let mut chains: Vec<Vec<(String, usize)>> = Vec::new();
     for (name, _) in &calls {
@@ -352,13 +355,7 @@ fn lower_analysis(
     // devices, and through device pointers in the CUDA module.
     let declared = declared_globals(lw.unit);
     let mut routines = crate::cuda::routine_names(lw.unit);
-    let compute: Vec<std::ops::Range<usize>> = lw
-        .unit
-        .constructs
-        .iter()
-        .filter(|c| c.directive.kind.is_compute())
-        .filter_map(|c| c.body.map(|b| b.start..b.end))
-        .collect();
+    let compute = compute_bodies(lw.unit);
     let implicit = crate::cuda::implicit_routines(src, &analysis.trees, &compute, &routines);
     routines.extend(implicit);
     lw.warn_calls_without_device_version(&compute, &routines);

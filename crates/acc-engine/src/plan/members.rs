@@ -46,15 +46,11 @@ pub(super) fn attach_members_of_implicit_copies(
             .members_used
             .iter()
             .filter(|(owner, _)| *owner == v)
-            .filter(|(_, m)| {
-                var.fields
-                    .iter()
-                    .any(|f| f.name == *m && f.dims.is_empty() && f.type_text.ends_with('*'))
-            })
+            .filter(|(_, m)| var.has_pointer_member(m))
             .filter(|(_, m)| {
                 !data
                     .iter()
-                    .any(|x| x.var == v && names_member(x, m) && !presents_target(x))
+                    .any(|x| x.var == v && names_member(x, m) && !presents_target(unit, x))
             })
             .map(|(_, m)| DataItem {
                 action: Action::Attach,
@@ -83,11 +79,16 @@ pub(super) fn attach_members_of_implicit_copies(
     }
 }
 
-/// Whether a data item is a `present` of a member alone (`present(s.x)`): of a pointer member,
-/// it asks for the data the pointer points to (acc-c's `names_a_pointer`), which leaves the
-/// member to be attached like any other.
-fn presents_target(d: &DataItem) -> bool {
-    d.action == Action::Present && d.item.as_ref().is_some_and(|i| i.accessors.len() == 1)
+/// Whether a data item is a `present` of a pointer member alone (`present(s.x)`, `s` in
+/// `unit`): it asks for the data the pointer points to (acc-c's `names_a_pointer`), which
+/// leaves the member to be attached like any other.
+pub(super) fn presents_target(unit: &Unit, d: &DataItem) -> bool {
+    let Some([Accessor::Member(m) | Accessor::Arrow(m)]) =
+        d.item.as_ref().map(|i| i.accessors.as_slice())
+    else {
+        return false;
+    };
+    d.action == Action::Present && unit.var(d.var).has_pointer_member(&m.name)
 }
 
 /// Whether a data item names member `m` of its variable (`s.m`, `s.m[0:n]`).

@@ -325,6 +325,26 @@ fn out_of_memory_and_bad_frees_are_errors() {
     );
 }
 
+/// `copyin` of `bytes` at `host` with a dynamic count, synchronously; the device address.
+///
+/// # Safety
+/// `host` stays valid for `bytes` until the data's exit.
+unsafe fn copy_in(d: &'static DeviceState, host: usize, bytes: usize, name: &str) -> usize {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        d.enter(
+            Action::CopyIn,
+            Flags::default(),
+            host,
+            bytes,
+            Counter::Dynamic,
+            S,
+            &site(name),
+        )
+    }
+    .unwrap()
+}
+
 #[test]
 fn attach_points_the_device_pointer_at_the_device_target() {
     let d = discrete();
@@ -337,28 +357,8 @@ fn attach_points_the_device_pointer_at_the_device_target() {
     let sp = &s as *const S1 as usize;
     // SAFETY: `s` and `data` outlive the actions.
     unsafe {
-        let ds = d
-            .enter(
-                Action::CopyIn,
-                Flags::default(),
-                sp,
-                8,
-                Counter::Dynamic,
-                S,
-                &site("s"),
-            )
-            .unwrap();
-        let dd = d
-            .enter(
-                Action::CopyIn,
-                Flags::default(),
-                data.as_ptr() as usize,
-                32,
-                Counter::Dynamic,
-                S,
-                &site("data"),
-            )
-            .unwrap();
+        let ds = copy_in(d, sp, 8, "s");
+        let dd = copy_in(d, data.as_ptr() as usize, 32, "data");
         d.attach(sp, S, &site("s.p")).unwrap();
         assert_eq!((ds as *const usize).read(), dd);
         d.attach(sp, S, &site("s.p")).unwrap();
@@ -385,28 +385,8 @@ fn attach_of_a_section_past_the_target_indexes_as_the_host() {
     let offset = 2 * size_of::<i32>();
     // SAFETY: `s` and `data` outlive the actions.
     unsafe {
-        let ds = d
-            .enter(
-                Action::CopyIn,
-                Flags::default(),
-                sp,
-                8,
-                Counter::Dynamic,
-                S,
-                &site("s"),
-            )
-            .unwrap();
-        let dd = d
-            .enter(
-                Action::CopyIn,
-                Flags::default(),
-                data.as_ptr() as usize + offset,
-                16,
-                Counter::Dynamic,
-                S,
-                &site("s.p[2:4]"),
-            )
-            .unwrap();
+        let ds = copy_in(d, sp, 8, "s");
+        let dd = copy_in(d, data.as_ptr() as usize + offset, 16, "s.p[2:4]");
         // Without the offset, the pointer's own target is not present: left alone.
         d.attach(sp, S, &site("s.p")).unwrap();
         assert_eq!((ds as *const usize).read(), data.as_ptr() as usize);
