@@ -3,7 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use acc_engine::facts::{Access, DepFacts, Ref, Subscript, Unit};
+use acc_engine::directive::ReductionOp;
+use acc_engine::facts::{Access, DepFacts, Ref, ScalarType, Shape, Subscript, Unit, VarId};
 use acc_engine::Span;
 use tree_sitter::Node;
 
@@ -99,12 +100,14 @@ pub fn dep_facts(
         facts: DepFacts::default(),
         loop_span: Span::new(node.start_byte(), node.end_byte()),
         nested: 0,
+        reducing: HashMap::new(),
     };
     let Some(body) = node.child_by_field_id(fields().body.get()) else {
         return cx.facts;
     };
     cx.collect_written(body);
     cx.walk(body);
+    cx.finish_reductions();
     cx.facts
 }
 
@@ -185,6 +188,20 @@ struct Cx<'t, 's, 'u> {
     loop_span: Span,
     /// Depth of loops and switches inside the body (`break` in them stays).
     nested: usize,
+    /// Each scalar from outside the loop that the body assigns: the reduction operator of
+    /// every such assignment so far (`None` once one is no reduction statement, or another
+    /// operator's) and how many references to it those statements make.
+    reducing: HashMap<VarId, (Option<ReductionOp>, usize)>,
+}
+
+fn strip_parens(mut n: Node) -> Node {
+    while n.node_kind() == "parenthesized_expression" {
+        match n.named_child(0) {
+            Some(inner) => n = inner,
+            None => break,
+        }
+    }
+    n
 }
 
 fn span(n: Node) -> Span {
@@ -386,6 +403,14 @@ impl<'s> Cx<'_, 's, '_> {
                     let local = self.loop_span.contains(v.decl_span);
                     if !local && v.name != self.control {
                         self.facts.scalar_writes.push((r.var, span(target)));
+                        let form = target
+                            .parent()
+                            .and_then(|statement| self.reduction_form(statement, r.var));
+                        let entry = self.reducing.entry(r.var).or_insert((form.map(|f| f.0), 0));
+                        match form {
+                            Some((op, refs)) if entry.0 == Some(op) => entry.1 += refs,
+                            _ => entry.0 = None,
+                        }
                     }
                 }
                 if target.node_kind() != "identifier" {
@@ -397,6 +422,176 @@ impl<'s> Cx<'_, 's, '_> {
                 .calls
                 .push((acc_engine::facts::INDIRECT_STORE.into(), span(target))),
         }
+    }
+
+    /// The reduction `assignment` performs on `var` (the scalar it assigns) when it is a
+    /// statement of its own in one of the forms compilers recognize as a reduction without a
+    /// clause (nvc in `kernels`): `v op= e`, `v = v op e`, `v = e op v` (`op` commutative),
+    /// `v = v - e`, `v = fmax(v, e)` / `fmin` in either order, `v++`, `v--`; with the number
+    /// of references to `v` it makes. An integer `v` must add or multiply an integer `e`: with
+    /// a floating one C converts after each step (`n += 0.5` truncates), which a reduction
+    /// of partial results does not.
+    fn reduction_form(&self, assignment: Node<'s>, var: VarId) -> Option<(ReductionOp, usize)> {
+        let f = fields();
+        if assignment.parent()?.node_kind() != "expression_statement" {
+            return None;
+        }
+        let v = self.unit.var(var);
+        let ty = v.scalar.filter(|_| v.shape == Shape::Scalar)?;
+        if ty == ScalarType::Bool {
+            return None;
+        }
+        let is_v = |n: Node| {
+            let n = strip_parens(n);
+            n.node_kind() == "identifier" && self.var_at(n).is_some_and(|r| r.var == var)
+        };
+        let operator = |n: Node| n.child_by_field_id(f.operator.get()).map(|o| self.text(o));
+        let arithmetic = |op: ReductionOp, e: Node| match op {
+            ReductionOp::Add | ReductionOp::Mul => !ty.is_integer() || self.integer_valued(e),
+            ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor => ty.is_integer(),
+            ReductionOp::Max | ReductionOp::Min => matches!(ty, ScalarType::F32 | ScalarType::F64),
+            ReductionOp::LogAnd | ReductionOp::LogOr => false,
+        };
+        let (op, e, refs) = match assignment.node_kind() {
+            "update_expression" => return Some((ReductionOp::Add, 1)),
+            "assignment_expression" => {
+                let right = strip_parens(assignment.child_by_field_id(f.right.get())?);
+                match operator(assignment)? {
+                    "+=" | "-=" => (ReductionOp::Add, right, 1),
+                    "*=" => (ReductionOp::Mul, right, 1),
+                    "&=" => (ReductionOp::BitAnd, right, 1),
+                    "|=" => (ReductionOp::BitOr, right, 1),
+                    "^=" => (ReductionOp::BitXor, right, 1),
+                    "=" => self.reduction_of_value(right, &is_v)?,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        arithmetic(op, e).then_some((op, refs))
+    }
+
+    /// `v op e`, `e op v` or `fmax(v, e)`-like: the operator, `e`, and the two references to
+    /// `v` the statement `v = …` makes.
+    fn reduction_of_value(
+        &self,
+        value: Node<'s>,
+        is_v: &dyn Fn(Node) -> bool,
+    ) -> Option<(ReductionOp, Node<'s>, usize)> {
+        let f = fields();
+        match value.node_kind() {
+            "binary_expression" => {
+                let l = value.child_by_field_id(f.left.get())?;
+                let r = value.child_by_field_id(f.right.get())?;
+                let op = match self.text(value.child_by_field_id(f.operator.get())?) {
+                    "+" => ReductionOp::Add,
+                    "*" => ReductionOp::Mul,
+                    "&" => ReductionOp::BitAnd,
+                    "|" => ReductionOp::BitOr,
+                    "^" => ReductionOp::BitXor,
+                    "-" if is_v(l) => return Some((ReductionOp::Add, r, 2)),
+                    _ => return None,
+                };
+                if is_v(l) {
+                    Some((op, r, 2))
+                } else if is_v(r) {
+                    Some((op, l, 2))
+                } else {
+                    None
+                }
+            }
+            "call_expression" => {
+                let name = self.text(value.child_by_field_id(f.function.get())?);
+                let op = match name.trim_end_matches(['f', 'l']) {
+                    "fmax" => ReductionOp::Max,
+                    "fmin" => ReductionOp::Min,
+                    _ => return None,
+                };
+                let args = value.child_by_field_id(f.arguments.get())?;
+                let mut c = args.walk();
+                let args: Vec<Node> = args.named_children(&mut c).collect();
+                match args.as_slice() {
+                    [a, b] if is_v(*a) => Some((op, *b, 2)),
+                    [a, b] if is_v(*b) => Some((op, *a, 2)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether expression `e` has an integer value by what it is made of: integer constants,
+    /// and variables and elements of integer type, combined by operators (no calls, casts,
+    /// members or floating constants, whose type this reading does not follow).
+    fn integer_valued(&self, e: Node<'s>) -> bool {
+        match e.node_kind() {
+            "number_literal" => {
+                let t = self.text(e).to_ascii_lowercase();
+                !(t.contains('.') || (!t.starts_with("0x") && t.contains('e')) || t.contains('p'))
+            }
+            "char_literal" | "sizeof_expression" => true,
+            "identifier" => self.var_at(e).is_some_and(|r| {
+                let v = self.unit.var(r.var);
+                v.scalar.or(v.elem_scalar).is_some_and(|t| t.is_integer())
+                    && matches!(v.shape, Shape::Scalar | Shape::Array | Shape::Pointer)
+            }),
+            "subscript_expression" => {
+                let f = fields();
+                let mut base = e;
+                while base.node_kind() == "subscript_expression" {
+                    match base.child_by_field_id(f.argument.get()) {
+                        Some(a) => base = a,
+                        None => return false,
+                    }
+                }
+                base.node_kind() == "identifier"
+                    && self.var_at(base).is_some_and(|r| {
+                        let v = self.unit.var(r.var);
+                        v.elem_scalar.is_some_and(|t| t.is_integer())
+                    })
+            }
+            "binary_expression"
+            | "unary_expression"
+            | "parenthesized_expression"
+            | "conditional_expression" => {
+                let f = fields();
+                let mut c = e.walk();
+                let children: Vec<Node> = e.named_children(&mut c).collect();
+                children.into_iter().all(|ch| {
+                    // A comparison's operands may be of any type: its value is an `int`.
+                    let comparison = e.node_kind() == "binary_expression"
+                        && e.child_by_field_id(f.operator.get()).is_some_and(|o| {
+                            matches!(
+                                self.text(o),
+                                "<" | ">" | "<=" | ">=" | "==" | "!=" | "&&" | "||"
+                            )
+                        });
+                    comparison || self.integer_valued(ch)
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Keeps, of the scalars the body assigns, those it only reduces ([`DepFacts::reductions`]):
+    /// the references its reduction statements make are all the loop makes to it.
+    fn finish_reductions(&mut self) {
+        let mut reductions: Vec<(VarId, ReductionOp)> = self
+            .reducing
+            .iter()
+            .filter_map(|(&var, &(op, refs))| {
+                let op = op?;
+                let all = self
+                    .unit
+                    .refs
+                    .iter()
+                    .filter(|r| r.var == var && self.loop_span.contains(r.span))
+                    .count();
+                (all == refs).then_some((var, op))
+            })
+            .collect();
+        reductions.sort_by_key(|(v, _)| *v);
+        self.facts.reductions = reductions;
     }
 
     fn walk(&mut self, n: Node<'s>) {
@@ -461,6 +656,72 @@ impl<'s> Cx<'_, 's, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reductions the dependence facts of the one `kernels` loop of `body` (declarations
+    /// first) find: variable names with operator symbols.
+    fn reductions_of(decls: &str, body: &str) -> Vec<String> {
+        let src = format!(
+            "#include <math.h>\nvoid f(double *restrict a, int *restrict k, double *restrict b) {{\n{decls}\n#pragma acc kernels\nfor (int i = 0; i < 100; i++) {{ {body} }}\n}}\n"
+        );
+        let a = crate::analyze_for(&src, crate::types::TypeEnv::default(), None);
+        let c = a
+            .unit
+            .constructs
+            .iter()
+            .find(|c| !c.plain_loops.is_empty())
+            .expect("a kernels construct with a plain loop");
+        let deps = c.plain_loops[0].1.deps.as_ref().expect("dependence facts");
+        deps.reductions
+            .iter()
+            .map(|(v, op)| format!("{}:{}", op.symbol(), a.unit.var(*v).name))
+            .collect()
+    }
+
+    #[test]
+    fn statements_of_one_reduction_operator_are_reductions() {
+        let d = "double s = 0, m = 0; float fm = 0; int n = 0; unsigned u = 0; long p = 1;";
+        for (body, want) in [
+            ("s += a[i];", "+:s"),
+            ("s -= a[i] * 2;", "+:s"),
+            ("s = s + a[i];", "+:s"),
+            ("s = (a[i] + s);", "+:s"),
+            ("s = s - a[i];", "+:s"),
+            ("s *= a[i];", "*:s"),
+            ("m = fmax(m, fabs(a[i]));", "max:m"),
+            ("fm = fminf(a[i], fm);", "min:fm"),
+            ("if (a[i] > 0) n++;", "+:n"),
+            ("--n;", "+:n"),
+            ("n += k[i] * 2 + 1;", "+:n"),
+            ("n += (a[i] > 0.5);", "+:n"),
+            ("u |= k[i];", "|:u"),
+            ("u ^= 1u << (i % 8);", "^:u"),
+            ("p *= k[i]; p = p * 2;", "*:p"),
+        ] {
+            assert_eq!(reductions_of(d, body), vec![want.to_string()], "{body}");
+        }
+    }
+
+    #[test]
+    fn other_uses_of_the_variable_are_no_reductions() {
+        let d = "double s = 0; int n = 0; struct { double t; } st; _Bool any = 0; double *q = 0;";
+        for body in [
+            "s = a[i] - s;",
+            "b[i] = s; s += a[i];",
+            "s += a[i]; s *= 2;",
+            "s += a[i] + s;",
+            "b[i] = (s += a[i]);",
+            "s = s / a[i];",
+            "n += a[i];",
+            "n += k[i] * 0.5;",
+            "n = fmax(n, k[i]);",
+            "st.t += a[i];",
+            "any = any || a[i] > 0;",
+            "q++;",
+            "s += a[i]; if (s > 10) b[i] = 1;",
+        ] {
+            assert_eq!(reductions_of(d, body), Vec::<String>::new(), "{body}");
+        }
+    }
 
     fn macros(defs: &[(&str, Option<&[&str]>, &str)]) -> Macros {
         defs.iter()

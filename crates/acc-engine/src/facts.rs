@@ -256,6 +256,10 @@ pub struct DepFacts {
     /// `break`, `return` or `goto` in the body (not in a nested loop or
     /// switch for `break`): the iteration count is not known in advance.
     pub early_exit: Option<Span>,
+    /// Scalars among `scalar_writes` that the loop only reduces: every use of one in the loop
+    /// is the accumulator of a statement of its own of one reduction operator (`s += a[i];`,
+    /// `s = s * a[i];`, `m = fmax(m, a[i]);`, `n++;`). In parallel they need that reduction.
+    pub reductions: Vec<(VarId, crate::directive::ReductionOp)>,
 }
 
 /// One array access `a[e1][e2]…` (through an array or a pointer).

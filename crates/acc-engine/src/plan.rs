@@ -15,7 +15,9 @@ use crate::facts::{ConstructId, Shape, Unit, VarId};
 mod descriptive;
 mod members;
 
-use descriptive::{descriptive_auto, descriptive_vector};
+use descriptive::{
+    add_clause_less_reductions, clause_less_reductions, descriptive_auto, descriptive_vector,
+};
 
 /// A data action of the runtime, one per list item.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +99,9 @@ pub struct GangReduction {
     /// The list item as written, when it names part of an array
     /// (`h[0:16]`); `None` for a whole variable.
     pub item: Option<VarItem>,
+    /// A reduction no clause names: the `kernels` loop (its statement) that the dependence
+    /// test found reducing the variable ([`descriptive::clause_less_reductions`]).
+    pub implicit_in: Option<crate::Span>,
 }
 
 /// How one loop construct inside a kernel runs.
@@ -464,6 +469,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
                 var: a.var,
                 op,
                 item: reduction_item(unit, an, p, a.var),
+                implicit_in: None,
             }),
             Some((Dsa::Firstprivate, origin)) => {
                 let pass = if deviceptr {
@@ -509,6 +515,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
             }
         })
         .collect();
+    let mut implicit: Vec<(VarId, ReductionOp, crate::Span)> = Vec::new();
     let plain_loops: Vec<(usize, Result<(), String>)> = unit
         .construct(eff.construct)
         .plain_loops
@@ -522,7 +529,14 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
                     h.var
                 )),
                 (Some(d), Some(_)) => {
-                    crate::dependence::independent(unit, d, &unit.nested_counters(l.span))
+                    let found = clause_less_reductions(unit, an, p, l.span, d);
+                    let mut allowed = unit.nested_counters(l.span);
+                    allowed.extend(found.iter().map(|r| r.0));
+                    let verdict = crate::dependence::independent(unit, d, &allowed);
+                    if verdict.is_ok() {
+                        implicit.extend(found.into_iter().map(|(v, op)| (v, op, l.span)));
+                    }
+                    verdict
                 }
                 _ => Err("the loop is not in canonical form".to_string()),
             };
@@ -531,8 +545,9 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         .collect();
     let mut loops = loops;
     if eff.kind == EffKind::Kernels {
-        descriptive_auto(unit, an, p, &mut loops);
+        implicit.extend(descriptive_auto(unit, an, p, &mut loops));
     }
+    add_clause_less_reductions(&implicit, &mut reductions, &mut params, &mut data);
     if eff.kind != EffKind::Serial {
         descriptive_vector(unit, an, p, eff.kind, &plain_loops, &mut loops);
     }
@@ -746,7 +761,12 @@ impl fmt::Display for Info<'_> {
                 for r in &k.reductions {
                     write!(
                         f,
-                        "; reduction({}:{}) across gangs",
+                        "; {}reduction({}:{}) across gangs",
+                        if r.implicit_in.is_some() {
+                            "implicit "
+                        } else {
+                            ""
+                        },
                         r.op.symbol(),
                         name(r.var)
                     )?;

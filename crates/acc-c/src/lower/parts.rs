@@ -123,6 +123,9 @@ impl Lowerer<'_> {
                 .constructs
                 .iter()
                 .any(|c| span.contains(c.pragma_span) && reduces_into(c, v))
+                || k.reductions
+                    .iter()
+                    .any(|r| r.var == v && r.implicit_in.is_some_and(|at| span.contains(at)))
         };
         let used_in = |v: VarId, span: Span| {
             self.unit
@@ -198,6 +201,7 @@ impl Lowerer<'_> {
                         c.body.map_or(c.pragma_span.end, |b| b.end),
                     )
                 })
+                .chain(r.implicit_in)
                 .collect();
             // Inside a loop around the reduction's the copy is what each iteration works with
             // (`sum = 0;` before a worker loop's reduction, `q[j] = sum;` after): only code at

@@ -6,6 +6,7 @@
 //! changes the partitions (and privates) of the loops `plan` made.
 
 use super::*;
+use crate::Span;
 
 /// The variables each iteration of loop `l` has of its own: its private and reduction
 /// variables, and the counters of the loops nested in it. Writing them is no dependence.
@@ -28,8 +29,14 @@ fn iteration_own(unit: &Unit, an: &Analysis, l: EffId) -> Vec<VarId> {
 /// gang-partitioned, when it is a statement of the region of its own (see
 /// [`stands_alone`]). Never wrong: a loop that is not proven stays
 /// sequential.
-pub(super) fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops: &mut [LoopPlan]) {
+pub(super) fn descriptive_auto(
+    unit: &Unit,
+    an: &Analysis,
+    compute: EffId,
+    loops: &mut [LoopPlan],
+) -> Vec<(VarId, ReductionOp, Span)> {
     let kernels = an.eff(compute).construct;
+    let mut implicit = Vec::new();
     for l in loops.iter_mut() {
         if !l.partition.seq || l.partition.exp_seq {
             continue;
@@ -38,12 +45,26 @@ pub(super) fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops
         let Some(facts) = c.loops.first() else {
             continue;
         };
-        let allowed = iteration_own(unit, an, l.eff);
+        let mut allowed = iteration_own(unit, an, l.eff);
+        let alone = stands_alone(unit, kernels, l.construct);
+        let mut found = Vec::new();
         let verdict = match (&facts.deps, &facts.header) {
-            (Some(d), Some(_)) => crate::dependence::independent(unit, d, &allowed),
+            (Some(d), Some(_)) => {
+                use crate::directive::ClauseKind;
+                let has = |k: ClauseKind| c.directive.clauses_of(k).next().is_some();
+                // Gang-partitioned only: a worker or vector level would need the reduction
+                // across its lanes too, which the clause would ask for.
+                if alone && !has(ClauseKind::Worker) && !has(ClauseKind::Vector) {
+                    let statement = Span::new(c.pragma_span.start, facts.span.end);
+                    found = clause_less_reductions(unit, an, compute, statement, d);
+                    allowed.extend(found.iter().map(|r| r.0));
+                }
+                crate::dependence::independent(unit, d, &allowed)
+            }
             _ => Err("the loop is not in canonical form".to_string()),
         };
-        if verdict.is_ok() && stands_alone(unit, kernels, l.construct) {
+        if verdict.is_ok() && alone {
+            implicit.extend(found.into_iter().map(|(v, op)| (v, op, facts.span)));
             // Proven independent, `auto` is `independent` (OpenACC 3.3 2.9.7): the levels the
             // directive names apply (`kernels loop gang vector(128)`), else a gang loop.
             use crate::directive::ClauseKind;
@@ -74,6 +95,105 @@ pub(super) fn descriptive_auto(unit: &Unit, an: &Analysis, compute: EffId, loops
             continue;
         }
         l.auto = Some(verdict);
+    }
+    implicit
+}
+
+/// The scalars that the `kernels` loop at `statement` of compute construct `compute` reduces
+/// without a clause (`DepFacts::reductions`: `err = fmax(err, d);`, `sum += a[i];`, `n++;`)
+/// and that may become reductions of its kernel, as nvc makes them ("Generating implicit
+/// reduction"); GCC's `kernels` does too for integers (floating ones with
+/// `-ffast-math`). OpenACC 3.3 2.9.7 lets `auto` loops be parallelized when the
+/// implementation proves it safe, and a reduction is the parallel form of such a loop. A
+/// floating sum then adds in another order than the loop, as an explicit `reduction`
+/// clause does (2.5.15); the other operators' results are exact.
+///
+/// Only where the reduction is the variable's whole story in the region: declared before the
+/// construct, which reaches it by its implicit `copy` (no clause of its own or of an
+/// enclosing data construct, no `declare`), referenced in the region only inside the loop,
+/// and the loop holds no other loop construct (whose levels would need the reduction too).
+/// Anything else keeps the loop sequential, which is never wrong.
+pub(super) fn clause_less_reductions(
+    unit: &Unit,
+    an: &Analysis,
+    compute: EffId,
+    statement: Span,
+    deps: &crate::facts::DepFacts,
+) -> Vec<(VarId, ReductionOp)> {
+    if deps.reductions.is_empty() {
+        return Vec::new();
+    }
+    let region = unit.construct(an.eff(compute).construct);
+    let Some(body) = region.body else {
+        return Vec::new();
+    };
+    let inner_loop = unit.constructs.iter().any(|c| {
+        statement.contains(c.pragma_span)
+            && c.pragma_span.start != statement.start
+            && matches!(c.directive.kind, crate::directive::DirectiveKind::Loop)
+    });
+    if inner_loop {
+        return Vec::new();
+    }
+    let declared = |v: VarId| {
+        unit.constructs.iter().any(|c| {
+            c.directive.kind == crate::directive::DirectiveKind::Declare
+                && c.clause_vars.iter().flatten().any(|x| *x == Some(v))
+        })
+    };
+    deps.reductions
+        .iter()
+        .copied()
+        .filter(|&(v, _)| {
+            let var = unit.var(v);
+            let implicit_copy = an.eff(compute).attr(v).is_some_and(|a| {
+                matches!(a.dsa, None | Some((Dsa::Shared, Origin::Imp)))
+                    && matches!(a.dma, Some((Dma::Copy, Origin::Imp)))
+            });
+            let named_around = an.eff_ancestors(compute).any(|e| {
+                an.eff(e)
+                    .attr(v)
+                    .is_some_and(|a| a.dma.is_some() || a.dsa.is_some())
+            });
+            let outside_loop = unit
+                .refs_in(body)
+                .iter()
+                .any(|r| r.var == v && !statement.contains(r.span));
+            implicit_copy
+                && !body.contains(var.decl_span)
+                && !named_around
+                && !declared(v)
+                && !outside_loop
+        })
+        .collect()
+}
+
+/// Makes the clause-less reductions that proved loops independent ([`clause_less_reductions`])
+/// reductions of the kernel, as a `reduction` clause on the loop would: across gangs, the
+/// variable's implicit `copy` carried out as the runtime's combination into it (`no_create`,
+/// as for a clause's), and no longer a parameter of the kernel.
+pub(super) fn add_clause_less_reductions(
+    found: &[(VarId, ReductionOp, Span)],
+    reductions: &mut Vec<GangReduction>,
+    params: &mut Vec<Param>,
+    data: &mut [DataItem],
+) {
+    for &(var, op, at) in found {
+        if reductions.iter().any(|r| r.var == var) {
+            continue;
+        }
+        reductions.push(GangReduction {
+            var,
+            op,
+            item: None,
+            implicit_in: Some(at),
+        });
+        params.retain(|p| p.var != var);
+        for d in data.iter_mut() {
+            if d.var == var && d.implicit && d.action == Action::Copy {
+                d.action = Action::NoCreate;
+            }
+        }
     }
 }
 
