@@ -463,6 +463,19 @@ pub fn support(
         ));
     }
     let mut out = String::new();
+    // A routine of a name the prelude takes for a macro (a file's own `fmax`, which C lets
+    // the program's definition replace): the module's calls, the definition's name included,
+    // go to the file's function under a name of its own.
+    let mut own: Vec<&str> = acc_engine::cuda::prelude_macro_names()
+        .filter(|m| routines.iter().any(|r| r == m))
+        .collect();
+    own.sort_unstable();
+    own.dedup();
+    for name in own {
+        out.push_str(&format!(
+            "#undef {name}\n#define {name} __acc_user_{name}\n"
+        ));
+    }
     let mut pointers_done = false;
     let (mut define, mut undef) = (String::new(), String::new());
     // A routine that calls one the file defines later, declared only in a header (XSBench's

@@ -199,7 +199,11 @@ impl<'s> Walker<'s> {
     /// its statement, or the statements of its block.
     pub(super) fn kernels_plain_loops(&mut self, id: ConstructId, first: Option<Node<'s>>) {
         let loops: Vec<Node<'s>> = match first {
-            Some(n) if n.node_kind() == "for_statement" => vec![n],
+            // Not one whose body a directive stands for (`for (…)` / `#pragma acc atomic` /
+            // the statement): tree-sitter's `for` ends at the directive.
+            Some(n) if n.node_kind() == "for_statement" && !self.stands_for_its_body(n) => {
+                vec![n]
+            }
             Some(n) if n.node_kind() == "compound_statement" => {
                 let mut c = n.walk();
                 let children: Vec<Node> = n

@@ -96,5 +96,5 @@ mod tests;
 
 pub use emit::{emit_kernel, emit_library, emit_module};
 pub use model::{CudaKernel, CudaParam, CudaReduction, Mode};
-pub use prelude::{functor, PRELUDE};
+pub use prelude::{functor, macro_names as prelude_macro_names, PRELUDE};
 pub use prelude_f80::{PRELUDE_F80, PRELUDE_F80_COMPLEX};

@@ -729,6 +729,19 @@ template <class T, class Op> __device__ T __acc_row_reduce(T v, Op op) {
 }
 "#;
 
+/// The names the prelude defines as macros (C's library macros, and C's math functions as
+/// their C signatures): a file that defines a function of one of these names
+/// (`double fmax(double, double)` of its own) needs the macro out of the way of its routine.
+pub fn macro_names() -> impl Iterator<Item = &'static str> {
+    PRELUDE.lines().filter_map(|line| {
+        let rest = line.strip_prefix("#define ")?;
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        Some(&rest[..end]).filter(|name| !name.is_empty())
+    })
+}
+
 /// The prelude's functor of a reduction operator (`__acc_add`, ...).
 pub fn functor(op: ReductionOp) -> &'static str {
     match op {
