@@ -16,18 +16,32 @@ pub fn header(node: Node, src: &str) -> Option<LoopHeader> {
     let (var, var_type, lower, lower_span) = match init.node_kind() {
         "declaration" => {
             let ty = init.child_by_field_id(f.ty.get())?;
+            // One variable: a second (`int k = 0, m = 1`) would be no iteration's own.
+            let mut c = init.walk();
+            if init.children_by_field_id(f.declarator, &mut c).count() != 1 {
+                return None;
+            }
             let d = init.child_by_field_id(f.declarator.get())?;
             if d.node_kind() != "init_declarator" {
                 return None;
             }
-            let name = d.child_by_field_id(f.declarator.get())?;
+            // A pointer (`double *p = a`: OpenACC 3.3 2.9 allows C's pointer loop variables).
+            let mut name = d.child_by_field_id(f.declarator.get())?;
+            let mut stars = String::new();
+            while name.node_kind() == "pointer_declarator" {
+                stars.push('*');
+                name = name.child_by_field_id(f.declarator.get())?;
+            }
             if name.node_kind() != "identifier" {
                 return None;
             }
             let value = d.child_by_field_id(f.value.get())?;
             // Qualifiers before the type belong to it (`unsigned int` is one
             // sized type; `const` would make the loop impossible anyway).
-            let type_text = src[init.start_byte()..ty.end_byte()].trim().to_string();
+            let mut type_text = src[init.start_byte()..ty.end_byte()].trim().to_string();
+            if !stars.is_empty() {
+                type_text = format!("{type_text} {stars}");
+            }
             (text(name), Some(type_text), text(value), sp(value))
         }
         "assignment_expression" => {

@@ -461,8 +461,22 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
         // A pointer the construct assigns before it reads it needs no device address: its
         // value as the construct starts is never used.
         let explicit_dma = a.dma.is_some_and(|(_, origin)| origin.is_exp());
-        let entry_unread =
-            pointer && !explicit_dma && unit.construct(eff.construct).entry_unread.contains(&a.var);
+        // A pointer that is a loop construct's control variable there (`for (p = a; …)`) is
+        // each iteration's own (predetermined private, OpenACC 3.3 2.6.1): its value as the
+        // construct starts is never used either.
+        let loop_control = || {
+            unit.constructs.iter().enumerate().any(|(i, c)| {
+                let inside = ConstructId(i as u32) == eff.construct
+                    || unit
+                        .construct(eff.construct)
+                        .body
+                        .is_some_and(|b| b.contains(c.pragma_span));
+                inside && c.loops.iter().any(|l| l.control == Some(a.var))
+            })
+        };
+        let entry_unread = pointer
+            && !explicit_dma
+            && (unit.construct(eff.construct).entry_unread.contains(&a.var) || loop_control());
         match a.dsa {
             Some((Dsa::Private, _)) => private.push(a.var),
             Some((Dsa::Reduction(op), _)) => reductions.push(GangReduction {

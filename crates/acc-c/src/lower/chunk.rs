@@ -144,6 +144,9 @@ impl Lowerer<'_> {
             apply_in(self.src, span, inner)
         };
         let mut trips = Vec::new();
+        // A pointer loop variable (OpenACC 3.3 2.9 allows C's pointers) counts its iterations
+        // in elements from its first value, which each iteration's value is then based on.
+        let mut pointer_bases: Vec<Option<String>> = Vec::new();
         for (i, h) in headers.iter().enumerate() {
             let step = match h.step_span {
                 Some((s, neg)) => format!("{}({})", if neg { "-" } else { "" }, rewrite(s)),
@@ -151,12 +154,27 @@ impl Lowerer<'_> {
             };
             let lower = rewrite(h.lower_span);
             let upper = rewrite(h.upper_span);
-            let _ = write!(
-                open,
-                "const long long __acc_lb{n}_{i} = (long long)({lower}), __acc_st{n}_{i} = (long long)({step}); \
-                 const long long __acc_n{n}_{i} = __acc_trips(__acc_lb{n}_{i}, (long long)({upper}), __acc_st{n}_{i}, {}); ",
-                cmp_code(h.cmp)
-            );
+            let pointer = loops
+                .get(i)
+                .and_then(|l| l.control)
+                .is_some_and(|v| self.unit.var(v).shape == acc_engine::facts::Shape::Pointer);
+            if pointer {
+                let _ = write!(
+                    open,
+                    "const long long __acc_lb{n}_{i} = 0, __acc_st{n}_{i} = (long long)({step}); (void)__acc_lb{n}_{i}; \
+                     const long long __acc_n{n}_{i} = __acc_trips(0, (long long)(({upper}) - ({lower})), __acc_st{n}_{i}, {}); ",
+                    cmp_code(h.cmp)
+                );
+                pointer_bases.push(Some(lower));
+            } else {
+                let _ = write!(
+                    open,
+                    "const long long __acc_lb{n}_{i} = (long long)({lower}), __acc_st{n}_{i} = (long long)({step}); \
+                     const long long __acc_n{n}_{i} = __acc_trips(__acc_lb{n}_{i}, (long long)({upper}), __acc_st{n}_{i}, {}); ",
+                    cmp_code(h.cmp)
+                );
+                pointer_bases.push(None);
+            }
             trips.push(format!("__acc_n{n}_{i}"));
         }
         // Tiles: the partitioned iterations are whole tiles where the partition is contiguous
@@ -190,7 +208,10 @@ impl Lowerer<'_> {
         // One loop variable's value from its index `idx` (declared, or assigned through the
         // edits that rename it).
         let assign = |h: &LoopHeader, i: usize, idx: &str| {
-            let value = format!("__acc_lb{n}_{i} + {idx} * __acc_st{n}_{i}");
+            let value = match pointer_bases.get(i).cloned().flatten() {
+                Some(base) => format!("({base}) + {idx} * __acc_st{n}_{i}"),
+                None => format!("__acc_lb{n}_{i} + {idx} * __acc_st{n}_{i}"),
+            };
             match &h.var_type {
                 Some(t) => format!("{t} {v} = ({t})({value}); (void){v}; ", v = h.var),
                 None => {
@@ -252,12 +273,30 @@ impl Lowerer<'_> {
             let span = loops.first().map_or(directive_span, |l| l.span);
             self.diags.push(
                 Diagnostic::error(span, "this loop is not in the canonical form a partitioned loop needs")
-                    .with_note("write `for (i = lower; i < upper; i += step)` (or <=, >, >=, != and ++/--) with an integer `i`")
+                    .with_note("write `for (i = lower; i < upper; i += step)` (or <=, >, >=, != and ++/--) with an integer or pointer `i`")
                     .with_secondary(directive_span, "partitioned by this directive"),
             );
             return None;
         };
         for l in loops.iter().take(depth) {
+            // `break` makes the trip count unknown as the loop starts, which OpenACC 3.3 2.9
+            // asks of every loop construct without `seq`: its iterations run all at once.
+            let exit = l.deps.as_ref().and_then(|d| d.early_exit);
+            if let Some(at) = exit.filter(|s| self.src[s.range()].starts_with("break")) {
+                self.diags.push(
+                    Diagnostic::error(
+                        at,
+                        "`break` leaves a loop whose iterations run in parallel: the other \
+                         iterations would still run",
+                    )
+                    .with_secondary(directive_span, "partitioned by this directive")
+                    .with_note(
+                        "OpenACC 3.3 2.9 asks that a partitioned loop's trip count be known as \
+                         it starts; add `seq` to run it in order",
+                    ),
+                );
+                return None;
+            }
             if let Some(v) = l.control {
                 if self.unit.var(v).scalar.is_some_and(|s| !s.is_integer()) {
                     self.diags.push(Diagnostic::error(
@@ -269,5 +308,74 @@ impl Lowerer<'_> {
             }
         }
         Some(headers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::{lower_file, LowerOptions};
+
+    fn errors(src: &str) -> Vec<String> {
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            ..Default::default()
+        };
+        let (_, diags) = lower_file(src, Default::default(), &opts);
+        diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| format!("{}@{}", d.message, &src[d.span.range()]))
+            .collect()
+    }
+
+    /// A `break` out of a loop whose iterations run in parallel is refused at the `break`; one
+    /// out of an inner loop or a `switch`, or out of a `seq` loop, is the program's own.
+    #[test]
+    fn a_break_out_of_a_partitioned_loop_is_refused() {
+        let body = |directive: &str, body: &str| {
+            format!(
+                "int main(void) {{\n  int a[100] = {{0}}, f = 0;\n#pragma acc {directive} copy(a, f)\n  for (int i = 0; i < 100; i++) {{ {body} }}\n  return a[0] + f;\n}}\n"
+            )
+        };
+        let refused = errors(&body("parallel loop", "if (a[i] < 0) break; a[i] = 1;"));
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(refused[0].contains("`break` leaves a loop") && refused[0].ends_with("@break;"));
+        for (directive, ok) in [
+            (
+                "parallel loop",
+                "for (int j = 0; j < 3; j++) if (j == 1) break;",
+            ),
+            (
+                "parallel loop",
+                "switch (a[i]) { case 0: a[i] = 1; break; default: break; }",
+            ),
+            ("parallel loop seq", "if (a[i] < 0) { f = i; break; }"),
+        ] {
+            assert_eq!(errors(&body(directive, ok)), Vec::<String>::new(), "{ok}");
+        }
+    }
+
+    /// A loop over a pointer, declared in the loop or before it, is canonical (OpenACC 3.3
+    /// 2.9); a second variable declared in the loop's initialization is not.
+    #[test]
+    fn pointer_loop_variables_are_canonical_and_two_declared_variables_are_not() {
+        let src = |header: &str| {
+            format!(
+                "int main(void) {{\n  double b[64], *p;\n#pragma acc parallel loop copy(b)\n  for ({header}) b[0] += 1;\n  return (int)b[0];\n}}\n"
+            )
+        };
+        for ok in [
+            "p = b; p < b + 64; p++",
+            "double *q = b + 63; q >= b; q -= 2",
+        ] {
+            assert_eq!(errors(&src(ok)), Vec::<String>::new(), "{ok}");
+        }
+        let refused = errors(&src("int k = 0, m = 1; k < 64; k++"));
+        assert!(
+            refused
+                .iter()
+                .any(|e| e.contains("not in the canonical form")),
+            "{refused:?}"
+        );
     }
 }

@@ -771,13 +771,23 @@ impl<'a> Lowerer<'a> {
             let headers: Option<Vec<&LoopHeader>> =
                 c.loops.iter().map(|l| l.header.as_ref()).collect();
             if let Some(hs) = headers.filter(|h| !h.is_empty()) {
+                let pointer = |i: usize| {
+                    c.loops[i].control.is_some_and(|v| {
+                        self.unit.var(v).shape == acc_engine::facts::Shape::Pointer
+                    })
+                };
                 let trips: Vec<String> = hs
                     .iter()
-                    .map(|h| {
+                    .enumerate()
+                    .map(|(i, h)| {
+                        // A pointer loop variable's iterations, counted in elements.
+                        let (lower, upper) = if pointer(i) {
+                            ("0".to_string(), format!("({}) - ({})", h.upper, h.lower))
+                        } else {
+                            (h.lower.clone(), h.upper.clone())
+                        };
                         format!(
-                            "__acc_trips((long long)({}), (long long)({}), (long long)({}), {})",
-                            h.lower,
-                            h.upper,
+                            "__acc_trips((long long)({lower}), (long long)({upper}), (long long)({}), {})",
                             h.step,
                             cmp_code(h.cmp)
                         )
