@@ -1,6 +1,7 @@
 /* Reductions on a composite variable (OpenACC 2.7+): reduction(+:s) on a
  * struct of arithmetic members reduces every member; reduction(max:) on a
- * struct holding an array. */
+ * struct holding an array; a struct whose type the function declares (the
+ * combiners acc writes at file scope declare it again), whole and by member. */
 #include <stdio.h>
 
 #define N 400
@@ -40,6 +41,21 @@ int main(void) {
   }
   for (int k = 0; k < 3; k++)
     if (p.m[k] != rp.m[k]) { printf("reduction-composite: p.m[%d] = %d, expected %d\n", k, p.m[k], rp.m[k]); return 1; }
+
+  struct local { double x, y; } l = {0, 0}, lm = {0, 1};
+  #pragma acc parallel loop copyin(v) reduction(+:l)
+  for (int i = 0; i < N; i++) {
+    l.x += v[i];
+    l.y += 1;
+  }
+  #pragma acc parallel loop copyin(v) reduction(+:lm.x)
+  for (int i = 0; i < N; i++)
+    lm.x += 2.0 * v[i];
+  if (l.x != r.sum || l.y != N || lm.x != 2.0 * r.sum || lm.y != 1) {
+    printf("reduction-composite: local {%g, %g} {%g, %g}, expected {%ld, %d} {%ld, 1}\n", l.x,
+           l.y, lm.x, lm.y, r.sum, N, 2 * r.sum);
+    return 1;
+  }
   printf("reduction-composite: ok\n");
   return 0;
 }

@@ -95,11 +95,16 @@ pub(super) fn red_type(t: ScalarType) -> Option<&'static str> {
 /// of `+` and `^` start at 0 and of `*` at 1; the other operators are
 /// idempotent, so a copy starts as the original value, which needs no
 /// knowledge of the type's limits.
+///
+/// `local_types` declares the types the program declares in the function around the
+/// construct (`struct P { … } st;` in `main`): the combiners are file-scope functions, which
+/// declare them again in their bodies.
 pub(super) fn custom_reduction(
     unit: &Unit,
     v: VarId,
     op: ReductionOp,
     tag: &str,
+    local_types: &str,
 ) -> Result<String, String> {
     let var = unit.var(v);
     let ty = declare_as(unit, v, "");
@@ -175,13 +180,17 @@ pub(super) fn custom_reduction(
         }
     }
     // Each function on one line, after an empty one.
+    let types: String = local_types
+        .lines()
+        .map(|l| format!("{} ", l.trim()))
+        .collect();
     let mut w = CWriter::new();
     w.blank()
         .line(&format!(
-            "static void __acc_rinit{tag}(void *__acc_cv, const void *__acc_ov) {{ {ty} *__acc_c = __acc_cv; const {ty} *__acc_o = __acc_ov; (void)__acc_o;{init} }}"
+            "static void __acc_rinit{tag}(void *__acc_cv, const void *__acc_ov) {{ {types}{ty} *__acc_c = __acc_cv; const {ty} *__acc_o = __acc_ov; (void)__acc_o;{init} }}"
         ))
         .line(&format!(
-            "static void __acc_rcomb{tag}(void *__acc_av, const void *__acc_pv) {{ {ty} *__acc_a = __acc_av; const {ty} *__acc_p = __acc_pv;{comb} }}"
+            "static void __acc_rcomb{tag}(void *__acc_av, const void *__acc_pv) {{ {types}{ty} *__acc_a = __acc_av; const {ty} *__acc_p = __acc_pv;{comb} }}"
         ));
     Ok(w.finish())
 }
@@ -245,6 +254,7 @@ impl Lowerer<'_> {
             decls,
             reds,
             red_store,
+            local_types,
             ..
         } = f;
         let n = *n;
@@ -258,7 +268,13 @@ impl Lowerer<'_> {
             "sizeof({})",
             declare_as(self.unit, r.var, "").trim()
         ));
-        match custom_reduction(self.unit, r.var, r.op, &format!("{n}_{j}")) {
+        match custom_reduction(
+            self.unit,
+            r.var,
+            r.op,
+            &format!("{n}_{j}"),
+            local_types.as_str(),
+        ) {
             Ok(funcs) => {
                 self.kernels.push_str(&funcs);
                 let _ = writeln!(
