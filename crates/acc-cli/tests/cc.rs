@@ -294,6 +294,30 @@ fn messages_about_clause_expressions_name_their_line_and_column() {
     }
 }
 
+/// A list item with a subscript its variable's type does not have (`s[0:1]` of a scalar,
+/// `b[0:1][0:1]` of a 1-D array, three of a 2-D one) is the compiler's error at the item;
+/// the subscripts a type has are none.
+#[test]
+fn subscripts_a_variable_does_not_have_are_errors_at_the_item() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double *p, double **rows) {\n  double s = 0, b[4], m[8][8];\n#pragma acc parallel loop copy(s[0:1]) reduction(+:s)\n  for (int i = 0; i < 4; i++) s += i;\n#pragma acc data copy(b[0:1][0:1]) copyout(m[0:8][0:8][0:1])\n  {}\n#pragma acc data copy(p[0:n], rows[0:n][0:n], b[1:2], m[2:3][:])\n  {}\n}\n";
+    let dir = project("item-subscripts", &[("s.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "s.c"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    let errors: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("error: subscripted value"))
+        .collect();
+    // At the item's first subscript the type lacks: `s[`, `b[0:1][`, `m[0:8][0:8][`.
+    for at in ["s.c:3:33:", "s.c:5:27:", "s.c:5:51:"] {
+        assert!(errors.iter().any(|l| l.starts_with(at)), "{at}:\n{err}");
+    }
+    assert!(!errors.iter().any(|l| l.starts_with("s.c:7:")), "{err}");
+}
+
 /// A subscript whose step is a constant the file names (`data[x + y * W]`, `#define W 48`)
 /// steps with the loop as a literal's does: the inner loop gets the vector level; with a
 /// run-time stride the dependence stays unknown, and the loop sequential, saying why.

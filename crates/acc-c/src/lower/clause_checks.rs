@@ -31,24 +31,44 @@ impl Lowerer<'_> {
                 && e.text.chars().all(|ch| ch.is_ascii_alphanumeric())
         };
         exprs.retain(|e| !e.is_star() && !number(e) && c.pragma_span.contains(e.span));
+        // The list items that subscript their variable: the element they start at, as an
+        // expression, so that a subscript the variable's type does not have (`s[0:1]` of a
+        // scalar, `b[0:1][0:1]` of a 1-D array) is the compiler's error at the item.
+        let mut elements: Vec<(Span, &str, String, &str)> = Vec::new();
+        for clause in &c.directive.clauses {
+            if let ClauseArgs::Vars { items, .. } | ClauseArgs::Reduction { items, .. } =
+                &clause.args
+            {
+                for item in items.iter().filter(|i| c.pragma_span.contains(i.span)) {
+                    // Its address: C evaluates the operand of `sizeof` of a variable-length
+                    // array type (a row of `double a[n][m]`), never of a pointer.
+                    if let Some(text) = element_of(item) {
+                        elements.push((item.span, "&(", text, ")"));
+                    }
+                }
+            }
+        }
         let line = self.line(c.pragma_span);
-        if exprs.is_empty() || line < 2 {
+        if (exprs.is_empty() && elements.is_empty()) || line < 2 {
             return String::new();
         }
         let file = self.file_escaped_at(c.pragma_span);
         let mut out = String::new();
-        for e in exprs {
-            let at = self.line(e.span);
-            let line_start = self.src[..e.span.start].rfind('\n').map_or(0, |i| i + 1);
-            let blanks: String = self.src[line_start..e.span.start]
+        let checks = exprs
+            .iter()
+            .map(|e| (e.span, "(", e.text.clone(), ") + 0"))
+            .chain(elements);
+        for (span, open, text, close) in checks {
+            let at = self.line(span);
+            let line_start = self.src[..span.start].rfind('\n').map_or(0, |i| i + 1);
+            let blanks: String = self.src[line_start..span.start]
                 .chars()
                 .map(|ch| if ch == '\t' { '\t' } else { ' ' })
                 .collect();
             let _ = write!(
                 out,
-                "\n#line {} \"{file}\"\n(void)sizeof((\n{blanks}{}\n) + 0);",
+                "\n#line {} \"{file}\"\n(void)sizeof({open}\n{blanks}{text}\n{close});",
                 at - 1,
-                e.text
             );
         }
         let _ = write!(
@@ -58,6 +78,37 @@ impl Lowerer<'_> {
         );
         out
     }
+}
+
+/// The element a list item with subscripts starts at, as a C expression (`a[lo][0]` of
+/// `a[lo:n][:m]`); `None` for an item without them.
+fn element_of(item: &VarItem) -> Option<String> {
+    let mut text = item.base.name.clone();
+    let mut subscripted = false;
+    for a in &item.accessors {
+        match a {
+            Accessor::Member(m) => {
+                text.push('.');
+                text.push_str(&m.name);
+            }
+            Accessor::Arrow(m) => {
+                text.push_str("->");
+                text.push_str(&m.name);
+            }
+            Accessor::Index(e) => {
+                subscripted = true;
+                text.push_str(&format!("[{}]", e.text));
+            }
+            Accessor::Section { lower, .. } => {
+                subscripted = true;
+                text.push_str(&format!(
+                    "[{}]",
+                    lower.as_ref().map_or("0", |l| l.text.as_str())
+                ));
+            }
+        }
+    }
+    subscripted.then_some(text)
 }
 
 /// The expressions of a clause's arguments: values, and the subscripts and bounds of its list
