@@ -21,6 +21,31 @@ impl<'s> Walker<'s> {
 
     pub(super) fn loop_facts(&mut self, id: ConstructId, first: Option<Node<'s>>) {
         let d = &self.unit.construct(id).directive;
+        // `collapse(n)`: a constant (OpenACC 3.3 2.9.1), which says how many loops follow.
+        let unknown_count = d.clauses.iter().find_map(|c| match &c.args {
+            ClauseArgs::Collapse { count, .. }
+                if consts::eval(&count.text, &self.env).is_none() =>
+            {
+                Some(count.clone())
+            }
+            _ => None,
+        });
+        if let Some(count) = unknown_count {
+            self.diags.push(
+                Diagnostic::error(
+                    count.span,
+                    format!(
+                        "`collapse` needs a constant positive integer, which `{}` is not",
+                        count.text
+                    ),
+                )
+                .with_note(
+                    "OpenACC 3.3 2.9.1: the argument says how many loops the directive \
+                     applies to, so it must be known as the program is compiled",
+                ),
+            );
+        }
+        let d = &self.unit.construct(id).directive;
         let depth = d
             .clauses
             .iter()

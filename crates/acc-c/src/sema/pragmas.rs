@@ -149,6 +149,7 @@ impl<'s> Walker<'s> {
             self.widen_array_parameters(&mut d, &clause_vars);
         }
         self.sections_past_their_arrays(&d, &clause_vars);
+        self.section_bounds_are_integers(&d);
         let consts = self.clause_consts(&d);
         // `cache` names what a loop's body should keep close (OpenACC 3.3 2.10): outside a
         // loop (at the top of a `kernels` block, say) it applies to nothing.
@@ -191,6 +192,26 @@ impl<'s> Walker<'s> {
         });
         if kind == DirectiveKind::Routine && !named_routine {
             self.pending_routines.push(id);
+        }
+        // Outside every function only `declare` and `routine` may stand: the others are
+        // statements, or apply to one (the compiler read the file-scope `{` acc made of
+        // `parallel`'s as a syntax error).
+        if file_scope && !matches!(kind, DirectiveKind::Declare | DirectiveKind::Routine) {
+            self.diags.push(
+                Diagnostic::error(
+                    self.unit.construct(id).directive.name_span,
+                    format!(
+                        "`acc {}` must be inside a function: outside one, only `declare` and \
+                         `routine` may stand",
+                        kind.name()
+                    ),
+                )
+                .with_note(
+                    "constructs apply to statements and executable directives are statements \
+                     (OpenACC 3.3 2.1), which C has in function bodies only",
+                ),
+            );
+            return 1;
         }
         if !needs_block {
             if substatement && kind.is_executable() {
@@ -300,6 +321,23 @@ impl<'s> Walker<'s> {
                 self.unit.constructs[id.0 as usize].body = Some(body);
                 self.braces_from_macros(id, body);
                 let first = nodes[1 + skip..].iter().copied().find(|n| !is_trivia(*n));
+                if let Some(decl) = first
+                    .filter(|n| kind == DirectiveKind::Atomic && n.node_kind() == "declaration")
+                {
+                    let name_span = self.unit.construct(id).directive.name_span;
+                    self.diags.push(
+                        Diagnostic::error(
+                            Self::span(decl),
+                            "`acc atomic` applies to an expression statement, and a declaration \
+                             is not one",
+                        )
+                        .with_secondary(name_span, "the atomic construct")
+                        .with_note(
+                            "OpenACC 3.3 2.12: declare the variable before the directive and \
+                             assign it in the statement (`t = a[i];` under `atomic read`)",
+                        ),
+                    );
+                }
                 if kind.is_loop() {
                     self.loop_facts(id, first);
                 }
@@ -499,6 +537,48 @@ impl<'s> Walker<'s> {
     /// A warning for each section of an array whose bounds and extent are constants and that
     /// reaches past the array (`copyin(a[0:N*N])` of `float a[N][N]`): the transfer would
     /// read or write memory the array does not have, which the C compiler cannot see.
+    /// A section's bounds must be integers (OpenACC 3.3 2.7.1), and its length not negative:
+    /// `a[0:2.5]` copied two elements, `a[8:-1]` asked for 2^64 - 8 bytes at run time. What the
+    /// front end can tell as the file is compiled: floating constants, negative constant lengths.
+    fn section_bounds_are_integers(&mut self, d: &Directive) {
+        let floating = |text: &str| {
+            let t = text.trim().trim_end_matches(['f', 'F', 'l', 'L']);
+            !t.starts_with("0x")
+                && !t.starts_with("0X")
+                && (t.contains('.') || t.contains(['e', 'E']))
+                && t.parse::<f64>().is_ok()
+        };
+        for c in &d.clauses {
+            for item in clause_items(&c.args) {
+                for a in &item.accessors {
+                    let directive::Accessor::Section { lower, length, .. } = a else {
+                        continue;
+                    };
+                    for bound in lower.iter().chain(length).filter(|e| floating(&e.text)) {
+                        self.diags.push(Diagnostic::error(
+                            bound.span,
+                            format!(
+                                "a subarray's bounds are integers (OpenACC 3.3 2.7.1); `{}` is not one",
+                                bound.text
+                            ),
+                        ));
+                    }
+                    if let Some(length) = length {
+                        if consts::eval(&length.text, &self.env).is_some_and(|n| n < 0) {
+                            self.diags.push(Diagnostic::error(
+                                length.span,
+                                format!(
+                                    "a subarray's length cannot be negative; `{}` is",
+                                    length.text
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn sections_past_their_arrays(&mut self, d: &Directive, clause_vars: &[Vec<Option<VarId>>]) {
         for (ci, c) in d.clauses.iter().enumerate() {
             for (ii, item) in clause_items(&c.args).iter().enumerate() {
@@ -597,6 +677,108 @@ mod tests {
     fn analysis(body: &str) -> crate::Analysis {
         let src = format!("void f(int n, double *a, double *b) {{\n{body}\n}}\n");
         crate::analyze_for(&src, Default::default(), None)
+    }
+
+    /// `collapse` with an argument that is no constant is an error at the argument (it was
+    /// taken as 1); a constant one through a macro is not.
+    #[test]
+    fn collapse_needs_a_constant() {
+        let errors = |clause: &str| -> Vec<String> {
+            analysis(&format!(
+                "#define TWO 2\nint k = n;\n#pragma acc parallel loop {clause} copy(a[0:n])\nfor (int i = 0; i < n; i++) for (int j = 0; j < n; j++) a[i] += j;"
+            ))
+            .diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .collect()
+        };
+        assert!(errors("collapse(TWO)").is_empty());
+        assert!(errors("collapse(2)").is_empty());
+        for bad in ["collapse(k)", "collapse(99999999999999999999)"] {
+            let e = errors(bad);
+            assert!(
+                e.iter()
+                    .any(|m| m.contains("`collapse` needs a constant positive integer")),
+                "{bad}: {e:?}"
+            );
+        }
+    }
+
+    /// Directives in the wrong place: an executable one outside a function, a declaration
+    /// under `atomic`.
+    #[test]
+    fn directives_refused_where_c_has_no_statement() {
+        let file = |src: &str| -> Vec<String> {
+            crate::analyze_for(src, Default::default(), None)
+                .diags
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .collect()
+        };
+        for d in [
+            "parallel",
+            "update device(g)",
+            "enter data copyin(g)",
+            "wait",
+        ] {
+            let e = file(&format!(
+                "int g;\n#pragma acc {d}\nint h;\nint main(void) {{ return g + h; }}\n"
+            ));
+            assert!(
+                e.iter().any(|m| m.contains("must be inside a function")),
+                "{d}: {e:?}"
+            );
+        }
+        assert!(file("int g;\n#pragma acc declare create(g)\n#pragma acc routine seq\nint f(void) { return 1; }\n").is_empty());
+        let e = file("void f(double *a, double *s) {\n#pragma acc parallel loop copy(a[0:8], s[0:1])\nfor (int i = 0; i < 8; i++) {\n#pragma acc atomic\ndouble t = a[i];\ns[0] += t;\n}\n}\n");
+        assert!(
+            e.iter().any(|m| m.contains("a declaration is not one")),
+            "{e:?}"
+        );
+    }
+
+    /// A section bound that is a floating constant, or a negative constant length, is an
+    /// error at it; integer bounds through macros and variables are not.
+    #[test]
+    fn section_bounds_are_integers_and_lengths_not_negative() {
+        let errors = |item: &str| -> usize {
+            analysis(&format!(
+                "#define HALF 32\n#pragma acc parallel loop copyin({item}) copyout(b[0:n])\nfor (int i = 0; i < n; i++) b[i] = a[i];"
+            ))
+            .diags
+            .iter()
+            .filter(|d| d.is_error() && d.message.contains("subarray's"))
+            .count()
+        };
+        assert_eq!(errors("a[0:2.5]"), 1);
+        assert_eq!(errors("a[1e0:n]"), 1);
+        assert_eq!(errors("a[8:-1]"), 1);
+        assert_eq!(errors("a[0:HALF - 40]"), 1);
+        for ok in ["a[0:n]", "a[HALF:HALF]", "a[0x1e:2]", "a[n - 1:1]"] {
+            assert_eq!(errors(ok), 0, "{ok}");
+        }
+    }
+
+    /// A bitwise reduction of a floating variable, or `max` of a complex one, is refused at
+    /// the item (OpenACC 3.3 2.5.15); of integers, and `+` of any type, is not.
+    #[test]
+    fn reduction_operators_fit_their_variables_types() {
+        let refused = |decl: &str, clause: &str| {
+            analysis(&format!(
+                "{decl}\n#pragma acc parallel loop reduction({clause}) copyin(a[0:n])\nfor (int i = 0; i < n; i++) s = s;"
+            ))
+            .diags
+            .iter()
+            .any(|d| d.is_error() && d.message.contains("reduction needs"))
+        };
+        assert!(refused("double s = 1;", "&:s"));
+        assert!(refused("float s = 0;", "^:s"));
+        assert!(refused("double _Complex s = 0;", "max:s"));
+        assert!(!refused("unsigned s = 0;", "|:s"));
+        assert!(!refused("double s = 0;", "max:s"));
+        assert!(!refused("double _Complex s = 0;", "+:s"));
     }
 
     #[test]

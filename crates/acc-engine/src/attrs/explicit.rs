@@ -66,6 +66,9 @@ impl Cx<'_> {
                         item: ii,
                     };
                     self.check_explicit(e, clause.kind, item, var);
+                    if let ClauseArgs::Reduction { op, .. } = &clause.args {
+                        self.check_reduction_type(*op, item, var);
+                    }
                     let dma = Dma::from_clause(clause.kind);
                     let dsa = match (&clause.args, clause.kind) {
                         (ClauseArgs::Reduction { op, .. }, _) => Some(Dsa::Reduction(*op)),
@@ -162,6 +165,40 @@ impl Cx<'_> {
             Diagnostic::error(item.span, message)
                 .with_secondary(other_item.span, format!("also in `{}` here", other_clause.kind.name()))
                 .with_note("both name the same variable; OpenACC gives a variable at most one data attribute of each kind per directive"),
+        );
+    }
+
+    /// OpenACC 3.3 2.5.15's operators by type: `&`, `|` and `^` on integers, `max` and `min`
+    /// on real types; the others on every arithmetic type. Checked where the front end knows
+    /// the type of what the item reduces (a whole scalar, or the elements of a subarray).
+    fn check_reduction_type(&mut self, op: ReductionOp, item: &VarItem, var: VarId) {
+        use crate::facts::{ScalarType, Shape};
+        let v = self.unit.var(var);
+        let ty = match (v.shape, item.accessors.is_empty()) {
+            (Shape::Scalar, true) => v.scalar,
+            (Shape::Array | Shape::Pointer, false) if item.is_subarray() => v.elem_scalar,
+            _ => None,
+        };
+        let Some(ty) = ty else { return };
+        let complex = matches!(ty, ScalarType::C32 | ScalarType::C64);
+        let wants = match op {
+            ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor if !ty.is_integer() => {
+                "an integer"
+            }
+            ReductionOp::Max | ReductionOp::Min if complex => "a real (not complex)",
+            _ => return,
+        };
+        self.diags.push(
+            Diagnostic::error(
+                item.span,
+                format!(
+                    "`{}` reduction needs {wants} variable, and `{}` is not one",
+                    op.symbol(),
+                    item.text
+                ),
+            )
+            .with_secondary(v.decl_span, "declared here")
+            .with_note("OpenACC 3.3 2.5.15 lists the types each operator applies to"),
         );
     }
 
