@@ -61,6 +61,7 @@ mod host;
 mod macro_scope;
 mod module;
 mod parts;
+mod pointer_items;
 mod prelude;
 mod privates;
 mod races;
@@ -383,6 +384,7 @@ fn lower_analysis(
     lw.run();
     lw.warn_mixed_atomics();
     lw.warn_shared_scalar_writes();
+    lw.warn_pointers_mapped_whole();
     lw.warn_lost_firstprivate_writes();
     // An item's extent is read for each use of it (the data actions, the kernel's arguments):
     // one report of what is wrong with it.
