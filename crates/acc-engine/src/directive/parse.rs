@@ -545,18 +545,29 @@ fn suggest<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<
     }
     let lower = word.to_ascii_lowercase();
     let limit = (word.len() / 3).clamp(1, 3);
-    let mut best: Option<(usize, &str)> = None;
+    // At equal distance, the candidate that starts as the word does (`kernal`: `kernels`,
+    // not `serial`): a misspelling keeps the start more often than the end.
+    let common_start = |c: &str| {
+        lower
+            .bytes()
+            .zip(c.bytes())
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let mut best: Option<(usize, usize, &str)> = None;
     for c in candidates {
         let d = if c == lower {
             0
         } else {
             edit_distance(&lower, c)
         };
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
+        let start = common_start(c);
+        let better = best.is_none_or(|(bd, bs, _)| d < bd || (d == bd && start > bs));
+        if d <= limit && better {
+            best = Some((d, start, c));
         }
     }
-    best.map(|(_, c)| c)
+    best.map(|(_, _, c)| c)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

@@ -746,6 +746,14 @@ fn errors_in_directive_names() {
     "#]],
     );
     check(
+        "acc kernal loop",
+        expect![[r#"
+            no directive
+            error 4..10 `kernal`: unknown OpenACC directive `kernal`
+              note: did you mean `kernels`?
+        "#]],
+    );
+    check(
         "acc enter copyin(a)",
         expect![[r#"
         EnterData `enter data` name 4..9 span 0..19
