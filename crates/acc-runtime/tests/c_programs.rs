@@ -184,6 +184,17 @@ fn errors_name_the_variable_and_location_and_exit_1() {
     assert!(fails("update_not_present", &[]).contains("acc_update_self: 800 bytes at 0x"));
     assert!(fails("bad_device_pointer", &[]).contains("are not inside one live device allocation"));
     assert!(fails("bad_async", &[]).contains("-7 is not an async value"));
+    // On every device, `host` too, where nothing else would stop the copy to address 0.
+    let exe = compile("errors");
+    for device in ["host", "host_discrete"] {
+        let out = run(&exe, device, &["null_memcpy"], &[]);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{device}: {e}");
+        assert!(
+            e.contains("acc_memcpy_to_device: the destination of 800 bytes is a null pointer"),
+            "{device}: {e}"
+        );
+    }
 }
 
 /// Asking for a GPU on a machine without one is no error (OpenACC leaves it to the

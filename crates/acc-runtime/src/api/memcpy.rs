@@ -22,6 +22,20 @@ fn memcpy(
         let site = Site::routine(routine);
         let q = queue_sel(async_arg, &site)?;
         let d = cur(&site)?;
+        // A null address is no memory of either side; on the host device (whose device memory
+        // is the host's) nothing else would stop the copy.
+        if bytes > 0 && (dst.is_null() || src.is_null()) {
+            let which = if dst.is_null() {
+                "destination"
+            } else {
+                "source"
+            };
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                &site,
+                format!("the {which} of {bytes} bytes is a null pointer"),
+            ));
+        }
         let (dst, src) = (dst as usize, src as usize);
         // SAFETY: the program's host pointer is valid for `bytes` bytes, as the routine requires;
         // device pointers are checked against the device's allocations.

@@ -41,6 +41,8 @@ int main(int argc, char **argv) {
     acc_update_self(b, sizeof b);
   } else if (!strcmp(c, "bad_device_pointer")) {
     acc_memcpy_to_device(a, b, sizeof b); /* a is a host address, not device memory */
+  } else if (!strcmp(c, "null_memcpy")) {
+    acc_memcpy_to_device(NULL, b, sizeof b); /* on `host`, device memory is the host's */
   } else if (!strcmp(c, "nvidia")) { /* no error: one warning, and the program goes on */
     acc_set_device_type(acc_device_nvidia);
   } else if (!strcmp(c, "bad_async")) {
