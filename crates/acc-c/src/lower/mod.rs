@@ -361,6 +361,7 @@ fn lower_analysis(
     routines.extend(implicit);
     lw.warn_calls_without_device_version(&compute, &routines);
     lw.warn_orphaned_loops(&routines);
+    lw.check_routine_call_levels();
     lw.warn_device_vlas(&compute, &routines);
     let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines, header_globals);
     lw.bind_routine_globals(&bound, &declared);

@@ -369,6 +369,89 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Calls OpenACC 3.3 2.15.1 forbids by level: a routine calling one of a higher level (a
+    /// `seq` routine calling a `gang` one, whose gang loops would be shared among gangs its
+    /// caller does not have), and a call, inside a loop partitioned at a level written on it,
+    /// of a routine of that level or above (a `gang` routine in a `gang` loop): a routine
+    /// shares its loops among the threads that call it together, which a partitioned loop
+    /// has given an iteration each. GCC refuses both.
+    pub(super) fn check_routine_call_levels(&mut self) {
+        let levels = crate::cuda::routine_levels(self.unit);
+        if levels.is_empty() {
+            return;
+        }
+        let names = ["seq", "vector", "worker", "gang"];
+        let level_of = |name: &str| levels.iter().find(|(n, _)| n == name).map(|&(_, l)| l);
+        let mut errors = Vec::new();
+        for (function, span) in &self.unit.functions {
+            let Some(caller) = level_of(function) else {
+                continue;
+            };
+            for (callee, at) in crate::cuda::calls_within(self.trees, self.src, &[span.range()]) {
+                match level_of(&callee) {
+                    Some(level) if level > caller && callee != *function => {
+                        errors.push(Diagnostic::error(
+                            Span::new(at, at + callee.len()),
+                            format!(
+                                "`{function}`, a `routine {}`, calls `{callee}`, a `routine {}`: a \
+                                 routine may call routines of its own level and below (OpenACC \
+                                 3.3 2.15.1)",
+                                names[caller as usize], names[level as usize]
+                            ),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for plan in self.plans {
+            let ConstructPlan::Kernel(k) = plan else {
+                continue;
+            };
+            for l in k.loops.iter().filter(|l| !l.partition.seq) {
+                let p = l.partition;
+                let written = if p.vector && !l.implicit_vector {
+                    1
+                } else if p.worker {
+                    2
+                } else if p.gang == Some(acc_engine::attrs::GangOrigin::Exp) {
+                    3
+                } else {
+                    continue;
+                };
+                let Some(body) = self.unit.construct(l.construct).body else {
+                    continue;
+                };
+                for (callee, at) in crate::cuda::calls_within(self.trees, self.src, &[body.range()])
+                {
+                    match level_of(&callee) {
+                        Some(level) if level >= written => errors.push(
+                            Diagnostic::error(
+                                Span::new(at, at + callee.len()),
+                                format!(
+                                    "`{callee}`, a `routine {}`, is called inside a `{}` loop: \
+                                     it would share its loops among threads the loop has \
+                                     given an iteration each (OpenACC 3.3 2.15.1)",
+                                    names[level as usize], names[written as usize]
+                                ),
+                            )
+                            .with_secondary(
+                                self.unit.construct(l.construct).directive.name_span,
+                                "the loop",
+                            )
+                            .with_note(
+                                "call it where the loop's level runs redundantly (outside the \
+                                 loop), or give the loop a lower level",
+                            ),
+                        ),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        self.diags.extend(errors);
+    }
+
     /// A loop in a routine may share its iterations only at the routine's level or below
     /// (OpenACC 3.3 2.15.1: a `seq` routine's loops run in order in the thread that calls it):
     /// a `loop gang` in a `routine seq` is an error.
@@ -493,6 +576,46 @@ mod tests {
             .collect();
         assert_eq!(errors.len(), 1, "{diags:?}");
         assert!(errors[0].starts_with("`acc loop gang` in `s`, a `routine seq`"));
+    }
+
+    /// A routine calling one of a higher level, and a routine called inside a loop written
+    /// at its level or below, are errors at the call; calls at lower levels, and a gang
+    /// routine called where gangs run redundantly, are not. A `routine` directive followed by
+    /// a variable is refused (it was taken for the next function's).
+    #[test]
+    fn routine_calls_respect_levels() {
+        let src = "#pragma acc routine gang\nvoid g(int *a, int n) {\n#pragma acc loop gang\n  for (int i = 0; i < n; i++) a[i] = i;\n}\n\
+                   #pragma acc routine vector\nvoid v(int *a, int n) {\n#pragma acc loop vector\n  for (int i = 0; i < n; i++) a[i] = i;\n}\n\
+                   #pragma acc routine seq\nvoid s(int *a) { g(a, 4); }\n\
+                   #pragma acc routine worker\nvoid w(int *a) { v(a, 4); }\n\
+                   void f(int *a) {\n#pragma acc parallel copy(a[0:64])\n  g(a, 64);\n\
+                   #pragma acc parallel loop gang copy(a[0:64])\n  for (int i = 0; i < 8; i++) g(a + 8 * i, 8);\n\
+                   #pragma acc parallel loop gang copy(a[0:64])\n  for (int i = 0; i < 8; i++) v(a + 8 * i, 8);\n\
+                   #pragma acc parallel loop gang vector copy(a[0:64])\n  for (int i = 0; i < 8; i++) v(a + 8 * i, 8);\n}\n";
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            ..Default::default()
+        };
+        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let lines: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| src[..d.span.start].matches('\n').count() + 1)
+            .collect();
+        // `s` calling `g`; `g` in the gang loop; `v` in the gang vector loop.
+        assert_eq!(lines, vec![12, 19, 23], "{diags:?}");
+        let (_, diags) = lower_file(
+            "#pragma acc routine seq\nint g = 3;\n#pragma acc routine gang\nvoid f(int *a) {\n#pragma acc loop gang\n  for (int i = 0; i < 4; i++) a[i] = g;\n}\n",
+            Default::default(),
+            &opts,
+        );
+        let errors: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(errors.len(), 1, "{diags:?}");
+        assert!(errors[0].contains("must be followed by a function's declaration"));
     }
 
     /// `-ffp-contract=off` (the last such flag) reaches NVRTC as `--fmad=false` on the

@@ -405,6 +405,23 @@ impl<'s> Walker<'s> {
             return;
         }
         let declarator = node.child_by_field_id(fields().declarator.get());
+        if declarator.is_some() && find_descendant(declarator, "function_declarator").is_none() {
+            // A variable (`int g = 3;`): the directives name no function, and would otherwise
+            // be taken for the next one's, which may have its own.
+            for id in self.pending_routines.drain(..) {
+                let span = self.unit.construct(id).directive.name_span;
+                self.diags.push(
+                    Diagnostic::error(
+                        span,
+                        "`routine` without a name must be followed by a function's declaration \
+                         or definition",
+                    )
+                    .with_secondary(Self::span(node), "not a function")
+                    .with_note("OpenACC 3.3 2.15.1"),
+                );
+            }
+            return;
+        }
         if find_descendant(declarator, "function_declarator").is_none() {
             return;
         }
