@@ -166,6 +166,10 @@ impl<'a> Lowerer<'a> {
     /// An `atomic update` (or bare `atomic`) whose statement is a write (`y = i + 1;`): no form
     /// of `atomic update` (OpenACC 3.3 2.12). acc makes it atomic with the device lock; the
     /// warning says which construct the program means.
+    /// Any other statement acc does not read as one of the forms OpenACC 3.3 2.12 gives the
+    /// construct (`atomic read` of `t = s + 1;`, a capture block of two unrelated statements,
+    /// `atomic update` of a block): acc runs it under the device's lock, which makes any
+    /// statement atomic, and says that it did.
     fn warn_write_as_update(&mut self, cid: ConstructId) {
         use acc_engine::directive::{AtomicKind, DirectiveArg};
         let c = self.unit.construct(cid);
@@ -173,10 +177,32 @@ impl<'a> Lowerer<'a> {
             c.directive.arg,
             Some(DirectiveArg::Atomic(AtomicKind::Update, _)) | None
         );
-        let Some(body) = c.body.filter(|_| update) else {
+        let Some(body) = c.body else {
             return;
         };
-        if let Some(x) = read::plain_write(&self.src[body.range()]) {
+        let write = update
+            .then(|| read::plain_write(&self.src[body.range()]))
+            .flatten();
+        if write.is_none() {
+            let kind = match c.directive.arg {
+                Some(DirectiveArg::Atomic(k, _)) => k.name(),
+                _ => "update",
+            };
+            self.diags.push(
+                Diagnostic::warning(
+                    body,
+                    format!(
+                        "acc does not read this statement as one of the forms of `atomic {kind}` \
+                         (OpenACC 3.3 2.12): it makes it atomic with the device's lock"
+                    ),
+                )
+                .with_note(
+                    "`atomic read` is `v = x;`, `write` `x = e;`, `update` `x++`, `x binop= e` \
+                     or `x = x binop e`; a `capture` block updates and reads one `x`",
+                ),
+            );
+        }
+        if let Some(x) = write {
             self.diags.push(
                 Diagnostic::warning(
                     body,
@@ -223,5 +249,34 @@ impl<'a> Lowerer<'a> {
                 line_after: false,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::{lower_file, LowerOptions};
+
+    /// A statement of none of `atomic`'s forms (OpenACC 3.3 2.12) is warned about at the
+    /// statement, once; the forms are not.
+    #[test]
+    fn statements_of_no_atomic_form_are_warned_about() {
+        let src = "void f(double *a, double *s, double *t, double *u) {\n#pragma acc parallel loop copyin(a[0:8]) copy(s[0:1], t[0:1], u[0:1])\n  for (int i = 0; i < 8; i++) {\n\
+                   #pragma acc atomic capture\n    { t[0] = s[0]; u[0] += 1; }\n\
+                   #pragma acc atomic read\n    t[0] = s[0] + 1;\n\
+                   #pragma acc atomic update\n    { s[0] += a[i]; s[0] += 1; }\n\
+                   #pragma acc atomic capture\n    { t[0] = s[0]; s[0] += a[i]; }\n\
+                   #pragma acc atomic read\n    t[0] = s[0];\n\
+                   #pragma acc atomic\n    s[0] = s[0] * a[i];\n  }\n}\n";
+        let opts = LowerOptions {
+            file_name: "f.c".into(),
+            ..Default::default()
+        };
+        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let lines: Vec<usize> = diags
+            .iter()
+            .filter(|d| d.message.contains("does not read this statement"))
+            .map(|d| src[..d.span.start].matches('\n').count() + 1)
+            .collect();
+        assert_eq!(lines, vec![5, 7, 9], "{diags:?}");
     }
 }
