@@ -580,7 +580,15 @@ impl<'a> Fw<'_, 'a> {
             "subscript_expression" | "field_expression" => {
                 let mut idx = Vec::new();
                 if let Some((v, p, closed)) = self.root(n, &mut idx) {
-                    if !closed && self.is_pointer_member(v, &p) {
+                    let row = n.node_kind() == "subscript_expression"
+                        && p.is_empty()
+                        && self.shape(v) == Shape::Array
+                        && !self.cx.unit.var(v).element_is_pointer(idx.len());
+                    if row {
+                        // A row of an array (`m[r]` of `double m[16][N]`): its address, which
+                        // C takes for the array's value; no element is read.
+                        out.push(Step::Escape(v));
+                    } else if !closed && self.is_pointer_member(v, &p) {
                         // The pointer's value (`s.arr != q`, `double *x = s.arr`), not the data
                         // it points to, which a directive may map as `s.arr[0:n]` under the
                         // same path: what it points to may be reached another way now, as

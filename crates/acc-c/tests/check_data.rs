@@ -295,3 +295,17 @@ void f(double *keep) {
 ";
     assert!(findings(src).is_empty(), "{:?}", findings(src));
 }
+
+/// A row of a 2-D array (`m[r]`, an array, whose value is its address) read in a kernel that
+/// only writes through it is no read of the uninitialized device copy; an element is.
+#[test]
+fn a_row_of_an_array_is_its_address_not_a_read() {
+    let src = |body: &str| {
+        format!(
+            "int main(void) {{\n  static double m[4][8];\n  #pragma acc parallel loop copyout(m)\n  for (int r = 0; r < 4; r++) {{\n    {body}\n  }}\n  return (int)m[0][0];\n}}\n"
+        )
+    };
+    let row = src("double *e = m[r];\n    e[0] = r;");
+    assert!(findings(&row).is_empty(), "{:?}", findings(&row));
+    assert_eq!(findings(&src("double x = m[r][1];\n    (void)x;")).len(), 1);
+}

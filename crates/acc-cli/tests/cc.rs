@@ -294,6 +294,31 @@ fn messages_about_clause_expressions_name_their_line_and_column() {
     }
 }
 
+/// An argument OpenACC asks an integer of (`async`, `wait`, `num_gangs`, a section's bound)
+/// given a floating value or a pointer is the compiler's error at the argument; a condition
+/// (`if`) may be any scalar.
+#[test]
+fn integer_arguments_of_other_types_are_errors_at_the_argument() {
+    if !have_cc() {
+        return;
+    }
+    let src = "void f(int n, double *a, double q, int *p) {\n#pragma acc parallel loop copy(a[0:n]) async(q) num_gangs(p) if(q)\n  for (int i = 0; i < n; i++) a[i] = i;\n#pragma acc wait(q)\n#pragma acc update self(a[0:q])\n}\n";
+    let dir = project("integer-arguments", &[("q.c", src)]);
+    let out = acc(&dir).args(["cc", "-c", "q.c"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    let at: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("error: switch quantity not an integer"))
+        .map(|l| l.split(": error").next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        at,
+        ["q.c:2:46", "q.c:2:59", "q.c:4:18", "q.c:5:29"],
+        "{err}"
+    );
+}
+
 /// A list item with a subscript its variable's type does not have (`s[0:1]` of a scalar,
 /// `b[0:1][0:1]` of a 1-D array, three of a 2-D one) is the compiler's error at the item;
 /// the subscripts a type has are none.

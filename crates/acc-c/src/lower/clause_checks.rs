@@ -18,23 +18,31 @@ impl Lowerer<'_> {
     /// the directive has no expression written where it stands (one a macro expands to).
     pub(super) fn clause_checks(&self, id: ConstructId) -> String {
         let c = self.unit.construct(id);
-        let mut exprs: Vec<&Expr> = Vec::new();
+        // Each expression, and whether OpenACC asks an integer of it (every argument but a
+        // condition's: queues, counts, sizes, section bounds).
+        let mut exprs: Vec<(&Expr, bool)> = Vec::new();
         for clause in &c.directive.clauses {
-            clause_exprs(&clause.args, &mut exprs);
+            let mut own = Vec::new();
+            clause_exprs(&clause.args, &mut own);
+            // `self(list)` of `update` has section bounds; `self(cond)` of a compute construct
+            // a condition.
+            let integer = !(matches!(clause.kind, ClauseKind::If | ClauseKind::SelfClause)
+                && matches!(clause.args, ClauseArgs::Expr(_)));
+            exprs.extend(own.into_iter().map(|e| (e, integer)));
         }
         if let Some(DirectiveArg::Wait(w)) = &c.directive.arg {
-            exprs.extend(w.devnum.iter().chain(&w.queues));
+            exprs.extend(w.devnum.iter().chain(&w.queues).map(|e| (e, true)));
         }
-        // A number cannot be misspelt.
+        // A number cannot be misspelt, nor be of a wrong type unless it says so.
         let number = |e: &Expr| {
             e.text.starts_with(|ch: char| ch.is_ascii_digit())
                 && e.text.chars().all(|ch| ch.is_ascii_alphanumeric())
         };
-        exprs.retain(|e| !e.is_star() && !number(e) && c.pragma_span.contains(e.span));
+        exprs.retain(|(e, _)| !e.is_star() && !number(e) && c.pragma_span.contains(e.span));
         // The list items that subscript their variable: the element they start at, as an
         // expression, so that a subscript the variable's type does not have (`s[0:1]` of a
         // scalar, `b[0:1][0:1]` of a 1-D array) is the compiler's error at the item.
-        let mut elements: Vec<(Span, &str, String, &str)> = Vec::new();
+        let mut elements: Vec<(Span, String)> = Vec::new();
         for clause in &c.directive.clauses {
             if let ClauseArgs::Vars { items, .. } | ClauseArgs::Reduction { items, .. } =
                 &clause.args
@@ -43,7 +51,7 @@ impl Lowerer<'_> {
                     // Its address: C evaluates the operand of `sizeof` of a variable-length
                     // array type (a row of `double a[n][m]`), never of a pointer.
                     if let Some(text) = element_of(item) {
-                        elements.push((item.span, "&(", text, ")"));
+                        elements.push((item.span, text));
                     }
                 }
             }
@@ -54,10 +62,27 @@ impl Lowerer<'_> {
         }
         let file = self.file_escaped_at(c.pragma_span);
         let mut out = String::new();
+        // An integer's: a `switch` on it, which C takes of integers only ("switch quantity not
+        // an integer" at `async(x)` of a `double x`), never run.
         let checks = exprs
             .iter()
-            .map(|e| (e.span, "(", e.text.clone(), ") + 0"))
-            .chain(elements);
+            .map(|&(e, integer)| {
+                if integer {
+                    (
+                        e.span,
+                        "if (0) switch (",
+                        e.text.clone(),
+                        ") { default: break; }",
+                    )
+                } else {
+                    (e.span, "(void)sizeof((", e.text.clone(), ") + 0);")
+                }
+            })
+            .chain(
+                elements
+                    .into_iter()
+                    .map(|(span, text)| (span, "(void)sizeof(&(", text, "));")),
+            );
         for (span, open, text, close) in checks {
             let at = self.line(span);
             let line_start = self.src[..span.start].rfind('\n').map_or(0, |i| i + 1);
@@ -65,11 +90,23 @@ impl Lowerer<'_> {
                 .chars()
                 .map(|ch| if ch == '\t' { '\t' } else { ' ' })
                 .collect();
-            let _ = write!(
-                out,
-                "\n#line {} \"{file}\"\n(void)sizeof({open}\n{blanks}{text}\n{close});",
-                at - 1,
-            );
+            // The opening on the expression's own line where the blanks before it have room
+            // (a compiler that reports at the statement, as clang does at a `switch`, then
+            // names the right line), else on the line before.
+            let room = blanks.len() > open.len() && !blanks.contains('\t');
+            if room {
+                let _ = write!(
+                    out,
+                    "\n#line {at} \"{file}\"\n{}{open}{text}\n{close}",
+                    &blanks[open.len()..]
+                );
+            } else {
+                let _ = write!(
+                    out,
+                    "\n#line {} \"{file}\"\n{open}\n{blanks}{text}\n{close}",
+                    at - 1,
+                );
+            }
         }
         let _ = write!(
             out,

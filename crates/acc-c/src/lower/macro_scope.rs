@@ -34,7 +34,7 @@ pub(super) fn changed_macros(src: &str) -> Vec<String> {
 /// One `#define` or `#undef` line of the file: the macro, where the line starts, and for a
 /// `#define` its logical line (continuations joined).
 pub(super) struct MacroLine {
-    name: String,
+    pub(super) name: String,
     at: usize,
     define: Option<String>,
 }

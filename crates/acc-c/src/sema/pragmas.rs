@@ -193,6 +193,9 @@ impl<'s> Walker<'s> {
         if kind == DirectiveKind::Routine && !named_routine {
             self.pending_routines.push(id);
         }
+        if is_declare && file_scope {
+            self.file_scope_declare_clauses(id);
+        }
         // Outside every function only `declare` and `routine` may stand: the others are
         // statements, or apply to one (the compiler read the file-scope `{` acc made of
         // `parallel`'s as a syntax error).
@@ -537,6 +540,42 @@ impl<'s> Walker<'s> {
     /// A warning for each section of an array whose bounds and extent are constants and that
     /// reaches past the array (`copyin(a[0:N*N])` of `float a[N][N]`): the transfer would
     /// read or write memory the array does not have, which the C compiler cannot see.
+    /// OpenACC 3.3 2.13: at file scope, `declare` takes `create`, `copyin`, `deviceptr`,
+    /// `device_resident` and `link` only. A `copy` or `copyout` there would copy back at no
+    /// point of the program (the data stays mapped for its whole run): the host never saw what
+    /// the device wrote, on separate memory only.
+    fn file_scope_declare_clauses(&mut self, id: ConstructId) {
+        use directive::ClauseKind as K;
+        let wrong: Vec<(Span, &'static str)> = self
+            .unit
+            .construct(id)
+            .directive
+            .clauses
+            .iter()
+            .filter(|c| c.kind.is_data_clause())
+            .filter(|c| {
+                !matches!(
+                    c.kind,
+                    K::Create | K::Copyin | K::Deviceptr | K::DeviceResident | K::Link
+                )
+            })
+            .map(|c| (c.name_span, c.kind.name()))
+            .collect();
+        for (at, name) in wrong {
+            self.diags.push(
+                Diagnostic::error(
+                    at,
+                    format!("`{name}` is not allowed on a `declare` outside a function"),
+                )
+                .with_note(
+                    "OpenACC 3.3 2.13: at file scope, `declare` takes `create`, `copyin`, \
+                     `deviceptr`, `device_resident` and `link` (write `update self(...)` where \
+                     the host needs the device's values)",
+                ),
+            );
+        }
+    }
+
     /// A section's bounds must be integers (OpenACC 3.3 2.7.1), and its length not negative:
     /// `a[0:2.5]` copied two elements, `a[8:-1]` asked for 2^64 - 8 bytes at run time. What the
     /// front end can tell as the file is compiled: floating constants, negative constant lengths.
@@ -732,6 +771,9 @@ mod tests {
             );
         }
         assert!(file("int g;\n#pragma acc declare create(g)\n#pragma acc routine seq\nint f(void) { return 1; }\n").is_empty());
+        let e = file("double g[8], h[8];\n#pragma acc declare copy(g) create(h)\nint main(void) { return 0; }\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].contains("`copy` is not allowed on a `declare` outside a function"));
         let e = file("void f(double *a, double *s) {\n#pragma acc parallel loop copy(a[0:8], s[0:1])\nfor (int i = 0; i < 8; i++) {\n#pragma acc atomic\ndouble t = a[i];\ns[0] += t;\n}\n}\n");
         assert!(
             e.iter().any(|m| m.contains("a declaration is not one")),

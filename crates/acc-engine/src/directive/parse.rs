@@ -450,6 +450,10 @@ impl<'a> Parser<'a> {
             if pos >= end {
                 break;
             }
+            // An error on a line the directive continues onto (`\` ending the line before): most
+            // likely the code after a stray `\`, which every clause error after it would repeat.
+            let errors = self.diags.iter().filter(|d| d.is_error()).count();
+            let start = pos;
             let (u, len) = lex::unit(self.b, pos, end);
             match u {
                 Unit::Byte(b',') => {
@@ -481,6 +485,16 @@ impl<'a> Parser<'a> {
                     );
                     pos += len.max(1);
                 }
+            }
+            let continued = self.b[..start]
+                .windows(2)
+                .any(|w| w == b"\\\n" || w == b"\\\r");
+            if continued && self.diags.iter().filter(|d| d.is_error()).count() > errors {
+                self.note(
+                    "this line continues the directive: the `\\` that ends the line before joins \
+                     them (a directive ends with its line)",
+                );
+                break;
             }
         }
         clauses

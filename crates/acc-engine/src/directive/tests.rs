@@ -746,6 +746,17 @@ fn errors_in_directive_names() {
     "#]],
     );
     check(
+        "acc parallel loop copyin(a) \\\n  for (i = 0; i < 8; i++) b[i] = a[i];",
+        expect![[r#"
+            ParallelLoop `parallel loop` name 4..17 span 0..68
+              Copyin `copyin` 18..27
+                `a`@25..26 base a@25..26
+            display: acc parallel loop copyin(a)
+            error 32..35 `for`: unknown OpenACC clause `for`
+              note: this line continues the directive: the `\` that ends the line before joins them (a directive ends with its line)
+        "#]],
+    );
+    check(
         "acc kernal loop",
         expect![[r#"
             no directive

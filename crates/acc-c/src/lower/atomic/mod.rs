@@ -183,7 +183,15 @@ impl<'a> Lowerer<'a> {
         let write = update
             .then(|| read::plain_write(&self.src[body.range()]))
             .flatten();
-        if write.is_none() {
+        // A macro may stand for a form (`BUMP(n[0])` for `n[0]++`): acc reads the text as
+        // written, so it cannot tell, and says nothing (`warn_mixed_atomics` still may).
+        let text = &self.src[body.range()];
+        let through_macro = text
+            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+            .any(|word| {
+                self.macros.contains_key(word) || self.macro_lines.iter().any(|m| m.name == word)
+            });
+        if write.is_none() && !through_macro {
             let kind = match c.directive.arg {
                 Some(DirectiveArg::Atomic(k, _)) => k.name(),
                 _ => "update",
