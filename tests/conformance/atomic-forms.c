@@ -1,12 +1,14 @@
 /* atomic update and capture in the forms that are easy to get wrong once taken
  * apart: `x = e op x` for the operators that do not commute (and their
  * captures), locations spelled through pointers and members, `e` with operators
- * of its own, 1- and 2-byte locations, and statements that are not one of the
- * forms OpenACC lists but are still atomic (`x = x * 1 + 1`). Each result is
- * the same whatever order the iterations run in. */
+ * of its own, 1- and 2-byte locations, and a statement written through a macro,
+ * which acc cannot read as one of the forms and makes atomic with the device's
+ * lock (`BUMP(plain)`). Each result is the same whatever order the iterations
+ * run in. */
 #include <stdio.h>
 
 #define N 400 /* even: an involution applied N times gives the start back */
+#define BUMP(x) x = x + 1
 
 struct counters {
   long hits;
@@ -44,7 +46,7 @@ int main(void) {
     #pragma acc atomic update
     weighted = a * b + (i % 2) + weighted;
     #pragma acc atomic
-    plain = plain * 1 + 1;
+    BUMP(plain);
     #pragma acc atomic update
     small += 1;
     #pragma acc atomic update

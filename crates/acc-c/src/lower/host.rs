@@ -548,42 +548,63 @@ impl<'a> Lowerer<'a> {
         let (cuda_blocks, n, line, construct_name) = (*cuda_blocks, *n, l.line, l.construct_name);
         let asy = &l.asy;
         let mut launches = String::new();
-        self.cuda_kernels.push(CudaKernel {
-            entry: fname.clone(),
-            file: self.file_escaped_at(span),
-            line: self.line(span),
-            params: cuda_params.clone(),
-            slot_bytes: cuda_slot_bytes.clone(),
-            reductions: cuda_reds.clone(),
-            types: local_types.as_str().to_string(),
-            decls: format!("{}{}", decls.as_str(), bind_globals.as_str()),
-            body: {
-                // Macros the file changes or defines after the construct, as they are here.
-                let (before, after) = self.site_macro_lines(&self.macros_to_save(span), span.start);
-                if before.is_empty() {
-                    kernel_body.clone()
+        // A call of a function a GPU has no version of: no CUDA version of this kernel (the
+        // launch on a GPU names it), the file's other kernels keep theirs.
+        let host_only = self
+            .host_only_calls
+            .iter()
+            .find(|(_, at)| span.start <= *at && *at < span.end)
+            .cloned();
+        if let Some((name, _)) = &host_only {
+            let place = self.lines.place(span.start);
+            let why = format!(
+                "{}:{}: {construct_name} has no CUDA version: it calls `{name}`, which a GPU has \
+                 no version of",
+                place.file, place.line
+            );
+            self.info.push(why);
+        }
+        if host_only.is_none() {
+            self.cuda_kernels.push(CudaKernel {
+                entry: fname.clone(),
+                file: self.file_escaped_at(span),
+                line: self.line(span),
+                params: cuda_params.clone(),
+                slot_bytes: cuda_slot_bytes.clone(),
+                reductions: cuda_reds.clone(),
+                types: local_types.as_str().to_string(),
+                decls: format!("{}{}", decls.as_str(), bind_globals.as_str()),
+                body: {
+                    // Macros the file changes or defines after the construct, as they are here.
+                    let (before, after) =
+                        self.site_macro_lines(&self.macros_to_save(span), span.start);
+                    if before.is_empty() {
+                        kernel_body.clone()
+                    } else {
+                        format!(
+                            "{before}#line {} \"{}\"\n{kernel_body}\n{after}",
+                            self.line(span),
+                            self.file_escaped_at(span)
+                        )
+                    }
+                },
+                store: red_store.as_str().to_string(),
+                mode: if iterations == "1" {
+                    CudaMode::Single
+                } else if rows {
+                    CudaMode::Rows
+                } else if lanes {
+                    CudaMode::Lanes
+                } else if cuda_blocks
+                    || !(k.gang_partitioned || self.is_plain_gang_loop(id, k, span))
+                {
+                    // Redundant gangs: each block's first thread runs the region.
+                    CudaMode::Blocks
                 } else {
-                    format!(
-                        "{before}#line {} \"{}\"\n{kernel_body}\n{after}",
-                        self.line(span),
-                        self.file_escaped_at(span)
-                    )
-                }
-            },
-            store: red_store.as_str().to_string(),
-            mode: if iterations == "1" {
-                CudaMode::Single
-            } else if rows {
-                CudaMode::Rows
-            } else if lanes {
-                CudaMode::Lanes
-            } else if cuda_blocks || !(k.gang_partitioned || self.is_plain_gang_loop(id, k, span)) {
-                // Redundant gangs: each block's first thread runs the region.
-                CudaMode::Blocks
-            } else {
-                CudaMode::Threads
-            },
-        });
+                    CudaMode::Threads
+                },
+            });
+        }
         // acc_rt_kernel.cuda_lanes: 1 lanes, 2 rows, 3 one thread a gang (the launch shape
         // must suit them).
         let lanes_code = if thread_gangs {
@@ -593,7 +614,11 @@ impl<'a> Lowerer<'a> {
         } else {
             i32::from(lanes)
         };
-        let cuda = format!("__acc_cuda_module, \"{fname}\", {lanes_code}");
+        let cuda = if host_only.is_some() {
+            "0, 0, 0".to_string()
+        } else {
+            format!("__acc_cuda_module, \"{fname}\", {lanes_code}")
+        };
         let _ = write!(
                 launches,
                 "static const acc_rt_kernel __acc_k{n}_{pi} = {{\"{construct_name} at line {line}\", {f}, {line}, {fname}, {cuda}}}; \

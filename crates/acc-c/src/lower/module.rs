@@ -501,6 +501,7 @@ impl Lowerer<'_> {
         };
         let calls =
             crate::cuda::calls_without_device_version(src, self.trees, compute, routines, &known);
+        self.host_only_calls = calls.clone();
         for (name, at) in calls {
             let end = at + name.len();
             self.diags.push(
@@ -509,7 +510,7 @@ impl Lowerer<'_> {
                     format!(
                         "`{name}` has no `routine` directive and no device version: a GPU \
                          cannot run this call (OpenACC 3.3 2.15.1): the kernel runs on the CPU \
-                         devices, and its launch on a GPU fails"
+                         devices, and has no CUDA version (its launch on a GPU fails)"
                     ),
                 )
                 .with_note(
@@ -616,6 +617,31 @@ mod tests {
             .collect();
         assert_eq!(errors.len(), 1, "{diags:?}");
         assert!(errors[0].contains("must be followed by a function's declaration"));
+    }
+
+    /// A kernel calling a function a GPU has no version of (`strlen`) gets no CUDA version:
+    /// its launch names it, `--info` says why, and the file's other kernels keep theirs (the
+    /// whole module was refused by NVRTC).
+    #[test]
+    fn a_kernel_calling_a_host_only_function_alone_has_no_cuda_version() {
+        let src = "#include <string.h>\nvoid f(char *s, int *l, int *m) {\n#pragma acc parallel loop copyin(s[0:8]) copyout(l[0:1])\n  for (int i = 0; i < 1; i++) l[i] = (int)strlen(s);\n\
+                   #pragma acc parallel loop copyout(m[0:4])\n  for (int i = 0; i < 4; i++) m[i] = i;\n}\n";
+        let l = lowered(src);
+        let module = l.cuda_c.expect("the other kernel's module");
+        assert!(!module.contains("strlen"), "{module}");
+        assert!(module.contains("__acc_kernel"), "{module}");
+        assert!(
+            l.host_c.contains("__acc_kernel1_0, 0, 0, 0}"),
+            "{}",
+            l.host_c
+        );
+        assert!(
+            l.info
+                .iter()
+                .any(|i| i.contains("has no CUDA version: it calls `strlen`")),
+            "{:?}",
+            l.info
+        );
     }
 
     /// `-ffp-contract=off` (the last such flag) reaches NVRTC as `--fmad=false` on the

@@ -141,6 +141,7 @@ impl<'s> Walker<'s> {
                     .map(|it| {
                         self.lookup(&it.base.name)
                             .or_else(|| self.header_var(&it.base.name))
+                            .or_else(|| self.macro_var(&it.base.name))
                     })
                     .collect()
             })
@@ -540,6 +541,33 @@ impl<'s> Walker<'s> {
     /// A warning for each section of an array whose bounds and extent are constants and that
     /// reaches past the array (`copyin(a[0:N*N])` of `float a[N][N]`): the transfer would
     /// read or write memory the array does not have, which the C compiler cannot see.
+    /// The variable an object-like macro in a clause's list stands for (`#define ARR buf`,
+    /// then `copy(ARR[0:n])`, `reduction(+:SUM)`): OpenACC 3.3 2.1 replaces the macros of a
+    /// directive, as C does. The definition in effect here: the file's as the walk met them,
+    /// else the headers'. The item keeps its text (the generated C names the macro, which the
+    /// compiler replaces as the program's own code would).
+    fn macro_var(&mut self, name: &str) -> Option<VarId> {
+        let mut name = name.to_string();
+        for _ in 0..8 {
+            let def = match self.macro_events.iter().rev().find(|e| e.name == name) {
+                Some(e) => e.def.clone()?,
+                None => self.env.macros.get(&name).cloned()?,
+            };
+            let body = def.body.trim();
+            if def.params.is_some()
+                || body.is_empty()
+                || !body.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+            {
+                return None;
+            }
+            if let Some(v) = self.lookup(body).or_else(|| self.header_var(body)) {
+                return Some(v);
+            }
+            name = body.to_string();
+        }
+        None
+    }
+
     /// OpenACC 3.3 2.13: at file scope, `declare` takes `create`, `copyin`, `deviceptr`,
     /// `device_resident` and `link` only. A `copy` or `copyout` there would copy back at no
     /// point of the program (the data stays mapped for its whole run): the host never saw what
@@ -778,6 +806,51 @@ mod tests {
         assert!(
             e.iter().any(|m| m.contains("a declaration is not one")),
             "{e:?}"
+        );
+    }
+
+    /// A list item may name its variable through an object-like macro (OpenACC 3.3 2.1
+    /// replaces a directive's macros): `copy(ARR[0:n])` with `#define ARR buf`.
+    #[test]
+    fn list_items_through_object_like_macros() {
+        let an = analysis(
+            "#define ARR b\n#define SUM s\ndouble s = 0;\n#pragma acc parallel loop copy(ARR[0:n]) reduction(+:SUM)\nfor (int i = 0; i < n; i++) s += b[i];",
+        );
+        assert!(!an.diags.iter().any(|d| d.is_error()), "{:?}", an.diags);
+        let c = an
+            .unit
+            .constructs
+            .iter()
+            .find(|c| c.directive.kind.is_compute())
+            .expect("the construct");
+        let names: Vec<&str> = c
+            .clause_vars
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|v| an.unit.var(*v).name.as_str())
+            .collect();
+        assert_eq!(names, ["b", "s"]);
+    }
+
+    /// A section of a const pointer (`double *const c`) names writable elements: `create` and
+    /// `copyout` take it; of a pointer to const (`const double *c`) they do not.
+    #[test]
+    fn a_const_pointers_elements_are_writable() {
+        let errors = |decl: &str| {
+            analysis(&format!(
+                "{decl}\n#pragma acc data create(c[0:n]) copyout(c2[0:n])\n{{ }}"
+            ))
+            .diags
+            .iter()
+            .filter(|d| d.is_error() && d.message.contains("is `const`"))
+            .count()
+        };
+        assert_eq!(errors("double *const c = a, *const c2 = b;"), 0);
+        assert_eq!(errors("const double *c = a, *c2 = b;"), 2);
+        assert_eq!(
+            errors("double const *const c = a; double *const c2 = b;"),
+            1
         );
     }
 

@@ -213,7 +213,17 @@ impl Cx<'_> {
                 kind,
                 ClauseKind::SelfClause | ClauseKind::Host | ClauseKind::Device
             ));
-        if v.is_const && const_forbidden && !item.is_member() {
+        // A pointer's section names its elements: `double *const c` (the pointer is const)
+        // has writable ones, `const double *c` has not.
+        let const_target = if v.shape == crate::facts::Shape::Pointer && item.is_subarray() {
+            let before_name = &v.decl_text[..v.decl_name.start.min(v.decl_text.len())];
+            before_name
+                .rfind('*')
+                .is_some_and(|star| before_name[..star].split_whitespace().any(|w| w == "const"))
+        } else {
+            v.is_const
+        };
+        if const_target && const_forbidden && !item.is_member() {
             let why = match kind {
                 ClauseKind::Reduction => "the reduction writes the result back",
                 ClauseKind::Copyout => "the copy back would overwrite it",

@@ -542,17 +542,22 @@ impl DeviceState {
         match t.lookup(host, bytes) {
             Lookup::Absent => {}
             Lookup::Present(e) | Lookup::Overlap(e) => {
-                let o = present::Overlap { start: e.host };
-                let mut err = self.overlap(&t, o, site, host, bytes);
-                err = Error::new(
+                let other = if e.var.is_empty() {
+                    format!("{} bytes at {:#x}", e.bytes, e.host)
+                } else {
+                    format!("'{}' ({} bytes at {:#x})", e.var, e.bytes, e.host)
+                };
+                return Err(Error::new(
                     ErrorKind::AlreadyMapped,
                     site,
                     format!(
-                        "acc_map_data: {}",
-                        err.message().replace("partially overlaps", "overlaps")
+                        "{} overlaps {other}, which is present on device {} already: \
+                         acc_map_data maps host memory that has no device copy (OpenACC 3.3 \
+                         3.2.26)",
+                        site.what(host, bytes),
+                        self.label
                     ),
-                );
-                return Err(err);
+                ));
             }
         }
         if let Some(e) = t.find_dev(dev).or_else(|| t.find_dev(dev + bytes - 1)) {
@@ -560,7 +565,7 @@ impl DeviceState {
                 ErrorKind::AlreadyMapped,
                 site,
                 format!(
-                    "acc_map_data: device memory {dev:#x} is already the device copy of {} bytes at {:#x}",
+                    "device memory {dev:#x} is already the device copy of {} bytes at {:#x}",
                     e.bytes, e.host
                 ),
             ));
