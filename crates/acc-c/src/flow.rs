@@ -82,12 +82,23 @@ pub fn build(roots: &[Node], src: &str, unit: &Unit) -> Vec<FlowFn> {
         .enumerate()
         .map(|(i, c)| (c.pragma_span.start, ConstructId(i as u32)))
         .collect();
+    // The file's function-like macros (`#define BUMP(x) x = x + 1`): a "call" of one may
+    // assign what it is given.
+    let function_macros = src
+        .lines()
+        .filter_map(|l| {
+            let (kind, name) = crate::lex::macro_line(l)?;
+            let after = &l[l.find(name)? + name.len()..];
+            (kind == "define" && after.starts_with('(')).then_some(name)
+        })
+        .collect();
     let cx = Cx {
         src,
         unit,
         by_decl,
         globals,
         pragmas,
+        function_macros,
     };
     let mut out = Vec::new();
     for root in roots {
@@ -102,6 +113,7 @@ struct Cx<'a> {
     by_decl: HashMap<usize, VarId>,
     globals: HashMap<&'a str, VarId>,
     pragmas: HashMap<usize, ConstructId>,
+    function_macros: std::collections::HashSet<&'a str>,
 }
 
 fn span(n: Node) -> Span {
@@ -776,6 +788,7 @@ impl<'a> Fw<'_, 'a> {
             return;
         }
         let (mut touched, mut positional) = (Vec::new(), Vec::new());
+        let macro_call = self.cx.function_macros.contains(name);
         for a in args {
             let plain = (a.node_kind() == "identifier")
                 .then(|| self.lookup(self.text(a)))
@@ -788,7 +801,8 @@ impl<'a> Fw<'_, 'a> {
             };
             match base.and_then(|b| self.root(b, &mut idx)) {
                 Some((v, p, _))
-                    if a.node_kind() == "pointer_expression"
+                    if macro_call
+                        || a.node_kind() == "pointer_expression"
                         || !self.shape(v).is_scalar()
                         || self.shape(v) == Shape::Pointer
                         || !p.is_empty() =>

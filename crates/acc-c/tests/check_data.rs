@@ -309,3 +309,11 @@ fn a_row_of_an_array_is_its_address_not_a_read() {
     assert!(findings(&row).is_empty(), "{:?}", findings(&row));
     assert_eq!(findings(&src("double x = m[r][1];\n    (void)x;")).len(), 1);
 }
+
+/// A function-like macro may assign what it is given (`BUMP(n)` for `n = n + 1`): a kernel
+/// using one writes the variable, as far as the check can tell.
+#[test]
+fn a_function_like_macro_may_write_its_arguments() {
+    let src = "#define BUMP(x) x = x + 1\nint main(void) {\n  long n = 0;\n  #pragma acc parallel loop copy(n)\n  for (int i = 0; i < 4; i++) {\n    #pragma acc atomic update\n    BUMP(n);\n  }\n  return (int)n;\n}\n";
+    assert!(findings(src).is_empty(), "{:?}", findings(src));
+}

@@ -9,22 +9,22 @@ use std::process::Command;
 mod support;
 use support::{acc, have_cc, ok, project, stderr, stdout, stdout_on};
 
-/// A jagged array (`double **rows`) is mapped as `rows[lo:n][0:m]`: each row pointer points at
-/// its row's start, so a rows' section that starts elsewhere cannot be attached, and acc says so
-/// at the item (never a kernel that follows host row pointers). A section of a contiguous 2-D
-/// array is fine.
+/// A jagged array (`double **rows`) is mapped two levels deep, `rows[lo:n][k:m]` (each row's
+/// section attached to its row pointer); a third level (`double ***cube`) acc does not map,
+/// and says so at the item (never a kernel that follows host row pointers). A section of a
+/// contiguous 2-D array is fine.
 #[test]
 fn a_jagged_array_section_acc_cannot_map_is_an_error_at_the_item() {
     if !have_cc() {
         return;
     }
-    let src = "void f(int n, double **rows, double (*grid)[8]) {\n  #pragma acc parallel loop copy(rows[0:n][1:n], grid[0:n][0:8])\n  for (int i = 0; i < n; i++) grid[i][0] = rows[i][1];\n}\n";
+    let src = "void f(int n, double **rows, double ***cube, double (*grid)[8]) {\n  #pragma acc parallel loop copy(rows[0:n][1:n], cube[0:n][0:n][0:n], grid[0:n][0:8])\n  for (int i = 0; i < n; i++) grid[i][0] = rows[i][1] + cube[i][0][0];\n}\n";
     let dir = project("jagged", &[("jagged.c", src)]);
     let out = acc(&dir).args(["cc", "-c", "jagged.c"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains("jagged.c:2:34: error: `rows[0:n][1:n]` spans rows that are separate allocations (`rows` points to pointers): the rows' section must start at 0"),
+        err.contains("jagged.c:2:50: error: `cube[0:n][0:n][0:n]` spans rows that are separate allocations (`cube` points to pointers): acc maps two levels"),
         "{err}"
     );
     assert_eq!(err.matches("error:").count(), 1, "{err}");

@@ -67,10 +67,12 @@ enum acc_rt_flag {
   ACC_RT_IF_PRESENT = 16, /* update if_present: skip data that is not present; attach/detach:
                              do nothing when the pointer itself is not present (an implicit
                              attach of a member pointer whose struct is not mapped) */
-  ACC_RT_ROWS = 32,       /* a jagged array section `a[lo:n][0:m]` (a points to pointers): this
-                             item is the row pointers, and the next item (host unused) gives
-                             each row's bytes; the runtime maps each row too and attaches the
-                             device's row pointers to the device's rows (updates: the rows) */
+  ACC_RT_ROWS = 32,       /* a jagged array section `a[lo:n][k:m]` (a points to pointers): this
+                             item is the row pointers, and the next item gives each row's
+                             bytes, and as its host address where each row's section starts
+                             past the row pointer (k's bytes); the runtime maps each row's
+                             section too and attaches the device's row pointers to the device's
+                             rows (updates: the rows' sections) */
   ACC_RT_IMPLICIT = 64,   /* an implicit data attribute's item (profiling events say so) */
   ACC_RT_POINTER_TARGET = 128, /* present(p) of a bare pointer: when p itself is not present but
                                   its target is, p gets a device copy attached to the target for

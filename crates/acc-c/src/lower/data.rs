@@ -17,6 +17,8 @@ pub(super) struct JaggedRows {
     /// The size of each row's section, and its text for messages.
     pub(super) row_bytes: String,
     pub(super) row_text: String,
+    /// Where each row's section starts past the row's pointer, in bytes (`a[lo:n][k:m]`).
+    pub(super) row_offset: String,
 }
 
 pub(super) struct DataEntry {
@@ -329,21 +331,17 @@ impl<'a> Lowerer<'a> {
         }
         let (lo1, len1) = sections[0];
         let (lo2, len2) = sections[1];
-        if lo2.is_some_and(|l| l.int_value() != Some(0)) {
-            return fail(
-                self,
-                "the rows' section must start at 0, where each row pointer points",
-            );
-        }
         let (Some(len1), Some(len2)) = (len1, len2) else {
             return fail(self, "give both lengths, as in `a[0:n][0:m]`");
         };
         let lo1 = lo1.map_or("0".to_string(), |l| format!("({})", l.text));
+        let lo2 = lo2.map_or("0".to_string(), |l| l.text.clone());
         Some(Some(JaggedRows {
             pointers: format!("&({name})[{lo1}]"),
             pointer_bytes: format!("({}) * sizeof(({name})[0])", len1.text),
             row_bytes: format!("({}) * sizeof(({name})[0][0])", len2.text),
-            row_text: format!("{name}[i][0:{}]", len2.text),
+            row_text: format!("{name}[i][{lo2}:{}]", len2.text),
+            row_offset: format!("(size_t)({lo2}) * sizeof(({name})[0][0])"),
         }))
     }
 
@@ -361,7 +359,8 @@ impl<'a> Lowerer<'a> {
                 .and_then(|i| self.jagged(i, d.var))
                 .flatten();
             if let Some(rows) = rows {
-                // The row pointers, then the rows' descriptor: each row's bytes.
+                // The row pointers, then the rows' descriptor: each row's bytes, and where its
+                // section starts past the row's pointer.
                 entry.flags = if entry.flags == "0" {
                     "ACC_RT_ROWS".into()
                 } else {
@@ -370,7 +369,7 @@ impl<'a> Lowerer<'a> {
                 let row = DataEntry {
                     action: entry.action,
                     flags: "0".into(),
-                    addr: "0".into(),
+                    addr: rows.row_offset,
                     bytes: rows.row_bytes,
                     text: c_string(&rows.row_text),
                 };

@@ -123,19 +123,31 @@ unsafe fn expand_rows<'a>(
         };
         let count = item.bytes / size_of::<*mut c_void>();
         let base = item.host as *const *mut c_void;
+        // Where each row's section starts past its row pointer (`a[lo:n][k:m]`): the device's
+        // row pointer is attached to the device's section less that.
+        let offset = row.host as usize;
         let link = |i: usize, action: u32| AccRtData {
             action,
-            flags: 0,
+            flags: if offset != 0 && action == ACC_RT_ATTACH {
+                SECTION_OFFSET
+            } else {
+                0
+            },
             // SAFETY: `i < count`, inside the row pointers' section.
             host: unsafe { base.add(i) } as *mut c_void,
-            bytes: size_of::<*mut c_void>(),
+            bytes: if offset != 0 && action == ACC_RT_ATTACH {
+                offset
+            } else {
+                size_of::<*mut c_void>()
+            },
             text: row.text,
         };
         let row_at = |i: usize| AccRtData {
             action: item.action,
             flags: item.flags & !ROWS,
-            // SAFETY: the caller guarantees the row pointers are readable.
-            host: unsafe { base.add(i).read() },
+            // SAFETY: the caller guarantees the row pointers are readable, and that each row
+            // holds its section.
+            host: unsafe { base.add(i).read().cast::<u8>().add(offset) }.cast::<c_void>(),
             bytes: row.bytes,
             text: row.text,
         };
@@ -162,6 +174,9 @@ unsafe fn expand_rows<'a>(
 
 /// The action codes of attach and detach (`acc_rt.h`).
 const ACC_RT_ATTACH: u32 = 8;
+/// `ACC_RT_SECTION_OFFSET`: an attach whose `bytes` is where the section starts past the
+/// pointer's target.
+const SECTION_OFFSET: u32 = 512;
 const ACC_RT_DETACH: u32 = 9;
 
 /// Runs each clause of a region through `step`, with a site naming the clause's variable,
@@ -186,9 +201,14 @@ fn each(
     let check = crate::check::on().then(|| {
         // SAFETY: `file` is null or a NUL-terminated string that outlives the call.
         let site = unsafe { Site::c(file, line, std::ptr::null()) };
-        let items = clauses(c, n)
+        // Not a jagged section's rows' descriptor (the item after `ACC_RT_ROWS`' row
+        // pointers), which names no memory.
+        let all = clauses(c, n);
+        let items = all
             .iter()
-            .map(|i| (i.action, i.flags, i.host as usize, i.bytes));
+            .enumerate()
+            .filter(|(k, _)| *k == 0 || all[k - 1].flags & ROWS == 0)
+            .map(|(_, i)| (i.action, i.flags, i.host as usize, i.bytes));
         crate::check::begin_data(&site, crate::check::track::Kind::Data, items)
     });
     each_item(routine, file, line, c, n, how, step);
