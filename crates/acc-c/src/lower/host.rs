@@ -548,18 +548,17 @@ impl<'a> Lowerer<'a> {
         let (cuda_blocks, n, line, construct_name) = (*cuda_blocks, *n, l.line, l.construct_name);
         let asy = &l.asy;
         let mut launches = String::new();
-        // A call of a function a GPU has no version of: no CUDA version of this kernel (the
-        // launch on a GPU names it), the file's other kernels keep theirs.
+        // What a GPU cannot run (a call of `strlen`, a variable-length array): no CUDA version
+        // of this kernel (the launch on a GPU names it), the file's other kernels keep theirs.
         let host_only = self
-            .host_only_calls
+            .host_only
             .iter()
             .find(|(_, at)| span.start <= *at && *at < span.end)
             .cloned();
-        if let Some((name, _)) = &host_only {
+        if let Some((why, _)) = &host_only {
             let place = self.lines.place(span.start);
             let why = format!(
-                "{}:{}: {construct_name} has no CUDA version: it calls `{name}`, which a GPU has \
-                 no version of",
+                "{}:{}: {construct_name} has no CUDA version: {why}",
                 place.file, place.line
             );
             self.info.push(why);

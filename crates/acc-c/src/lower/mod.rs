@@ -350,7 +350,8 @@ fn lower_analysis(
         early_feature_macros: &analysis.early_feature_macros,
         cuda_kernels: Vec::new(),
         atomics: Vec::new(),
-        host_only_calls: Vec::new(),
+        host_only: Vec::new(),
+        module_refusal: None,
         nvrtc_options: &opts.nvrtc_options,
     };
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
@@ -447,10 +448,13 @@ struct Lowerer<'a> {
     early_feature_macros: &'a [String],
     /// The CUDA versions of the kernels, for the file's CUDA module.
     cuda_kernels: Vec<CudaKernel>,
-    /// Calls in compute constructs of functions a GPU has no version of (`strlen`): name and
-    /// where. A kernel making one gets no CUDA version (its launch on a GPU says so) rather
-    /// than a module NVRTC refuses for every kernel of the file.
-    host_only_calls: Vec<(String, usize)>,
+    /// What in a compute construct a GPU cannot run (a call of `strlen`, a variable-length
+    /// array): why, and where. A kernel holding one gets no CUDA version (its launch on a GPU
+    /// says so) rather than a module NVRTC refuses for every kernel of the file.
+    host_only: Vec<(String, usize)>,
+    /// What in a routine a GPU cannot run (a variable-length array): where and why. The file
+    /// then has no CUDA module at all (every kernel may call the routine).
+    module_refusal: Option<(usize, String)>,
     /// The `atomic` constructs met in kernels, and how their CUDA versions update.
     atomics: Vec<AtomicSeen>,
     /// [`LowerOptions::nvrtc_options`].

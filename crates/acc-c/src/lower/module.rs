@@ -97,7 +97,13 @@ impl Lowerer<'_> {
             )
             .map(|own| crate::cuda::as_preprocessed(&own, self.macros))
         };
-        let support = match support_with("__acc_gp_") {
+        // A refusal `warn_device_vlas` met was said there already.
+        let said = self.module_refusal.is_some();
+        let support = match self
+            .module_refusal
+            .clone()
+            .map_or_else(|| support_with("__acc_gp_"), Err)
+        {
             Ok(support) => support,
             Err((at, why)) => {
                 // The CPU devices run the file's kernels; a GPU cannot run any: said at build
@@ -105,13 +111,15 @@ impl Lowerer<'_> {
                 let end = self.src[at..]
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                     .map_or(self.src.len(), |k| at + k);
-                self.diags.push(Diagnostic::warning(
-                    acc_engine::span::Span::new(at, end.max(at + 1).min(self.src.len())),
-                    format!(
-                        "this file's kernels have no CUDA version: {why}; they run on the CPU \
-                         devices, and their launch on a GPU fails"
-                    ),
-                ));
+                if !said {
+                    self.diags.push(Diagnostic::warning(
+                        acc_engine::span::Span::new(at, end.max(at + 1).min(self.src.len())),
+                        format!(
+                            "this file's kernels have no CUDA version: {why}; they run on the \
+                             CPU devices, and their launch on a GPU fails"
+                        ),
+                    ));
+                }
                 let place = self.lines.place(at);
                 let why = format!("{}:{}: no CUDA version: {why}", place.file, place.line);
                 self.info.push(why.clone());
@@ -302,14 +310,27 @@ impl Lowerer<'_> {
             if !in_compute && !in_routine() {
                 continue;
             }
+            let why = format!(
+                "`{}` is a variable-length array, which a GPU's C++ has none of",
+                v.name
+            );
+            if in_compute {
+                self.host_only.push((why, at));
+            } else if self.module_refusal.is_none() {
+                self.module_refusal = Some((at, why));
+            }
             self.diags.push(
                 Diagnostic::warning(
                     v.decl_span,
                     format!(
                         "`{}` is a variable-length array in code a GPU runs: a GPU's kernels are \
-                         C++, which has none, so this file's kernels cannot compile for a GPU \
-                         (the CPU devices run them)",
-                        v.name
+                         C++, which has none, so {} no CUDA version (the CPU devices run it)",
+                        v.name,
+                        if in_compute {
+                            "this kernel has"
+                        } else {
+                            "this file's kernels have"
+                        }
                     ),
                 )
                 .with_note(
@@ -501,7 +522,12 @@ impl Lowerer<'_> {
         };
         let calls =
             crate::cuda::calls_without_device_version(src, self.trees, compute, routines, &known);
-        self.host_only_calls = calls.clone();
+        self.host_only.extend(calls.iter().map(|(name, at)| {
+            (
+                format!("it calls `{name}`, which a GPU has no version of"),
+                *at,
+            )
+        }));
         for (name, at) in calls {
             let end = at + name.len();
             self.diags.push(
@@ -546,7 +572,7 @@ mod tests {
             file_name: "f.c".into(),
             ..Default::default()
         };
-        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let (l, diags) = lower_file(src, Default::default(), &opts);
         let mut named: Vec<&str> = diags
             .iter()
             .filter(|d| {
@@ -557,6 +583,17 @@ mod tests {
             .collect();
         named.sort();
         assert_eq!(named, ["k", "t"], "{diags:?}");
+        // The routine's makes the file's module none (said once); the kernel's, its kernel's.
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        let l = l.expect("lowered");
+        assert!(l.cuda_c.is_none());
+        assert!(
+            l.info
+                .iter()
+                .any(|i| i.contains("no CUDA version: `k` is a variable-length array")),
+            "{:?}",
+            l.info
+        );
     }
 
     /// A routine's loop above the routine's level (`loop gang` in a `routine seq`) is an
