@@ -195,8 +195,12 @@ pub fn may_have_directives(src: &str) -> bool {
                 }
             }
         }
-        rest.strip_prefix("acc")
-            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        // `ACC` too: not a directive, but the analysis says so (the compiler would not).
+        rest.get(..3)
+            .filter(|w| w.eq_ignore_ascii_case("acc"))
+            .is_some_and(|_| {
+                !rest[3..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            })
     })
 }
 

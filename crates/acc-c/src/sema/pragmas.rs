@@ -772,6 +772,21 @@ mod tests {
         }
     }
 
+    /// `#pragma ACC` (upper case) is no OpenACC directive: warned at the sentinel.
+    #[test]
+    fn an_upper_case_sentinel_is_warned_about() {
+        let an = analysis(
+            "#pragma ACC parallel loop copy(a[0:n])\nfor (int i = 0; i < n; i++) a[i] = i;",
+        );
+        assert!(
+            an.diags
+                .iter()
+                .any(|d| d.message.contains("`#pragma ACC` is no OpenACC directive")),
+            "{:?}",
+            an.diags
+        );
+    }
+
     /// Directives in the wrong place: an executable one outside a function, a declaration
     /// under `atomic`.
     #[test]

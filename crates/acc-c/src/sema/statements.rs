@@ -172,6 +172,7 @@ impl<'s> Walker<'s> {
             "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
             | "preproc_elifdef" => self.visit_preproc(node, rest, file_scope),
             "preproc_def" | "preproc_function_def" | "preproc_call" => {
+                self.warn_misspelt_sentinel(node);
                 if let Some((name, def)) = macro_directives::macro_definition(node, self.src) {
                     self.macro_events.push(macro_directives::MacroEvent {
                         at: node.start_byte(),
@@ -187,6 +188,39 @@ impl<'s> Walker<'s> {
                 self.expr_children(node);
                 1
             }
+        }
+    }
+
+    /// `#pragma ACC parallel` (or `Acc`): C's OpenACC sentinel is `acc`, in lower case
+    /// (OpenACC 3.3 2.1); the compiler ignores any other pragma, so the directive would be
+    /// lost without a word.
+    fn warn_misspelt_sentinel(&mut self, node: Node<'s>) {
+        if node.node_kind() != "preproc_call" {
+            return;
+        }
+        let (Some(dir), Some(arg)) = (
+            node.child_by_field_id(fields().directive.get()),
+            node.child_by_field_id(fields().argument.get()),
+        ) else {
+            return;
+        };
+        if crate::syntax::directive_name(self.text(dir)) != "pragma" {
+            return;
+        }
+        let text = self.text(arg);
+        let word: String = text
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if word.eq_ignore_ascii_case("acc") && word != "acc" {
+            let at = arg.start_byte();
+            self.diags.push(
+                Diagnostic::warning(
+                    Span::new(at, at + word.len()),
+                    format!("`#pragma {word}` is no OpenACC directive: the sentinel is `acc`, in lower case"),
+                )
+                .with_note("OpenACC 3.3 2.1; the compiler ignores this pragma"),
+            );
         }
     }
 
