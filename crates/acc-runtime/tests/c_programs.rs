@@ -182,6 +182,7 @@ fn errors_name_the_variable_and_location_and_exit_1() {
         "{e}"
     );
     assert!(fails("update_not_present", &[]).contains("acc_update_self: 800 bytes at 0x"));
+    assert!(fails("bad_dims", &[]).contains("dims.c:31: the value of `num_gangs` is not positive"));
     assert!(fails("bad_device_pointer", &[]).contains("are not inside one live device allocation"));
     assert!(fails("bad_async", &[]).contains("-7 is not an async value"));
     // On every device, `host` too, where nothing else would stop the copy to address 0.

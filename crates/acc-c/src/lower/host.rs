@@ -39,7 +39,7 @@ impl<'a> Lowerer<'a> {
         if let Some(routine) = self.gang_routine_called(body) {
             // acc compiles a routine's gang loops as whole loops: run by one gang, they cover
             // their iterations once, as the gangs sharing them would.
-            if c.directive.has(ClauseKind::NumGangs) && num_gangs != "(int)(1)" {
+            if c.directive.has(ClauseKind::NumGangs) && num_gangs != "__acc_dim(1)" {
                 self.diags.push(
                     Diagnostic::warning(
                         c.directive.name_span,
@@ -446,9 +446,11 @@ impl<'a> Lowerer<'a> {
 
     /// The construct's `num_gangs`, `num_workers` and `vector_length`, as the launch takes them.
     fn launch_dims(&self, id: ConstructId, k: &KernelPlan) -> (String, String, String) {
+        // A value the program gives that is not positive reaches the runtime as -1, which
+        // says so at the launch (0 would mean "not given").
         let num = |kind| {
             self.clause_expr(id, kind)
-                .map_or("0".to_string(), |e| format!("(int)({e})"))
+                .map_or("0".to_string(), |e| format!("__acc_dim({e})"))
         };
         let num_gangs = if k.kind == EffKind::Serial {
             "1".to_string()

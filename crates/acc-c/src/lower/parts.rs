@@ -293,9 +293,9 @@ impl Lowerer<'_> {
                         ClauseArgs::Gang(args) => args
                             .iter()
                             .find(|a| a.kind == acc_engine::directive::GangArgKind::Num)
-                            .map(|a| format!("(int)({})", a.value.text)),
+                            .map(|a| format!("__acc_dim({})", a.value.text)),
                         ClauseArgs::Worker(Some(e)) | ClauseArgs::Vector(Some(e)) => {
-                            Some(format!("(int)({})", e.text))
+                            Some(format!("__acc_dim({})", e.text))
                         }
                         _ => None,
                     })

@@ -261,6 +261,9 @@ __attribute__((unused)) static inline void __acc_region_end(struct __acc_region 
   if (r->__acc_active)
     acc_rt_region_end(r->__acc_file, r->__acc_line, r->__acc_data, r->__acc_n, r->__acc_async);
 }
+/* A `num_gangs`, `num_workers` or `vector_length` the program gives: -1 when it is not
+ * positive, which the launch reports (0 means "not given"). */
+__attribute__((unused)) static inline int __acc_dim(long long v) { return v > 0 ? (int)v : -1; }
 /* The trip count of a canonical loop; cmp: 0 <, 1 <=, 2 >, 3 >=, 4 !=. */
 __attribute__((unused)) static inline long long __acc_trips(long long lb, long long ub, long long step, int cmp) {
   if (step == 0) return 0;

@@ -94,6 +94,24 @@ pub unsafe extern "C" fn acc_rt_launch(
             routine: "acc_rt_launch",
             ..unsafe { Site::c(k.file, k.line, k.name) }
         };
+        // Generated code passes a `num_gangs`, `num_workers` or `vector_length` the program
+        // gave as -1 when it is not positive (0 is "not given").
+        for (what, v) in [
+            ("num_gangs", cfg.num_gangs),
+            ("num_workers", cfg.num_workers),
+            ("vector_length", cfg.vector_length),
+        ] {
+            if v < 0 {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    &site,
+                    format!(
+                        "the value of `{what}` is not positive (OpenACC 3.3 2.5.10-2.5.12 ask \
+                         for a positive integer)"
+                    ),
+                ));
+            }
+        }
         let d = runtime::current(&site)?;
         let q = queue_sel(cfg.async_arg, &site)?;
         if !prof::active() {

@@ -37,6 +37,10 @@ int main(int argc, char **argv) {
     acc_rt_config cfg = {10, 0, 0, 0, acc_async_sync};
     acc_rt_arg arg = {ACC_RT_ARG_MAPPED, b, sizeof b, "b[0:100]"};
     acc_rt_launch(&k, &cfg, &arg, 1, NULL, 0);
+  } else if (!strcmp(c, "bad_dims")) { /* num_gangs(g) with g <= 0: generated code passes -1 */
+    acc_rt_kernel k = {"k", "dims.c", 31, nop, NULL, NULL, 0};
+    acc_rt_config cfg = {10, -1, 0, 0, acc_async_sync};
+    acc_rt_launch(&k, &cfg, NULL, 0, NULL, 0);
   } else if (!strcmp(c, "update_not_present")) {
     acc_update_self(b, sizeof b);
   } else if (!strcmp(c, "bad_device_pointer")) {
