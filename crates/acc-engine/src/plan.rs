@@ -17,6 +17,7 @@ mod members;
 
 use descriptive::{
     add_clause_less_reductions, clause_less_reductions, descriptive_auto, descriptive_vector,
+    gang_loops_inside_sequential_loops,
 };
 
 /// A data action of the runtime, one per list item.
@@ -560,6 +561,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
     let mut loops = loops;
     if eff.kind == EffKind::Kernels {
         implicit.extend(descriptive_auto(unit, an, p, &mut loops));
+        gang_loops_inside_sequential_loops(unit, an, p, &mut loops);
     }
     add_clause_less_reductions(&implicit, &mut reductions, &mut params, &mut data);
     if eff.kind != EffKind::Serial {

@@ -6,6 +6,7 @@
 //! changes the partitions (and privates) of the loops `plan` made.
 
 use super::*;
+use crate::facts::ConstructId;
 use crate::Span;
 
 /// The variables each iteration of loop `l` has of its own: its private and reduction
@@ -299,6 +300,60 @@ pub(super) fn descriptive_vector(
         l.partition.vector = true;
         l.implicit_vector = true;
         l.private = loop_privates(unit, an, compute, an.eff(l.eff), true);
+    }
+}
+
+/// In `kernels`, a gang loop inside a loop that runs in order (`for (t…)` around `loop
+/// independent` nests, the time loop of a stencil): every gang would run the outer loop's
+/// iterations itself, and nothing makes one gang's part of a nest visible to the others
+/// before the next nest, or the next iteration, reads it (gangs do not wait for each other,
+/// OpenACC 3.3 2.9.11), so the answer would depend on timing. In a `parallel` construct that
+/// is the program's to avoid; in `kernels` the compiler decides what runs where, and nvc
+/// runs such an outer loop on the host, a kernel a nest. acc keeps the nest on one gang (its
+/// worker and vector levels still shared), which is never wrong, and says how to get the
+/// gangs back: the outer loop outside the region.
+pub(super) fn gang_loops_inside_sequential_loops(
+    unit: &Unit,
+    an: &Analysis,
+    compute: EffId,
+    loops: &mut [LoopPlan],
+) {
+    let region = unit.construct(an.eff(compute).construct);
+    let sequential: Vec<(ConstructId, bool)> = loops
+        .iter()
+        .map(|l| (l.construct, l.partition.seq))
+        .collect();
+    for l in loops.iter_mut().filter(|l| l.partition.gang.is_some()) {
+        let at = unit.construct(l.construct).pragma_span.start;
+        let in_plain = region
+            .plain_loops
+            .iter()
+            .any(|(s, _)| s.start <= at && at < s.end);
+        // An outer loop the program promised `independent` has no iteration that reads
+        // another's results: every gang running all of them is only redundant.
+        let promised = |a: ConstructId| {
+            unit.construct(a)
+                .directive
+                .clauses_of(crate::directive::ClauseKind::Independent)
+                .next()
+                .is_some()
+        };
+        let in_seq_loop = unit
+            .ancestors(l.construct)
+            .any(|a| sequential.iter().any(|&(c, seq)| c == a && seq) && !promised(a));
+        if !in_plain && !in_seq_loop {
+            continue;
+        }
+        l.partition.gang = None;
+        if !l.partition.worker && !l.partition.vector {
+            l.partition.seq = true;
+        }
+        l.auto = Some(Err(
+            "it is inside a loop that runs in order, whose iterations every gang would run \
+             without waiting for the others' parts (move that loop outside the `kernels` \
+             region: a kernel a nest)"
+                .to_string(),
+        ));
     }
 }
 
