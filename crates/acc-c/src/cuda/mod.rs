@@ -466,8 +466,14 @@ pub fn support(
     // A routine of a name the prelude takes for a macro (a file's own `fmax`, which C lets
     // the program's definition replace): the module's calls, the definition's name included,
     // go to the file's function under a name of its own.
+    // (Only one the file defines: `routine(fmin) seq` names the library's, the prelude's.)
+    let defined: Vec<String> = items
+        .iter()
+        .filter(|n| n.node_kind() == "function_definition")
+        .filter_map(|n| function_name(*n, src))
+        .collect();
     let mut own: Vec<&str> = acc_engine::cuda::prelude_macro_names()
-        .filter(|m| routines.iter().any(|r| r == m))
+        .filter(|m| routines.iter().any(|r| r == m) && defined.iter().any(|d| d == m))
         .collect();
     own.sort_unstable();
     own.dedup();

@@ -239,6 +239,35 @@ impl Lowerer<'_> {
             );
             header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));
             closers = " } }".to_string();
+        } else if let Some(ty) = headers
+            .first()
+            .filter(|_| headers.len() == 1 && pointer_bases[0].is_none())
+            .and_then(|h| self.integer_induction(loops.first()?, h))
+        {
+            // The loop variable steps by itself, in its own type, beside the iteration count:
+            // `i = (int)(lb + it * st)` each iteration hides from the C compiler that `i`
+            // steps evenly (the conversion could wrap), and it does not vectorize the loop.
+            let h = &headers[0];
+            header = format!(
+                "{{ {ty} __acc_iv{n} = ({ty})(__acc_lb{n}_0 + __acc_lo{n} * __acc_st{n}_0); const {ty} __acc_is{n} = ({ty})(__acc_st{n}_0 * {prefix}STEP); \
+                 for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP, __ACC_IV_ADD(__acc_iv{n}, __acc_is{n})) {{ "
+            );
+            match &h.var_type {
+                Some(t) => {
+                    let _ = write!(header, "{t} {v} = __acc_iv{n}; (void){v}; ", v = h.var);
+                }
+                None => {
+                    let target = match ref_edits.iter().find(|e| {
+                        self.src[e.start..e.end] == h.var
+                            && h.header_span.contains(Span::new(e.start, e.end))
+                    }) {
+                        Some(e) => e.text.clone(),
+                        None => h.var.clone(),
+                    };
+                    let _ = write!(header, "__ACC_SET({target}, __acc_iv{n}); ");
+                }
+            }
+            closers = " } }".to_string();
         } else if headers.len() == 1 {
             header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
             header.push_str(&assign(&headers[0], 0, &format!("__acc_it{n}")));
@@ -257,6 +286,28 @@ impl Lowerer<'_> {
         // program has them (a compiler's message about the body names the right line).
         header.push_str(&"\n".repeat(self.src[span.range()].matches('\n').count()));
         Some((span, header, closers))
+    }
+
+    /// The type a loop variable steps in by itself ([`Self::gang_loop_of`]): an integer type,
+    /// not `_Bool` nor an enum (C++ adds to neither), as the program declares it.
+    fn integer_induction(
+        &self,
+        l: &acc_engine::facts::LoopFacts,
+        h: &LoopHeader,
+    ) -> Option<String> {
+        let v = self.unit.var(l.control?);
+        let integer = v.shape == acc_engine::facts::Shape::Scalar
+            && v.scalar
+                .is_some_and(|t| t.is_integer() && t != ScalarType::Bool)
+            && !v.decl_text.contains("enum");
+        if !integer {
+            return None;
+        }
+        let ty = match &h.var_type {
+            Some(t) => t.clone(),
+            None => declare_as(self.unit, l.control?, "").trim().to_string(),
+        };
+        (!ty.is_empty() && !ty.contains(['[', '(', '*'])).then_some(ty)
     }
 
     /// The headers of the `depth` loops a partitioned loop directive applies to, when they

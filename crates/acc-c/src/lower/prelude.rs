@@ -304,6 +304,9 @@ __attribute__((unused)) static inline long long __acc_trips(long long lb, long l
 /* A loop variable declared before its loop, set from the iteration's index (the CUDA module
  * casts, for an enum). */
 #define __ACC_SET(name, e) ((name) = (e))
+/* A loop variable stepping by itself beside its iteration count (the CUDA module steps it
+ * in `long long`, so that the last step of a thread far past the end cannot overflow). */
+#define __ACC_IV_ADD(name, e) ((name) += (e))
 /* A mapped variable the kernel's text reaches only through a macro's replacement text: a
  * variable of its name bound to the device copy (an array's decayed, a scalar's value). */
 #define __ACC_ARRAY_ALIAS(name, e) __typeof__(&*(e)) name = (e)

@@ -40,6 +40,9 @@ typedef unsigned long uint64_t;
 template <class T> struct __acc_unref { typedef T type; };
 template <class T> struct __acc_unref<T &> { typedef T type; };
 #define __ACC_SET(name, e) ((name) = (__acc_unref<decltype(name)>::type)(e))
+/* A loop variable stepping by itself beside its iteration count: in `long long`, as a
+ * thread's last step (a grid's worth of iterations) may pass the variable's range. */
+#define __ACC_IV_ADD(name, e) __ACC_SET(name, (long long)(name) + (long long)(e))
 /* C's compound literal `(T){...}` written as C++ can: `__acc_id<T>{...}` (see acc-c's
  * `c_tokens_as_c_means_them`). */
 template <class T> using __acc_id = T;
