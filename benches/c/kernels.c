@@ -1,11 +1,11 @@
 /* Kernels timed for scripts/bench-host: stream triad, Jacobi 2-D (one loop partitioned, the
- * nest collapsed, and the `kernels` form with its convergence test), dot product, matrix
- * multiply, a 3-D 7-point stencil over a collapsed nest, a tiled transpose and a triangular
- * symmetric rank-k update. Written once; the directive set is chosen at build time so every
- * variant runs the same loops: the OpenACC directives as written (acc cc, gcc -fopenacc);
- * the OpenMP variant is this file with each directive replaced by the `omp:` comment at its
- * end (sed in scripts/bench-host); serial ignores both. Each kernel prints its best time of
- * REPS runs and a value to check.
+ * nest collapsed, and the `kernels` form with its convergence test), a 1-D stencil, dot
+ * product, matrix multiply, a 3-D 7-point stencil over a collapsed nest, a tiled transpose
+ * and a triangular symmetric rank-k update. Written once; the directive set is chosen at
+ * build time so every variant runs the same loops: the OpenACC directives as written (acc
+ * cc, gcc -fopenacc); the OpenMP variant is this file with each directive replaced by the
+ * `omp:` comment at its end (sed in scripts/bench-host); serial ignores both. Each kernel
+ * prints its best time of REPS runs and a value to check.
  */
 #include <math.h>
 #include <stdio.h>
@@ -99,6 +99,25 @@ static void jacobi_kernels(void) {
     if (t < best) best = t;
   }
   report("jacobi_kernels", best, err + kv[1][1]);
+}
+
+/* A 1-D 3-point stencil over an `int` index: the gang loop is the innermost loop, which the
+ * host compiler vectorizes only when the index steps evenly in its own type. */
+static void stencil1d(void) {
+  int n = 1 << 22;
+  double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+  for (int i = 0; i < n; i++) { a[i] = i % 7; b[i] = 0; }
+  double best = 1e30;
+  for (int r = 0; r < REPS; r++) {
+    double t = now();
+    #pragma acc parallel loop copyin(a[0:n]) copy(b[0:n]) /* omp: parallel for */
+    for (int i = 1; i < n - 1; i++)
+      b[i] = 0.33333 * (a[i - 1] + a[i] + a[i + 1]);
+    t = now() - t;
+    if (t < best) best = t;
+  }
+  report("stencil1d", best, b[n / 2]);
+  free(a); free(b);
 }
 
 /* A 7-point stencil on a 3-D grid, the whole nest collapsed. */
@@ -215,6 +234,7 @@ int main(void) {
   jacobi();
   jacobi_collapse();
   jacobi_kernels();
+  stencil1d();
   dot();
   matmul();
   stencil3d();
