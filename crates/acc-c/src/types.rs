@@ -213,14 +213,16 @@ impl TypeEnv {
                     .insert(src[name.byte_range()].to_string(), (names, body));
             }
             "preproc_def" => {
-                if let (Some(name), Some(value)) = (
-                    node.child_by_field_id(fields().name.get()),
-                    node.child_by_field_id(fields().value.get()),
-                ) {
-                    self.constants.insert(
-                        src[name.byte_range()].to_string(),
-                        crate::lex::without_comments(&src[value.byte_range()]),
-                    );
+                // An empty one too (`#define EXTRA`): a directive naming it has it replaced by
+                // nothing (OpenACC 3.3 2.1), as the compiler does.
+                if let Some(name) = node.child_by_field_id(fields().name.get()) {
+                    let value = node
+                        .child_by_field_id(fields().value.get())
+                        .map_or(String::new(), |v| {
+                            crate::lex::without_comments(&src[v.byte_range()])
+                        });
+                    self.constants
+                        .insert(src[name.byte_range()].to_string(), value);
                 }
             }
             _ => {}

@@ -848,6 +848,14 @@ mod tests {
         assert_eq!(names, ["b", "s"]);
     }
 
+    /// A macro that expands to nothing in a directive (`#define EXTRA`, then `serial copy(v)
+    /// EXTRA`) is replaced by nothing, as the compiler replaces it (it was an unknown clause).
+    #[test]
+    fn empty_macros_in_directives_vanish() {
+        let an = analysis("#define EXTRA\nint v = 0;\n#pragma acc serial copy(v) EXTRA\nv = 5;");
+        assert!(!an.diags.iter().any(|d| d.is_error()), "{:?}", an.diags);
+    }
+
     /// A section of a const pointer (`double *const c`) names writable elements: `create` and
     /// `copyout` take it; of a pointer to const (`const double *c`) they do not.
     #[test]
