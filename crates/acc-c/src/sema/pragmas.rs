@@ -848,6 +848,27 @@ mod tests {
         assert_eq!(names, ["b", "s"]);
     }
 
+    /// Two operators for one variable on one loop are one error (the promotion to the compute
+    /// construct said it again, of a "sibling loop" there is none of); on sibling loops, the
+    /// promotion's error is the one.
+    #[test]
+    fn conflicting_reduction_operators_are_said_once() {
+        let errors = |body: &str| -> Vec<String> {
+            analysis(body)
+                .diags
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .collect()
+        };
+        let one_loop = errors("double s = 0;\n#pragma acc parallel loop reduction(+:s) reduction(max:s) copyin(a[0:n])\nfor (int i = 0; i < n; i++) s += a[i];");
+        assert_eq!(one_loop.len(), 1, "{one_loop:?}");
+        assert!(one_loop[0].contains("appears in two reductions"));
+        let siblings = errors("double s = 0;\n#pragma acc parallel copyin(a[0:n])\n{\n#pragma acc loop reduction(+:s)\nfor (int i = 0; i < n; i++) s += a[i];\n#pragma acc loop reduction(max:s)\nfor (int i = 0; i < n; i++) s = a[i];\n}");
+        assert_eq!(siblings.len(), 1, "{siblings:?}");
+        assert!(siblings[0].contains("conflicting reduction operators"));
+    }
+
     /// A macro that expands to nothing in a directive (`#define EXTRA`, then `serial copy(v)
     /// EXTRA`) is replaced by nothing, as the compiler replaces it (it was an unknown clause).
     #[test]

@@ -361,6 +361,11 @@ impl Cx<'_> {
                         self.warn_access_outside_reduction_loops(body, v, reductions);
                     }
                 }
+                // Two operators on the loop itself: the loop's own check said so already.
+                Some((Dsa::Reduction(_), _))
+                    if self.an.eff(l).attr(v).is_some_and(
+                        |a| matches!(a.dsa, Some((Dsa::Reduction(first), _)) if first != op),
+                    ) => {}
                 Some((Dsa::Reduction(other), origin)) if other != op => {
                     let mut d = Diagnostic::error(
                         span,
