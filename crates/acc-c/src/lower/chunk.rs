@@ -205,27 +205,28 @@ impl Lowerer<'_> {
                  const long long __acc_hi{n} = {prefix}END(__acc_t{n}); "
             );
         }
-        // One loop variable's value from its index `idx` (declared, or assigned through the
-        // edits that rename it).
+        // A loop variable given `value`: declared, or assigned through the edits that rename
+        // it (`__ACC_SET`: C++, the CUDA module, converts to an enum only by a cast).
+        let set_var = |h: &LoopHeader, value: &str| match &h.var_type {
+            Some(t) => format!("{t} {v} = ({t})({value}); (void){v}; ", v = h.var),
+            None => {
+                let target = match ref_edits.iter().find(|e| {
+                    self.src[e.start..e.end] == h.var
+                        && h.header_span.contains(Span::new(e.start, e.end))
+                }) {
+                    Some(e) => e.text.clone(),
+                    None => h.var.clone(),
+                };
+                format!("__ACC_SET({target}, {value}); ")
+            }
+        };
+        // One loop variable's value from its index `idx`.
         let assign = |h: &LoopHeader, i: usize, idx: &str| {
             let value = match pointer_bases.get(i).cloned().flatten() {
                 Some(base) => format!("({base}) + {idx} * __acc_st{n}_{i}"),
                 None => format!("__acc_lb{n}_{i} + {idx} * __acc_st{n}_{i}"),
             };
-            match &h.var_type {
-                Some(t) => format!("{t} {v} = ({t})({value}); (void){v}; ", v = h.var),
-                None => {
-                    let target = match ref_edits.iter().find(|e| {
-                        self.src[e.start..e.end] == h.var
-                            && h.header_span.contains(Span::new(e.start, e.end))
-                    }) {
-                        Some(e) => e.text.clone(),
-                        None => h.var.clone(),
-                    };
-                    // `__ACC_SET`: C++ (the CUDA module) converts to an enum only by a cast.
-                    format!("__ACC_SET({target}, {value}); ")
-                }
-            }
+            set_var(h, &value)
         };
         let mut header;
         let mut closers = " }".to_string();
@@ -247,26 +248,11 @@ impl Lowerer<'_> {
             // The loop variable steps by itself, in its own type, beside the iteration count:
             // `i = (int)(lb + it * st)` each iteration hides from the C compiler that `i`
             // steps evenly (the conversion could wrap), and it does not vectorize the loop.
-            let h = &headers[0];
             header = format!(
                 "{{ {ty} __acc_iv{n} = ({ty})(__acc_lb{n}_0 + __acc_lo{n} * __acc_st{n}_0); const {ty} __acc_is{n} = ({ty})(__acc_st{n}_0 * {prefix}STEP); \
                  for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP, __ACC_IV_ADD(__acc_iv{n}, __acc_is{n})) {{ "
             );
-            match &h.var_type {
-                Some(t) => {
-                    let _ = write!(header, "{t} {v} = __acc_iv{n}; (void){v}; ", v = h.var);
-                }
-                None => {
-                    let target = match ref_edits.iter().find(|e| {
-                        self.src[e.start..e.end] == h.var
-                            && h.header_span.contains(Span::new(e.start, e.end))
-                    }) {
-                        Some(e) => e.text.clone(),
-                        None => h.var.clone(),
-                    };
-                    let _ = write!(header, "__ACC_SET({target}, __acc_iv{n}); ");
-                }
-            }
+            header.push_str(&set_var(&headers[0], &format!("__acc_iv{n}")));
             closers = " } }".to_string();
         } else if headers.len() == 1 {
             header = format!("for (long long __acc_it{n} = __acc_lo{n}; __acc_it{n} < __acc_hi{n}; __acc_it{n} += {prefix}STEP) {{ ");
@@ -364,14 +350,10 @@ impl Lowerer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::{lower_file, LowerOptions};
+    use crate::lower::lower_test_file;
 
     fn errors(src: &str) -> Vec<String> {
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let (_, diags) = lower_test_file(src);
         diags
             .iter()
             .filter(|d| d.is_error())

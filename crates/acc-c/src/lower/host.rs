@@ -550,22 +550,8 @@ impl<'a> Lowerer<'a> {
         let (cuda_blocks, n, line, construct_name) = (*cuda_blocks, *n, l.line, l.construct_name);
         let asy = &l.asy;
         let mut launches = String::new();
-        // What a GPU cannot run (a call of `strlen`, a variable-length array): no CUDA version
-        // of this kernel (the launch on a GPU names it), the file's other kernels keep theirs.
-        let host_only = self
-            .host_only
-            .iter()
-            .find(|(_, at)| span.start <= *at && *at < span.end)
-            .cloned();
-        if let Some((why, _)) = &host_only {
-            let place = self.lines.place(span.start);
-            let why = format!(
-                "{}:{}: {construct_name} has no CUDA version: {why}",
-                place.file, place.line
-            );
-            self.info.push(why);
-        }
-        if host_only.is_none() {
+        let host_only = self.host_only_kernel(span, construct_name);
+        if !host_only {
             self.cuda_kernels.push(CudaKernel {
                 entry: fname.clone(),
                 file: self.file_escaped_at(span),
@@ -615,7 +601,7 @@ impl<'a> Lowerer<'a> {
         } else {
             i32::from(lanes)
         };
-        let cuda = if host_only.is_some() {
+        let cuda = if host_only {
             "0, 0, 0".to_string()
         } else {
             format!("__acc_cuda_module, \"{fname}\", {lanes_code}")

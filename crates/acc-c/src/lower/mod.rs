@@ -843,6 +843,16 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// Lowers `src` as a file `f.c` with the default options, for the lowering's unit tests.
+#[cfg(test)]
+pub(crate) fn lower_test_file(src: &str) -> (Option<Lowered>, Vec<Diagnostic>) {
+    let opts = LowerOptions {
+        file_name: "f.c".into(),
+        ..Default::default()
+    };
+    lower_file(src, Default::default(), &opts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

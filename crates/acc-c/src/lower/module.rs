@@ -341,6 +341,26 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether the kernel of `span` holds what a GPU cannot run (`host_only`: a call of
+    /// `strlen`, a variable-length array): it then has no CUDA version (the launch on a GPU
+    /// names it, `--info` says why), and the file's other kernels keep theirs.
+    pub(super) fn host_only_kernel(&mut self, span: Span, construct_name: &str) -> bool {
+        let Some((why, _)) = self
+            .host_only
+            .iter()
+            .find(|(_, at)| span.start <= *at && *at < span.end)
+        else {
+            return false;
+        };
+        let place = self.lines.place(span.start);
+        let info = format!(
+            "{}:{}: {construct_name} has no CUDA version: {why}",
+            place.file, place.line
+        );
+        self.info.push(info);
+        true
+    }
+
     /// A `loop` construct outside any compute construct (orphaned), in a function that is no
     /// routine, explicit or implicit (HiPerC's boundary conditions, in a `data` region): a
     /// loop construct's meaning comes from the compute construct it runs in (OpenACC 3.3 2.9),
@@ -553,11 +573,7 @@ mod tests {
     use crate::lower::{lower_file, LowerOptions};
 
     fn lowered(src: &str) -> crate::lower::Lowered {
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (l, d) = lower_file(src, Default::default(), &opts);
+        let (l, d) = crate::lower::lower_test_file(src);
         l.unwrap_or_else(|| panic!("{d:?}"))
     }
 
@@ -568,11 +584,7 @@ mod tests {
         let src = "#pragma acc routine seq\nstatic int last(int n, double a[n]) { int t[n]; t[0] = (int)a[0]; return t[0]; }\n\
                    int main(int argc, char **argv) {\n  int n = argc + 3, out[8], host[n];\n  double a[8] = {0};\n  host[0] = 1;\n\
                    #pragma acc parallel loop copyout(out) copyin(a)\n  for (int i = 0; i < 8; i++) { int k[n]; k[0] = i; out[i] = k[0] + last(n, a); }\n  return out[0] + host[0];\n}\n";
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (l, diags) = lower_file(src, Default::default(), &opts);
+        let (l, diags) = crate::lower::lower_test_file(src);
         let mut named: Vec<&str> = diags
             .iter()
             .filter(|d| {
@@ -602,11 +614,7 @@ mod tests {
     fn a_routines_loops_stay_at_its_level() {
         let src = "#pragma acc routine seq\nvoid s(int *a, int n) {\n#pragma acc loop gang\n  for (int i = 0; i < n; i++) a[i] = i;\n}\n\
                    #pragma acc routine worker\nvoid w(int *a, int n) {\n#pragma acc loop worker\n  for (int i = 0; i < n; i++) a[i] = i;\n#pragma acc loop vector\n  for (int i = 0; i < n; i++) a[i] += i;\n}\n";
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let (_, diags) = crate::lower::lower_test_file(src);
         let errors: Vec<&str> = diags
             .iter()
             .filter(|d| d.is_error())
@@ -630,11 +638,7 @@ mod tests {
                    #pragma acc parallel loop gang copy(a[0:64])\n  for (int i = 0; i < 8; i++) g(a + 8 * i, 8);\n\
                    #pragma acc parallel loop gang copy(a[0:64])\n  for (int i = 0; i < 8; i++) v(a + 8 * i, 8);\n\
                    #pragma acc parallel loop gang vector copy(a[0:64])\n  for (int i = 0; i < 8; i++) v(a + 8 * i, 8);\n}\n";
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let (_, diags) = crate::lower::lower_test_file(src);
         let lines: Vec<usize> = diags
             .iter()
             .filter(|d| d.is_error())
@@ -642,10 +646,8 @@ mod tests {
             .collect();
         // `s` calling `g`; `g` in the gang loop; `v` in the gang vector loop.
         assert_eq!(lines, vec![12, 19, 23], "{diags:?}");
-        let (_, diags) = lower_file(
+        let (_, diags) = crate::lower::lower_test_file(
             "#pragma acc routine seq\nint g = 3;\n#pragma acc routine gang\nvoid f(int *a) {\n#pragma acc loop gang\n  for (int i = 0; i < 4; i++) a[i] = g;\n}\n",
-            Default::default(),
-            &opts,
         );
         let errors: Vec<&str> = diags
             .iter()
@@ -732,11 +734,7 @@ mod tests {
                    #pragma acc routine vector\nvoid fill(double *a, int n) {\n#pragma acc loop vector\n  for (int i = 0; i < n; i++) a[i] = 1;\n}\n\
                    void half(double *a, int n) {\n#pragma acc loop seq\n  for (int i = 0; i < n; i++) a[i] /= 2;\n}\n\
                    void run(double *a, int n) {\n#pragma acc parallel copy(a[0:n])\n  {\n    fill(a, n);\n    half(a, n);\n  }\n}\n";
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let (_, diags) = crate::lower::lower_test_file(src);
         let orphans: Vec<&str> = diags
             .iter()
             .filter(|d| {
@@ -822,11 +820,7 @@ mod tests {
         let bare = lowered(bare_src);
         assert!(bare.cuda_library.is_none());
         // Said at build time too, at the use.
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (_, diags) = lower_file(bare_src, Default::default(), &opts);
+        let (_, diags) = crate::lower::lower_test_file(bare_src);
         let warning = diags
             .iter()
             .find(|d| {

@@ -76,14 +76,10 @@ impl Lowerer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::{lower_file, LowerOptions};
+    use crate::lower::lower_test_file;
 
     fn warned(src: &str) -> Vec<String> {
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let (_, diags) = lower_test_file(src);
         diags
             .iter()
             .filter(|d| d.message.contains("maps the pointer"))

@@ -262,7 +262,7 @@ impl<'a> Lowerer<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::{lower_file, LowerOptions};
+    use crate::lower::lower_test_file;
 
     /// A statement of none of `atomic`'s forms (OpenACC 3.3 2.12) is warned about at the
     /// statement, once; the forms are not.
@@ -275,11 +275,7 @@ mod tests {
                    #pragma acc atomic capture\n    { t[0] = s[0]; s[0] += a[i]; }\n\
                    #pragma acc atomic read\n    t[0] = s[0];\n\
                    #pragma acc atomic\n    s[0] = s[0] * a[i];\n  }\n}\n";
-        let opts = LowerOptions {
-            file_name: "f.c".into(),
-            ..Default::default()
-        };
-        let (_, diags) = lower_file(src, Default::default(), &opts);
+        let (_, diags) = lower_test_file(src);
         let lines: Vec<usize> = diags
             .iter()
             .filter(|d| d.message.contains("does not read this statement"))
