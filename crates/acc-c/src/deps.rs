@@ -97,6 +97,8 @@ pub fn dep_facts(
         functions: crate::pure_functions::FileFunctions::of(node, src, env),
         control,
         written: HashSet::new(),
+        writes: HashMap::new(),
+        initializers: HashMap::new(),
         facts: DepFacts::default(),
         loop_span: Span::new(node.start_byte(), node.end_byte()),
         nested: 0,
@@ -184,6 +186,11 @@ struct Cx<'t, 's, 'u> {
     /// Every name assigned anywhere in the body (locals too): subscripts
     /// that use one are not invariant.
     written: HashSet<&'s str>,
+    /// How many times the body assigns or declares each name, and the initializer of a local
+    /// it declares with one (`const int ix = nx * j + i;`): a subscript that is such a local,
+    /// never assigned again, steps as its initializer does.
+    writes: HashMap<&'s str, usize>,
+    initializers: HashMap<&'s str, Node<'s>>,
     facts: DepFacts,
     loop_span: Span,
     /// Depth of loops and switches inside the body (`break` in them stays).
@@ -247,15 +254,23 @@ impl<'s> Cx<'_, 's, '_> {
         };
         if let Some(b) = target.and_then(|t| self.base(t)) {
             self.written.insert(self.text(b));
+            *self.writes.entry(self.text(b)).or_default() += 1;
         }
         if n.node_kind() == "declaration" {
             let mut c = n.walk();
             for d in n.children_by_field_id(f.declarator, &mut c) {
-                if let Some(id) = d
-                    .child_by_field_id(f.declarator.get())
-                    .filter(|x| x.node_kind() == "identifier")
-                {
+                let name = match d.node_kind() {
+                    "identifier" => Some(d),
+                    _ => d
+                        .child_by_field_id(f.declarator.get())
+                        .filter(|x| x.node_kind() == "identifier"),
+                };
+                if let Some(id) = name {
                     self.written.insert(self.text(id));
+                    *self.writes.entry(self.text(id)).or_default() += 1;
+                    if let Some(init) = d.child_by_field_id(f.value.get()) {
+                        self.initializers.insert(self.text(id), init);
+                    }
                 }
             }
         }
@@ -266,22 +281,31 @@ impl<'s> Cx<'_, 's, '_> {
     }
 
     fn subscript(&self, n: Node) -> Subscript {
+        self.subscript_within(n, 0)
+    }
+
+    /// `depth`: how many locals' initializers the classification has gone through.
+    fn subscript_within(&self, n: Node, depth: usize) -> Subscript {
         let f = fields();
+        let subscript = |x: Node| self.subscript_within(x, depth);
         match n.node_kind() {
             "identifier" if self.text(n) == self.control => Subscript::Affine(1),
-            "identifier" if self.written.contains(self.text(n)) => Subscript::Unknown,
+            "identifier" if self.written.contains(self.text(n)) => {
+                let name = self.text(n);
+                match self.initializers.get(name) {
+                    Some(&init) if self.writes.get(name) == Some(&1) && depth < 8 => {
+                        self.subscript_within(init, depth + 1)
+                    }
+                    _ => Subscript::Unknown,
+                }
+            }
             "identifier" | "number_literal" | "sizeof_expression" => Subscript::Invariant,
-            "parenthesized_expression" => n
-                .named_child(0)
-                .map_or(Subscript::Unknown, |x| self.subscript(x)),
+            "parenthesized_expression" => n.named_child(0).map_or(Subscript::Unknown, subscript),
             "cast_expression" => n
                 .child_by_field_id(f.value.get())
-                .map_or(Subscript::Unknown, |x| self.subscript(x)),
+                .map_or(Subscript::Unknown, subscript),
             "unary_expression" if self.text(n).starts_with('-') => {
-                match n
-                    .child_by_field_id(f.argument.get())
-                    .map(|x| self.subscript(x))
-                {
+                match n.child_by_field_id(f.argument.get()).map(subscript) {
                     Some(Subscript::Affine(c)) => Subscript::Affine(-c),
                     Some(s) => s,
                     None => Subscript::Unknown,
@@ -295,7 +319,7 @@ impl<'s> Cx<'_, 's, '_> {
                 ) else {
                     return Subscript::Unknown;
                 };
-                let (a, b) = (self.subscript(l), self.subscript(r));
+                let (a, b) = (subscript(l), subscript(r));
                 let literal = |x: Node| {
                     crate::consts::parse_int(self.text(x))
                         .or_else(|| crate::consts::eval(self.text(x), self.env))
@@ -675,6 +699,48 @@ mod tests {
             .iter()
             .map(|(v, op)| format!("{}:{}", op.symbol(), a.unit.var(*v).name))
             .collect()
+    }
+
+    /// The subscripts the one `kernels` loop of `body` (over `i`, with `j` and `n` from
+    /// outside) writes `a` through.
+    fn written_subscripts(body: &str) -> Vec<Subscript> {
+        let src = format!(
+            "void f(double *restrict a, double *restrict b, int j, int n) {{\n#pragma acc kernels\nfor (int i = 0; i < 100; i++) {{ {body} }}\n}}\n"
+        );
+        let a = crate::analyze_for(&src, crate::types::TypeEnv::default(), None);
+        let c = a
+            .unit
+            .constructs
+            .iter()
+            .find(|c| !c.plain_loops.is_empty())
+            .expect("a kernels construct with a plain loop");
+        let deps = c.plain_loops[0].1.deps.as_ref().expect("dependence facts");
+        deps.accesses
+            .iter()
+            .filter(|x| x.write)
+            .flat_map(|x| x.subscripts.iter().map(|s| s.1))
+            .collect()
+    }
+
+    /// A linear index a local of the body holds (`const int ix = n * j + i; a[ix] = …`, the
+    /// stencil codes' style) steps as its initializer does; one the body assigns again, or
+    /// whose initializer varies otherwise, stays unknown.
+    #[test]
+    fn a_local_index_steps_as_its_initializer() {
+        use Subscript::*;
+        for (body, want) in [
+            ("const int ix = n * j + i; a[ix] = b[ix];", Affine(1)),
+            ("int r = n * j; int ix = r + 2 * i; a[ix] = 1;", Affine(2)),
+            ("int ix = n * j; a[ix] = i;", Invariant),
+            ("int ix = i; ix += 1; a[ix] = 1;", Unknown),
+            ("int ix = (int)b[i]; a[ix] = 1;", Unknown),
+            (
+                "for (int m = 0; m < 2; m++) { int ix = i + m; a[ix] = 1; }",
+                Unknown,
+            ),
+        ] {
+            assert_eq!(written_subscripts(body), vec![want], "{body}");
+        }
     }
 
     #[test]

@@ -35,6 +35,8 @@ runtime, compiles it with $CC (default cc) and links the runtime.
   -Wdata              first check the data mapping as `acc check` does, its
                       findings printed as warnings
   -acc -fopenacc      accepted and ignored: OpenACC is always on
+  -ta= -gpu= -target= nvc's target flags: accepted (the device is chosen when the
+                      program runs); -fast is -O3
 
 Flags it does not know go to $CC as they are. ACC_CC overrides $CC;
 ACC_RUNTIME_LIB names the runtime library (libacc_runtime.a) or its directory;
@@ -52,6 +54,9 @@ pub fn main(raw: &[String]) -> u8 {
     if args.help {
         print!("{USAGE}");
         return 0;
+    }
+    for w in &args.warnings {
+        eprintln!("acc: warning: {w}");
     }
     let cc = HostCc::from_env();
     if args.inputs.is_empty() {
@@ -627,6 +632,12 @@ impl Ctx<'_> {
         let dep = args.dep_file_wanted.then(|| self.dep_file(path, object));
         if let Some(d) = &dep {
             host.arg("-MF").arg(d);
+            // The rule's target is the object the user asked for, not the host part's
+            // temporary one, which is what the compiler would name.
+            let named = args.compile.iter().any(|f| f == "-MT" || f == "-MQ");
+            if !named {
+                host.arg("-MQ").arg(object);
+            }
         }
         host.arg("-c").arg(generated).arg("-o").arg(&host_o);
         let mut kern = self.compile_command(&inc.quote_dirs, false);

@@ -51,6 +51,8 @@ pub struct CcArgs {
     /// Flags for every step (`-O`, `-g`, `-W`, `-f`, `-m`, `-pthread`, and
     /// every flag we do not know).
     pub common: Vec<String>,
+    /// What `acc cc` says about flags it takes differently from the compiler they come from.
+    pub warnings: Vec<String>,
     /// `-MD` or `-MMD`: write a dependency file while compiling.
     pub dep_file_wanted: bool,
     /// `-MF FILE`.
@@ -226,6 +228,26 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
                 || arg.starts_with("-acc=")
                 || arg.starts_with("-fopenacc-") => {}
             _ if arg.starts_with("-Minfo") => a.info = true,
+            // nvc's and PGI's target flags (`-ta=tesla:cc80`, `-gpu=cc80,cuda12`,
+            // `-target=gpu`, `-ta=multicore`): acc picks the device when the program runs and
+            // compiles its kernels for the GPU it finds. Managed (unified) memory changes what
+            // a program without data clauses means on a GPU, and acc has none: said.
+            _ if arg.starts_with("-ta=")
+                || arg.starts_with("-gpu=")
+                || arg.starts_with("-target=") =>
+            {
+                if arg.contains("managed") || arg.contains("unified") {
+                    a.warnings.push(format!(
+                        "`{arg}` asks nvc for managed memory, which acc does not provide: on a \
+                         GPU, the program's data clauses decide what the device sees"
+                    ));
+                }
+            }
+            // nvc's `-fast`: its generally fastest set of optimizations.
+            "-fast" => {
+                a.optimize = true;
+                a.common.push("-O3".to_string());
+            }
             // nvc's words for fusing multiply-adds, for host and device alike.
             "-Mfma" => a.common.push("-ffp-contract=fast".to_string()),
             "-Mnofma" => a.common.push("-ffp-contract=off".to_string()),
@@ -498,6 +520,16 @@ mod tests {
         assert!(a.common.is_empty(), "{:?}", a.common);
         assert!(a.info);
         assert_eq!(a.inputs, vec![Input::C("a.c".into())]);
+    }
+
+    #[test]
+    fn nvcs_target_flags_are_taken() {
+        let a = p("-fast -ta=tesla:cc80 -gpu=cc80,cuda12.2 -target=gpu a.c");
+        assert_eq!(a.common, strs(&["-O3"]));
+        assert!(a.optimize && a.warnings.is_empty(), "{:?}", a.warnings);
+        let a = p("-gpu=mem:managed a.c");
+        assert!(a.warnings[0].contains("managed memory"), "{:?}", a.warnings);
+        assert!(p("-ta=tesla:managed a.c").warnings.len() == 1);
     }
 
     #[test]

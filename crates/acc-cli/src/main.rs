@@ -130,11 +130,24 @@ fn main() -> ExitCode {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default()
     });
-    if invoked_as.as_deref() == Some("acc-cc") {
-        return ExitCode::from(cc::main(&argv[1..]));
+    let cc_args = if invoked_as.as_deref() == Some("acc-cc") {
+        Some(&argv[1..])
+    } else if argv.get(1).map(String::as_str) == Some("cc") {
+        Some(&argv[2..])
+    } else {
+        None
+    };
+    if let Some(args) = cc_args {
+        // Started by `acc cc` as its C compiler, through a `$CC` that is a script around
+        // acc: be the C compiler it meant (see `toolchain::INSIDE_HOST_CC`).
+        if toolchain::inside_host_cc() {
+            return ExitCode::from(toolchain::host_cc_pass_through(args));
+        }
+        mark_children_as_host_cc();
+        return ExitCode::from(cc::main(args));
     }
+    mark_children_as_host_cc();
     match argv.get(1).map(String::as_str) {
-        Some("cc") => return ExitCode::from(cc::main(&argv[2..])),
         Some("run") => return ExitCode::from(run::main(&argv[2..])),
         Some("check") => return ExitCode::from(check::main(&argv[2..])),
         _ => {}
@@ -153,6 +166,13 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Every command acc starts from here on is its C compiler or the C preprocessor (`acc run`
+/// takes the mark off the program it runs): marked, so that a `$CC` leading back to acc is
+/// found (`toolchain::INSIDE_HOST_CC`). Set before any thread starts.
+fn mark_children_as_host_cc() {
+    std::env::set_var(toolchain::INSIDE_HOST_CC, "1");
 }
 
 fn translate(args: TranslateArgs) -> Result<ExitCode> {

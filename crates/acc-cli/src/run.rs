@@ -60,8 +60,10 @@ fn run(cc_args: &[String], prog_args: &[String]) -> toolchain::Result<u8> {
         keep_dir: args.keep.then(|| PathBuf::from(".")),
     };
     cc::drive(&HostCc::from_env(), &args, &opts)?;
+    // The program is the user's, not acc's C compiler (see `toolchain::INSIDE_HOST_CC`).
     let status = Command::new(&exe)
         .args(prog_args)
+        .env_remove(toolchain::INSIDE_HOST_CC)
         .status()
         .map_err(|e| Fail::Msg(format!("cannot run {}: {e}", exe.display())))?;
     // `tmp` is dropped here, after the program ended: the directory goes.

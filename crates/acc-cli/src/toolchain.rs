@@ -39,6 +39,34 @@ pub const RUNTIME_SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 /// The file name of the runtime's static library.
 pub const RUNTIME_LIB: &str = "libacc_runtime.a";
 
+/// Set in the environment of the C compiler acc runs: an `acc cc` that finds it was run *as*
+/// that compiler, by a `$CC` that is a script around `acc cc` (`make CC=./my-acc-cc`, the
+/// script exported to the commands make runs), which `HostCc::from_env` cannot see through.
+/// Taking `$CC` again would start `acc cc` after `acc cc` until the machine runs out of
+/// processes; it runs the C compiler acc would fall back to instead (see [`host_cc_pass_through`]).
+pub const INSIDE_HOST_CC: &str = "ACC_INSIDE_HOST_CC";
+
+/// Whether this `acc cc` was started by another one as its C compiler ([`INSIDE_HOST_CC`]).
+pub fn inside_host_cc() -> bool {
+    std::env::var_os(INSIDE_HOST_CC).is_some()
+}
+
+/// Runs `args` with `$ACC_CC`, or `cc`: what the `acc cc` that started this one meant its C
+/// compiler to do, `$CC` being a way back to acc.
+pub fn host_cc_pass_through(args: &[String]) -> u8 {
+    let cc = HostCc::without_cc();
+    let mut cmd = cc.command();
+    cmd.args(args);
+    match run(cmd, false) {
+        Ok(()) => 0,
+        Err(Fail::Status(code)) => code,
+        Err(Fail::Msg(m)) => {
+            eprintln!("acc: error: {m}");
+            1
+        }
+    }
+}
+
 /// The host C compiler: a program and the words that follow it in `$CC`
 /// (`CC="ccache gcc -m32"`).
 #[derive(Clone, Debug)]
@@ -59,6 +87,16 @@ impl HostCc {
         };
         let words = pick(std::env::var_os("ACC_CC"))
             .or_else(|| pick(std::env::var_os("CC")))
+            .unwrap_or_else(|| vec!["cc".to_string()]);
+        HostCc { words }
+    }
+
+    /// `$ACC_CC` unless it names `acc`, else `cc`: `$CC` left out.
+    fn without_cc() -> HostCc {
+        let words = std::env::var("ACC_CC")
+            .ok()
+            .map(|v| v.split_whitespace().map(String::from).collect::<Vec<_>>())
+            .filter(|w| !w.is_empty() && !names_acc(w))
             .unwrap_or_else(|| vec!["cc".to_string()]);
         HostCc { words }
     }

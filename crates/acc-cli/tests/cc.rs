@@ -458,6 +458,16 @@ fn lowered_files_keep_quoted_includes_dependency_files_and_keep() {
     );
     let kept = std::fs::read_to_string(dir.join("obj/k.acc.c")).unwrap();
     assert!(kept.contains("#line 1 \"src/k.c\""), "{kept}");
+    // A file with a kernel, whose host part is compiled apart: the rule still names the
+    // object asked for (it named the host part's temporary object).
+    let kernel = "#include \"k.h\"\nvoid scale(double *a, int n) {\n#pragma acc parallel loop copy(a[0:n])\n  for (int i = 0; i < n; i++) a[i] *= K;\n}\n";
+    std::fs::write(dir.join("src/v.c"), kernel).unwrap();
+    ok(acc(&dir)
+        .args(["cc", "-MMD", "-MP", "-c", "src/v.c", "-o", "obj/v.o"])
+        .output()
+        .unwrap());
+    let dep = std::fs::read_to_string(dir.join("obj/v.d")).unwrap();
+    assert!(dep.starts_with("obj/v.o: src/v.c src/k.h"), "{dep}");
     ok(acc(&dir)
         .args(["cc", "obj/k.o", "-o", "k"])
         .output()

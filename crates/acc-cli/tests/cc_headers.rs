@@ -388,3 +388,46 @@ fn a_programs_feature_test_macros_still_select_the_librarys_declarations() {
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert_eq!(stdout_on(&dir, "k", "host_discrete"), "OpenACC 7\n");
 }
+
+/// `CC` naming a script around `acc cc` (`make CC=./my-cc`, which make exports to the
+/// commands it runs): acc reads `$CC` for its own C compiler and preprocessor, and the script
+/// led back to acc, which started acc again and again until the machine ran out of
+/// processes. The inner `acc cc` now runs the C compiler the outer one falls back to (`cc`).
+/// The script counts its depth, so a regression fails here instead of forking forever.
+#[test]
+fn a_cc_script_around_acc_is_not_taken_for_accs_own_compiler() {
+    if !have_cc() || cfg!(windows) {
+        return;
+    }
+    let main = "#include <stdio.h>\n#include \"scale.h\"\nint main(void) {\n  double a[4] = {1, 2, 3, 4};\n#pragma acc parallel loop copy(a)\n  for (int i = 0; i < 4; i++) a[i] *= SCALE;\n  printf(\"%g\\n\", a[3]);\n  return a[3] != 8;\n}\n";
+    let dir = project(
+        "cc-script-around-acc",
+        &[("scale.h", "#define SCALE 2\n"), ("main.c", main)],
+    );
+    let script = dir.join("my-cc");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ndepth=${{MY_CC_DEPTH:-0}}\nif [ \"$depth\" -ge 3 ]; then echo 'my-cc: acc ran itself' >&2; exit 99; fi\nMY_CC_DEPTH=$((depth + 1)) exec '{}' cc \"$@\"\n",
+            env!("CARGO_BIN_EXE_acc")
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = Command::new(&script)
+        .current_dir(&dir)
+        .env("CC", &script)
+        .env_remove("ACC_CC")
+        .env("ACC_RUNTIME_LIB", support::runtime_lib())
+        .args(["-o", "main", "main.c"])
+        .output()
+        .unwrap();
+    ok(out);
+    let run = Command::new(dir.join("main")).output().unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(stdout(&run).trim(), "8");
+}

@@ -147,7 +147,10 @@ impl<'a> Lowerer<'a> {
             match a {
                 Accessor::Member(id) => write!(prefix, ".{}", id.name).ok()?,
                 Accessor::Arrow(id) => write!(prefix, "->{}", id.name).ok()?,
-                Accessor::Index(e) => write!(prefix, "[{}]", e.text).ok()?,
+                Accessor::Index(e) => {
+                    let e = self.bound_value(e);
+                    write!(prefix, "[{e}]").ok()?
+                }
                 Accessor::Section { .. } => break,
             }
             iter.next();
@@ -193,14 +196,15 @@ impl<'a> Lowerer<'a> {
             return self.not_contiguous(item);
         }
         for (lo, _, _) in &sections[..partial] {
-            let lo = lo.as_ref().map_or("0".to_string(), |l| l.text.clone());
+            let lo = lo.as_ref().map_or("0".to_string(), |l| self.bound_value(l));
             write!(prefix, "[{lo}]").ok()?;
         }
         let (lower, length, span) = sections[partial];
         let lo = lower
             .as_ref()
-            .map_or("0".to_string(), |l| format!("({})", l.text));
+            .map_or("0".to_string(), |l| self.bound_value(l));
         let len = match length {
+            // Evaluated once, in the data table (only the start is named again).
             Some(l) => format!("({})", l.text),
             None => {
                 let shape = self.unit.var(var).shape;
@@ -241,12 +245,16 @@ impl<'a> Lowerer<'a> {
         exit_data: bool,
     ) -> (String, usize) {
         let entries = self.data_entries(data, exit_data);
+        let bounds = self.take_bound_decls();
         if entries.is_empty() {
-            return (format!("const acc_rt_data *{name} = 0;"), 0);
+            return (format!("{bounds}const acc_rt_data *{name} = 0;"), 0);
         }
         let full: Vec<String> = entries.iter().map(DataEntry::full).collect();
         (
-            format!("const acc_rt_data {name}[] = {{{}}};", full.join(", ")),
+            format!(
+                "{bounds}const acc_rt_data {name}[] = {{{}}};",
+                full.join(", ")
+            ),
             entries.len(),
         )
     }
@@ -255,9 +263,10 @@ impl<'a> Lowerer<'a> {
     /// a static table `{name}i` and the values `{name}v`.
     pub(super) fn data_array_compact(&mut self, data: &[DataItem], name: &str) -> (String, usize) {
         let entries = self.data_entries(data, false);
+        let bounds = self.take_bound_decls();
         if entries.is_empty() {
             return (
-                format!("const acc_rt_data_info *{name}i = 0; void *const *{name}v = 0;"),
+                format!("{bounds}const acc_rt_data_info *{name}i = 0; void *const *{name}v = 0;"),
                 0,
             );
         }
@@ -271,7 +280,7 @@ impl<'a> Lowerer<'a> {
             .collect();
         (
             format!(
-                "static const acc_rt_data_info {name}i[] = {{{}}}; void *const {name}v[] = {{{}}};",
+                "{bounds}static const acc_rt_data_info {name}i[] = {{{}}}; void *const {name}v[] = {{{}}};",
                 info.join(", "),
                 vals.join(", ")
             ),
@@ -334,14 +343,19 @@ impl<'a> Lowerer<'a> {
         let (Some(len1), Some(len2)) = (len1, len2) else {
             return fail(self, "give both lengths, as in `a[0:n][0:m]`");
         };
-        let lo1 = lo1.map_or("0".to_string(), |l| format!("({})", l.text));
-        let lo2 = lo2.map_or("0".to_string(), |l| l.text.clone());
+        let row_text = format!(
+            "{name}[i][{}:{}]",
+            lo2.map_or("0", |l| l.text.as_str()),
+            len2.text
+        );
+        let lo1 = lo1.map_or("0".to_string(), |l| self.bound_value(l));
+        let lo2 = lo2.map_or("0".to_string(), |l| self.bound_value(l));
         Some(Some(JaggedRows {
             pointers: format!("&({name})[{lo1}]"),
             pointer_bytes: format!("({}) * sizeof(({name})[0])", len1.text),
             row_bytes: format!("({}) * sizeof(({name})[0][0])", len2.text),
-            row_text: format!("{name}[i][{lo2}:{}]", len2.text),
-            row_offset: format!("(size_t)({lo2}) * sizeof(({name})[0][0])"),
+            row_text,
+            row_offset: format!("(size_t){lo2} * sizeof(({name})[0][0])"),
         }))
     }
 
@@ -395,7 +409,7 @@ impl<'a> Lowerer<'a> {
             let attach = d
                 .item
                 .as_ref()
-                .and_then(section_base_pointer)
+                .and_then(|i| section_base_pointer(self, i))
                 .or(global_pointer)
                 .map(|p| {
                     // The section may start past the pointer's target (`s.x[10:20]`): the
@@ -450,15 +464,15 @@ impl<'a> Lowerer<'a> {
         let c = self.unit.construct(id);
         let line = self.line(c.pragma_span);
         let n = self.fresh();
+        if c.directive.kind == DirectiveKind::HostData {
+            self.host_data(id);
+            return;
+        }
         let (array, count) = self.data_array(data, &format!("__acc_d{n}"), false);
         let cond = self.condition(id).unwrap_or_else(|| "1".into());
         let is_declare = c.directive.kind == DirectiveKind::Declare;
         let asy = self.async_arg(id);
         let wait = self.wait_clause(id, line);
-        if c.directive.kind == DirectiveKind::HostData {
-            self.host_data(id);
-            return;
-        }
         let checks = if is_declare {
             String::new()
         } else {
@@ -688,7 +702,8 @@ impl<'a> Lowerer<'a> {
 /// The member or element that holds the base of a list item's section (`s.p` of `s.p[0:n]`,
 /// `rows[i]` of `rows[i][0:n]`): a pointer, which the section's device copy is attached to,
 /// unless the C compiler finds it an array (see `data_entries`).
-pub(super) fn section_base_pointer(item: &VarItem) -> Option<String> {
+/// Its subscripts are the construct's values (see `bounds`).
+fn section_base_pointer(lw: &mut Lowerer, item: &VarItem) -> Option<String> {
     let section = item
         .accessors
         .iter()
@@ -706,7 +721,7 @@ pub(super) fn section_base_pointer(item: &VarItem) -> Option<String> {
         match a {
             Accessor::Member(id) => text = format!("{text}.{}", id.name),
             Accessor::Arrow(id) => text = format!("{text}->{}", id.name),
-            Accessor::Index(e) => text = format!("{text}[{}]", e.text),
+            Accessor::Index(e) => text = format!("{text}[{}]", lw.bound_value(e)),
             Accessor::Section { .. } => {}
         }
     }

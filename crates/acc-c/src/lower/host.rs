@@ -80,7 +80,8 @@ impl<'a> Lowerer<'a> {
             self.routine_global_args(&mut f);
             let _ = write!(
                 launches,
-                "{}{} {} ",
+                "{}{}{} {} ",
+                self.take_bound_decls(),
                 f.offset_decls,
                 self.arg_tables(gk, &f),
                 reduction_tables(&f)

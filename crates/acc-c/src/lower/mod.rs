@@ -52,6 +52,7 @@ use crate::types::TypeEnv;
 
 mod atomic;
 mod body;
+mod bounds;
 mod chunk;
 mod clause_checks;
 mod data;
@@ -353,6 +354,7 @@ fn lower_analysis(
         host_only: Vec::new(),
         module_refusal: None,
         nvrtc_options: &opts.nvrtc_options,
+        bounds: Default::default(),
     };
     // The `declare`d file-scope variables: routines reach them through the runtime on the CPU
     // devices, and through device pointers in the CUDA module.
@@ -459,6 +461,8 @@ struct Lowerer<'a> {
     atomics: Vec<AtomicSeen>,
     /// [`LowerOptions::nvrtc_options`].
     nvrtc_options: &'a [String],
+    /// Subarray bounds as locals of the constructs that map them (see `bounds`).
+    bounds: bounds::BoundLocals,
 }
 
 /// `s` as a C string literal whose bytes are exactly `s`'s (its raw bytes included, see
@@ -601,6 +605,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let c = self.unit.construct(id);
+            self.start_bounds(id);
             match &self.plans[id.0 as usize] {
                 ConstructPlan::Kernel(k) => {
                     let info = acc_engine::plan::Info {
