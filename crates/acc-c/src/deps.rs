@@ -110,7 +110,28 @@ pub fn dep_facts(
     cx.collect_written(body);
     cx.walk(body);
     cx.finish_reductions();
+    cx.facts.iteration_locals = iteration_locals(&cx, node, body);
     cx.facts
+}
+
+/// [`DepFacts::iteration_locals`]: the scalars from outside the loop (not file-scope ones,
+/// which other functions may read, nor ones whose address the function takes) that the body
+/// assigns before reading on every pass, and that nothing after the loop reads.
+fn iteration_locals(cx: &Cx, node: Node, body: Node) -> Vec<VarId> {
+    let mut vars: Vec<VarId> = cx.facts.scalar_writes.iter().map(|w| w.0).collect();
+    vars.sort();
+    vars.dedup();
+    vars.retain(|&v| {
+        let var = cx.unit.var(v);
+        let name = var.name.as_str();
+        var.shape == acc_engine::facts::Shape::Scalar
+            && !var.is_global
+            && !cx.facts.reductions.iter().any(|r| r.0 == v)
+            && crate::loops::assigned_before_read(body, cx.src, name)
+            && !crate::loops::used_after(node, cx.src, name)
+            && !crate::loops::address_taken(node, cx.src, name)
+    });
+    vars
 }
 
 /// The file's function-like macros: name, then parameters and body.
@@ -741,6 +762,61 @@ mod tests {
         ] {
             assert_eq!(written_subscripts(body), vec![want], "{body}");
         }
+    }
+
+    /// The scalars the one `kernels` loop of `body` makes each iteration's own, with `before`
+    /// and `after` the function's code around the construct.
+    fn iteration_locals_of(before: &str, body: &str, after: &str) -> Vec<String> {
+        let src = format!(
+            "void g(double *);\nvoid f(double *restrict a, double *restrict b) {{\ndouble t, u; int k;\n{before}\n#pragma acc kernels\nfor (int i = 0; i < 100; i++) {{ {body} }}\n{after}\n}}\n"
+        );
+        let a = crate::analyze_for(&src, crate::types::TypeEnv::default(), None);
+        let c = a
+            .unit
+            .constructs
+            .iter()
+            .find(|c| !c.plain_loops.is_empty())
+            .expect("a kernels construct with a plain loop");
+        let deps = c.plain_loops[0].1.deps.as_ref().expect("dependence facts");
+        deps.iteration_locals
+            .iter()
+            .map(|&v| a.unit.var(v).name.clone())
+            .collect()
+    }
+
+    /// A scalar from outside that each pass assigns before reading, and that nothing reads
+    /// after the loop, is each iteration's own; read first, read after (also by the next pass
+    /// of a loop around), or reachable through its address, it is the shared one.
+    #[test]
+    fn scalars_each_pass_assigns_first_are_its_own() {
+        let own = |before: &str, body: &str, after: &str| iteration_locals_of(before, body, after);
+        let temp = "t = a[i] * 2; b[i] = t + 1;";
+        assert_eq!(own("", temp, ""), ["t"]);
+        assert_eq!(own("", temp, "t = 0; b[0] = t;"), ["t"]);
+        assert_eq!(
+            own("", "for (k = 0; k < 4; k++) { t = a[k]; b[i] += t; }", ""),
+            ["t", "k"]
+        );
+        assert!(own("", temp, "b[0] = t;").is_empty());
+        assert!(own("", "b[i] = t; t = a[i];", "").is_empty());
+        assert!(own("", "if (a[i] > 0) t = a[i]; b[i] = t;", "").is_empty());
+        assert!(own("g(&t);", temp, "").is_empty());
+        assert!(own("for (k = 0; k < 9; k++) { b[k] = t;", temp, "}").is_empty());
+        // A block after the loop whose only mention is a loop assigning it first, then a read.
+        assert!(own(
+            "",
+            temp,
+            "{ for (k = 0; k < 2; k++) { t = 1; b[k] = t; } } b[5] = t;"
+        )
+        .is_empty());
+        assert_eq!(
+            own(
+                "",
+                temp,
+                "{ for (k = 0; k < 2; k++) { u = 1; t = u; b[k] = t; } }"
+            ),
+            ["t"]
+        );
     }
 
     #[test]

@@ -207,8 +207,8 @@ pub fn used_after(node: Node, src: &str, name: &str) -> bool {
         while let Some(s) = sibling {
             // A loop whose passes assign it before reading it reads no value left before it
             // (and, run no time, leaves that value to the statements after it).
-            if names_any(s, src, &[name]) && !loop_assigns_first(s, src, name) {
-                return !assigns_first(s, src, name);
+            if let Some(writes) = first_access(s, src, name) {
+                return !writes;
             }
             sibling = s.next_named_sibling();
         }
@@ -231,6 +231,58 @@ pub fn used_after(node: Node, src: &str, name: &str) -> bool {
     }
 }
 
+/// Whether every pass of a loop whose body is `body` assigns `name` before it reads it (see
+/// [`first_access`]): no pass reads a value from before it.
+pub fn assigned_before_read(body: Node, src: &str, name: &str) -> bool {
+    names_any(body, src, &[name]) && first_access(body, src, name) != Some(false)
+}
+
+/// How statement `s` meets the value `name` holds before it: `Some(true)` when it assigns
+/// `name` before anything reads it (`name = e;`, `for (name = e; …)`, with `e` not naming it),
+/// `Some(false)` when it may read it, `None` when it reads no value from before and may leave
+/// the one there (it does not name `name`; a loop whose passes assign it first, which may run
+/// no pass; a block of such statements). A block's first statement that decides, decides.
+fn first_access(s: Node, src: &str, name: &str) -> Option<bool> {
+    if !names_any(s, src, &[name]) || loop_assigns_first(s, src, name) {
+        return None;
+    }
+    if s.node_kind() == "compound_statement" {
+        let mut cursor = s.walk();
+        let children: Vec<Node> = s.named_children(&mut cursor).collect();
+        return children
+            .into_iter()
+            .find_map(|c| first_access(c, src, name));
+    }
+    Some(assigns_first(s, src, name))
+}
+
+/// Whether the function around `node` takes the address of `name` anywhere (`&name`): its
+/// value may then be read through a pointer where its name is not written.
+pub fn address_taken(node: Node, src: &str, name: &str) -> bool {
+    let mut function = node;
+    while let Some(p) = function.parent() {
+        function = p;
+        if p.node_kind() == "function_definition" {
+            break;
+        }
+    }
+    !walk(function, &mut |x| {
+        if x.node_kind() == "pointer_expression"
+            && x.child_by_field_name("operator")
+                .is_some_and(|o| &src[o.byte_range()] == "&")
+        {
+            let mut arg = x.child_by_field_name("argument");
+            while let Some(a) = arg.filter(|a| a.node_kind() == "parenthesized_expression") {
+                arg = a.named_child(0);
+            }
+            if arg.is_some_and(|a| a.node_kind() == "identifier" && &src[a.byte_range()] == name) {
+                return Visit::Stop;
+            }
+        }
+        Visit::Descend
+    })
+}
+
 /// Whether `s` is a loop whose header does not name `name` and whose body's first mention of
 /// it assigns it: no pass reads a value from before the pass.
 fn loop_assigns_first(s: Node, src: &str, name: &str) -> bool {
@@ -246,20 +298,12 @@ fn loop_assigns_first(s: Node, src: &str, name: &str) -> bool {
         .named_children(&mut cursor)
         .filter(|c| Some(*c) != body)
         .any(|c| names_any(c, src, &[name]));
-    !header_reads && body.is_some_and(|b| assigns_first(b, src, name))
+    !header_reads && body.is_some_and(|b| first_access(b, src, name) != Some(false))
 }
 
-/// Whether statement `s` writes `name` before anything reads it: `name = e;` or
-/// `for (name = e; …)`, with `e` not naming it.
+/// Whether statement `s`, which names `name` and is no block, writes it before anything reads
+/// it: `name = e;` or `for (name = e; …)`, with `e` not naming it.
 fn assigns_first(s: Node, src: &str, name: &str) -> bool {
-    if s.node_kind() == "compound_statement" {
-        // The block's first statement that names it decides.
-        let mut cursor = s.walk();
-        let first = s
-            .named_children(&mut cursor)
-            .find(|c| names_any(*c, src, &[name]));
-        return first.is_some_and(|c| assigns_first(c, src, name));
-    }
     let assignment = match s.node_kind() {
         "expression_statement" => s.named_child(0),
         "for_statement" => s.child_by_field_name("initializer"),

@@ -260,6 +260,11 @@ pub struct DepFacts {
     /// is the accumulator of a statement of its own of one reduction operator (`s += a[i];`,
     /// `s = s * a[i];`, `m = fmax(m, a[i]);`, `n++;`). In parallel they need that reduction.
     pub reductions: Vec<(VarId, crate::directive::ReductionOp)>,
+    /// Scalars among `scalar_writes` that each iteration assigns before it reads them and
+    /// whose value after the loop nothing reads (`x = a[i] * 2; b[i] = x + 1;` with `x`
+    /// declared at the top of the function): each iteration's own, as every compiler that
+    /// parallelizes the loop makes them (nvc's "privatized" scalars).
+    pub iteration_locals: Vec<VarId>,
 }
 
 /// One array access `a[e1][e2]…` (through an array or a pointer).

@@ -546,6 +546,7 @@ fn kernel(unit: &Unit, an: &Analysis, p: EffId) -> KernelPlan {
                 (Some(d), Some(_)) => {
                     let found = clause_less_reductions(unit, an, p, l.span, d);
                     let mut allowed = unit.nested_counters(l.span);
+                    allowed.extend(&d.iteration_locals);
                     allowed.extend(found.iter().map(|r| r.0));
                     let verdict = crate::dependence::independent(unit, d, &allowed);
                     if verdict.is_ok() {
@@ -625,10 +626,20 @@ fn loop_privates(
             private.push(v);
         }
     }
-    // The counters of loops nested in it: each iteration's own, as every compiler that
+    // The counters of loops nested in it, and the scalars each iteration assigns before
+    // reading (`DepFacts::iteration_locals`): each iteration's own, as every compiler that
     // parallelizes the loop makes them (one shared `k` would be written by every chunk).
+    let locals = c
+        .loops
+        .first()
+        .and_then(|f| f.deps.as_ref())
+        .map_or(&[][..], |d| &d.iteration_locals[..]);
     if let Some(body) = c.body {
-        for v in unit.nested_counters(body) {
+        for v in unit
+            .nested_counters(body)
+            .into_iter()
+            .chain(locals.iter().copied())
+        {
             if !by_value(v) && !private.contains(&v) {
                 private.push(v);
             }

@@ -88,7 +88,8 @@ pub fn routine_levels(unit: &acc_engine::facts::Unit) -> Vec<(String, u8)> {
 pub struct RoutineLinkage {
     /// Routines the file defines without `static`, in the order it defines them.
     pub provides: Vec<String>,
-    /// Routines the file declares (a prototype) and does not define: another file must.
+    /// Routines the file declares (a prototype), does not define and calls in device code:
+    /// another file must define them.
     pub needs: Vec<String>,
 }
 
@@ -98,17 +99,23 @@ pub fn routine_linkage(
     src: &str,
     trees: &[tree_sitter::Tree],
     routines: &[String],
+    compute: &[std::ops::Range<usize>],
 ) -> RoutineLinkage {
     let mut defined: Vec<(String, bool)> = Vec::new();
     let mut declared: Vec<String> = Vec::new();
     if routines.is_empty() {
         return RoutineLinkage::default();
     }
+    // The device code: the compute constructs and the routines the file defines. A routine
+    // it declares and no device code calls needs no device code of another file (a header
+    // declaring every routine of a library, some of which plain C defines).
+    let mut device = compute.to_vec();
     for n in items(trees) {
         let Some(name) = function_name(n, src).filter(|f| routines.contains(f)) else {
             continue;
         };
         if n.node_kind() == "function_definition" {
+            device.push(n.byte_range());
             if !defined.iter().any(|(d, _)| *d == name) {
                 defined.push((name, crate::syntax::has_storage_class(n, src, &["static"])));
             }
@@ -116,10 +123,14 @@ pub fn routine_linkage(
             declared.push(name);
         }
     }
+    let called: Vec<String> = calls_within(trees, src, &device)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     RoutineLinkage {
         needs: declared
             .into_iter()
-            .filter(|d| !defined.iter().any(|(f, _)| f == d))
+            .filter(|d| !defined.iter().any(|(f, _)| f == d) && called.contains(d))
             .collect(),
         provides: defined
             .into_iter()

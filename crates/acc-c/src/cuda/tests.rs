@@ -19,17 +19,20 @@ fn a_routine_directive_before_a_prototype_names_the_prototypes_function() {
 }
 
 /// What a file's routines give other files and take from them: definitions without
-/// `static`, and prototypes it never defines.
+/// `static`, and prototypes it never defines that its device code calls (a kernel, or a
+/// routine it defines); a prototype nothing on the device calls needs nothing.
 #[test]
 fn routines_defined_here_are_provided_and_prototypes_alone_are_needed() {
-    let src = "#pragma acc routine seq\ndouble far(double);\n#pragma acc routine seq\nstatic double near(double x) { return far(x); }\n#pragma acc routine seq\ndouble mine(double);\n#pragma acc routine seq\ndouble mine(double x) { return near(x); }\ndouble plain(double);\n";
+    let src = "#pragma acc routine seq\ndouble far(double);\n#pragma acc routine seq\ndouble kernel_only(double);\n#pragma acc routine seq\ndouble unused(double);\n#pragma acc routine seq\nstatic double near(double x) { return far(x); }\n#pragma acc routine seq\ndouble mine(double);\n#pragma acc routine seq\ndouble mine(double x) { return near(x); }\ndouble plain(double);\nvoid k(double *a) {\n  unused(1);\n#pragma acc parallel loop\n  for (int i = 0; i < 4; i++) a[i] = kernel_only(a[i]);\n}\n";
     let t = crate::syntax::parse(src);
-    let linkage = routine_linkage(src, &t, &routines_of(src));
+    let kernel = src.find("  for (int i").unwrap()..src.rfind('}').unwrap();
+    let linkage = routine_linkage(src, &t, &routines_of(src), &[kernel]);
     assert_eq!(linkage.provides, ["mine"]);
-    assert_eq!(linkage.needs, ["far"]);
+    assert_eq!(linkage.needs, ["far", "kernel_only"]);
     let none = routine_linkage(
         "int f(void);\n",
         &crate::syntax::parse("int f(void);\n"),
+        &[],
         &[],
     );
     assert_eq!(none, RoutineLinkage::default());

@@ -284,13 +284,20 @@ impl<'a> Lowerer<'a> {
             let mut open = String::new();
             // Its control variable, declared before the loop, is each iteration's own (as a
             // loop directive's is, OpenACC 3.3 2.6.1), not the construct's one copy, which
-            // every chunk would write at once; so are the counters of the loops nested in it.
+            // every chunk would write at once; so are the counters of the loops nested in it,
+            // and the scalars each iteration assigns before reading.
             let mut own: Vec<VarId> = facts
                 .control
                 .filter(|_| !facts.declared_in_init)
                 .into_iter()
                 .collect();
             own.extend(self.unit.nested_counters(*stmt));
+            own.extend(
+                facts
+                    .deps
+                    .iter()
+                    .flat_map(|d| d.iteration_locals.iter().copied()),
+            );
             own.sort();
             own.dedup();
             for v in own {

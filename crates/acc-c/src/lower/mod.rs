@@ -370,7 +370,7 @@ fn lower_analysis(
     let bound = crate::cuda::routine_globals(src, &analysis.trees, &routines, header_globals);
     lw.bind_routine_globals(&bound, &declared);
     // A library (routines other files' kernels may call) reaches them by names of its own.
-    if !crate::cuda::routine_linkage(src, &analysis.trees, &routines)
+    if !crate::cuda::routine_linkage(src, &analysis.trees, &routines, &compute)
         .provides
         .is_empty()
     {

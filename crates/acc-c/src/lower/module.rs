@@ -74,7 +74,8 @@ impl Lowerer<'_> {
         routines: &[String],
         header_items: &[crate::types::HeaderItem],
     ) -> DeviceCode {
-        let linkage = crate::cuda::routine_linkage(self.src, self.trees, routines);
+        let compute = super::compute_bodies(self.unit);
+        let linkage = crate::cuda::routine_linkage(self.src, self.trees, routines, &compute);
         if self.cuda_kernels.is_empty() && linkage.provides.is_empty() {
             return DeviceCode::default();
         }

@@ -254,7 +254,11 @@ impl Lowerer<'_> {
                 || c.plain_loops.iter().any(|(stmt, facts)| {
                     stmt.contains(at)
                         && (facts.control == Some(v)
-                            || self.unit.nested_counters(*stmt).contains(&v))
+                            || self.unit.nested_counters(*stmt).contains(&v)
+                            || facts
+                                .deps
+                                .as_ref()
+                                .is_some_and(|d| d.iteration_locals.contains(&v)))
                 })
         };
         let Some(body) = c.body else { return false };

@@ -52,6 +52,7 @@ impl Lowerer<'_> {
                 if let Some(body) = c.body {
                     own.extend(self.unit.nested_counters(body));
                 }
+                own.extend(&deps.iteration_locals);
                 own.extend(&k.private);
                 own.extend(
                     k.params

@@ -113,6 +113,9 @@ impl<'a> Lowerer<'a> {
             if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
                 return None;
             }
+            if self.lanes_write_a_level_array(k, &g.private, gbody, &spans, deps) {
+                return None;
+            }
             // Each thread has its own copy of a private or firstprivate variable: every thread
             // must write it. Shared data (and gang reductions, counted once a gang) gets one
             // writer.
@@ -184,6 +187,9 @@ impl<'a> Lowerer<'a> {
         if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
             return None;
         }
+        if self.lanes_write_a_level_array(k, &w.private, wbody, &spans, deps) {
+            return None;
+        }
         // A private copy (`loop worker private(off)`, a firstprivate) is each thread's own:
         // every lane computes it, as one lane's write would not reach the others. Other
         // variables declared outside the construct are shared data, written by one lane; one
@@ -210,6 +216,43 @@ impl<'a> Lowerer<'a> {
         writes.extend(self.atomics_in(wbody).filter(|s| outside(*s)));
         let single = self.single_statements(innermost, &spans, writes)?;
         Some((xs.iter().map(|l| l.construct).collect(), single))
+    }
+
+    /// Whether a loop spread over threads (`spread`, statements inside the body `scope` of a
+    /// gang or worker loop whose private copies are `level_private`) writes an array that is
+    /// that level's own (OpenACC 3.3 2.9.10: a gang's private array is shared by its workers
+    /// and vector lanes; 2.6.1: so is one declared in the gang's code): one copy for all the
+    /// threads, where each thread's copy would hold only the elements its lanes wrote, and
+    /// the next spread loop, reading another lane's, would read nothing. Such a loop is not
+    /// spread; the level's iterations then run on one thread each, their loops in order.
+    fn lanes_write_a_level_array(
+        &self,
+        k: &KernelPlan,
+        level_private: &[VarId],
+        scope: Span,
+        spread: &[Span],
+        deps: &acc_engine::facts::DepFacts,
+    ) -> bool {
+        use acc_engine::facts::Shape;
+        let in_spread = |at: Span| spread.iter().any(|s| s.contains(at));
+        deps.accesses.iter().any(|a| {
+            let var = self.unit.var(a.var);
+            let lane_own = k.loops.iter().any(|l| {
+                l.private.contains(&a.var)
+                    && in_spread(self.unit.construct(l.construct).pragma_span)
+            });
+            a.write
+                && in_spread(a.span)
+                && matches!(var.shape, Shape::Array | Shape::Aggregate)
+                && !lane_own
+                && !in_spread(var.decl_span)
+                && (level_private.contains(&a.var)
+                    || k.private.contains(&a.var)
+                    || scope.contains(var.decl_span)
+                    || k.params
+                        .iter()
+                        .any(|p| p.var == a.var && p.pass == Pass::Value))
+        })
     }
 
     /// A construct's statement: its directive through the end of its body.

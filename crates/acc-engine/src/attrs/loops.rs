@@ -1,6 +1,7 @@
 //! Loops: partitioning (`auto` converted, implicit `gang` placed as
 //! "Implicit Gang Clauses" says) and loop DSAs (the loop control variables
-//! predetermined `private`, the rest *imp* `shared`).
+//! predetermined `private`, a partitioned loop's scalar temporaries *imp* `private`, the rest
+//! *imp* `shared`).
 //!
 //! It runs after the explicit attributes and before the compute constructs'
 //! implicit ones, which depend on its partitioning (reduction promotion
@@ -119,6 +120,21 @@ impl Cx<'_> {
                 } else {
                     (Dsa::Private, Origin::Pre)
                 });
+            }
+            // A partitioned loop's scalars that each iteration assigns before reading and
+            // nothing reads after it (`DepFacts::iteration_locals`): *imp* `private`. Not
+            // Clacc's rule, which leaves them to the construct (shared, and in `kernels` its
+            // implicit `copy`, OpenACC 3.3 2.6.2): the iterations then race on them, as in
+            // OpenMP the threads of the `parallel for` would. nvc and GCC privatize such
+            // temporaries (code written for them declares them at the function's top, C89
+            // style), acc's runtime does (`plan::loop_privates`), and the OpenMP form must give
+            // the answer acc's runtime gives.
+            if !self.an.eff(e).partition.seq {
+                let locals = c.loops.first().and_then(|f| f.deps.as_ref());
+                for &var in locals.map_or(&[][..], |d| &d.iteration_locals[..]) {
+                    let slot = attrs_slot(&mut attrs, var);
+                    slot.dsa.get_or_insert((Dsa::Private, Origin::Imp));
+                }
             }
             if let Some(body) = c.body {
                 for var in self.referenced_outside(e, body) {

@@ -258,6 +258,8 @@ impl<'a> Cx<'a> {
                         private.push(self.name(a.var));
                     }
                 }
+                // A scalar temporary of a partitioned loop (`attrs::loops`).
+                Some((Dsa::Private, Origin::Imp)) if !p.seq => private.push(self.name(a.var)),
                 Some((Dsa::Private, Origin::Pre)) if assigned_control(a.var) => {
                     if p.seq || p.vector {
                         // Sequential: a local copy is private to the one

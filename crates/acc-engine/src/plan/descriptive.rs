@@ -10,7 +10,8 @@ use crate::facts::ConstructId;
 use crate::Span;
 
 /// The variables each iteration of loop `l` has of its own: its private and reduction
-/// variables, and the counters of the loops nested in it. Writing them is no dependence.
+/// variables, the counters of the loops nested in it, and the scalars each iteration assigns
+/// before reading (`DepFacts::iteration_locals`). Writing them is no dependence.
 fn iteration_own(unit: &Unit, an: &Analysis, l: EffId) -> Vec<VarId> {
     let mut own: Vec<VarId> = an
         .eff(l)
@@ -19,8 +20,12 @@ fn iteration_own(unit: &Unit, an: &Analysis, l: EffId) -> Vec<VarId> {
         .filter(|a| matches!(a.dsa, Some((Dsa::Private | Dsa::Reduction(_), _))))
         .map(|a| a.var)
         .collect();
-    if let Some(body) = unit.construct(an.eff(l).construct).body {
+    let c = unit.construct(an.eff(l).construct);
+    if let Some(body) = c.body {
         own.extend(unit.nested_counters(body));
+    }
+    if let Some(d) = c.loops.first().and_then(|f| f.deps.as_ref()) {
+        own.extend(&d.iteration_locals);
     }
     own
 }
