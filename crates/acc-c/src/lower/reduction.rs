@@ -215,6 +215,9 @@ impl Lowerer<'_> {
     /// kernel function (loaded from and stored to the runtime's slots), their CUDA forms.
     pub(super) fn kernel_reductions(&mut self, k: &KernelPlan, f: &mut Frame) {
         self.renames.clear();
+        for r in &k.reductions {
+            self.check_uses_outside_the_reduced_part(k, r);
+        }
         for (j, r) in k.reductions.iter().enumerate() {
             let var = self.unit.var(r.var);
             let name = &var.name;
@@ -240,6 +243,137 @@ impl Lowerer<'_> {
                 self.array_reduction_item(j, r, ty, k, f);
             } else {
                 self.scalar_reduction_item(j, r, ty, f);
+            }
+        }
+    }
+
+    /// A reduction of part of a variable (`arr[1]`, `h[0:8]`, `st.sum`) reduces a private copy
+    /// of the variable in which only that part is the reduction's: the rest holds the
+    /// operator's identity (a struct's other members) or is no memory of the copy at all (an
+    /// array's other elements). A use of another part in the region (`arr[0]`, `st.scale`)
+    /// would read that, silently; it is an error at the use instead. A subscript acc cannot
+    /// evaluate counts as inside the part (`h[bin]` in a histogram).
+    fn check_uses_outside_the_reduced_part(&mut self, k: &KernelPlan, r: &GangReduction) {
+        use acc_engine::directive::{Accessor, ClauseArgs};
+        let Some(body) = self.unit.construct(k.construct).body else {
+            return;
+        };
+        // The plan keeps an array's part; a struct member's is the clause's.
+        let member_item = || {
+            let own = Span::new(self.unit.construct(k.construct).pragma_span.start, body.end);
+            self.unit
+                .constructs
+                .iter()
+                .filter(|c| own.contains(c.pragma_span))
+                .flat_map(|c| {
+                    c.directive
+                        .clauses
+                        .iter()
+                        .enumerate()
+                        .filter_map(move |(ci, clause)| match &clause.args {
+                            ClauseArgs::Reduction { items, .. } => Some((c, ci, items)),
+                            _ => None,
+                        })
+                })
+                .flat_map(|(c, ci, items)| {
+                    items.iter().enumerate().filter(move |(ii, item)| {
+                        item.is_member()
+                            && c.clause_vars
+                                .get(ci)
+                                .and_then(|v| v.get(*ii))
+                                .copied()
+                                .flatten()
+                                == Some(r.var)
+                    })
+                })
+                .map(|(_, item)| item.clone())
+                .next()
+        };
+        let Some(item) = r
+            .item
+            .clone()
+            .or_else(member_item)
+            .filter(|i| !i.accessors.is_empty())
+        else {
+            return;
+        };
+        // The part's elements, where its first accessor is a subscript or section of constants.
+        let elements = match &item.accessors[0] {
+            Accessor::Index(e) => e.int_value().map(|i| (i, 1)),
+            Accessor::Section { lower, length, .. } => {
+                let lo = lower.as_ref().map_or(Some(0), |l| l.int_value());
+                lo.zip(length.as_ref().and_then(|l| l.int_value()))
+            }
+            _ => None,
+        };
+        let member = match &item.accessors[0] {
+            Accessor::Member(m) | Accessor::Arrow(m) => Some(m.name.as_str()),
+            _ => None,
+        };
+        let uses: Vec<Span> = self
+            .unit
+            .refs_in(body)
+            .iter()
+            .filter(|x| x.var == r.var && !x.implied)
+            .map(|x| x.span)
+            .collect();
+        for at in uses {
+            let Some(node) = self.node_at(at) else {
+                continue;
+            };
+            let mut outer = node;
+            while let Some(p) = outer
+                .parent()
+                .filter(|p| p.node_kind() == "parenthesized_expression")
+            {
+                outer = p;
+            }
+            let parent = outer.parent();
+            let based = |field: &str| {
+                parent.filter(|p| {
+                    p.node_kind() == field
+                        && p.child_by_field_name("argument").map(|a| a.id()) == Some(outer.id())
+                })
+            };
+            let outside = if let Some(m) = member {
+                match based("field_expression") {
+                    Some(f) => f
+                        .child_by_field_name("field")
+                        .filter(|x| &self.src[x.byte_range()] != m)
+                        .map(|_| f),
+                    None => Some(outer),
+                }
+            } else if let Some((lo, len)) = elements {
+                based("subscript_expression").filter(|s| {
+                    s.child_by_field_name("index")
+                        .and_then(|i| crate::consts::parse_int(&self.src[i.byte_range()]))
+                        .is_some_and(|i| i < lo || i >= lo + len)
+                })
+            } else {
+                None
+            };
+            if let Some(use_node) = outside {
+                let text = &self.src[use_node.byte_range()];
+                self.diags.push(
+                    Diagnostic::error(
+                        Span::new(use_node.start_byte(), use_node.end_byte()),
+                        format!(
+                            "`{text}` is outside `{}`, the part of `{}` this reduction reduces: \
+                             its private copies hold only that part, so the region cannot use \
+                             the rest of `{}`",
+                            item.text,
+                            self.unit.var(r.var).name,
+                            self.unit.var(r.var).name
+                        ),
+                    )
+                    .with_secondary(item.span, "reduced here")
+                    .with_note(format!(
+                        "read what the region needs into a variable of its own before the \
+                         construct, or reduce a scalar and store it into `{}` after",
+                        item.text
+                    )),
+                );
+                return;
             }
         }
     }
@@ -455,5 +589,51 @@ impl Lowerer<'_> {
                 ));
             self.renames.push((r.var, format!("(*__acc_r_{name})")));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::lower_test_file;
+
+    /// The uses an error says lie outside the part of a variable a reduction reduces.
+    fn outside(src: &str) -> Vec<String> {
+        let (_, diags) = lower_test_file(src);
+        diags
+            .iter()
+            .filter(|d| d.message.contains("the part of"))
+            .map(|d| src[d.span.range()].to_string())
+            .collect()
+    }
+
+    /// A reduction of an array element, a section or a struct member reduces a private copy
+    /// that holds only that part: another element with a constant subscript, another member,
+    /// or the struct whole used in the region is an error at the use; the reduced part itself,
+    /// and a subscript acc cannot evaluate (a histogram's bin), are not.
+    #[test]
+    fn uses_outside_the_reduced_part_are_errors() {
+        let f = |decl: &str, clause: &str, body: &str| {
+            format!(
+                "struct acc_s {{ double sum, scale; }};\nvoid f(int *bin) {{\n  {decl}\n#pragma acc parallel loop reduction(+:{clause})\n  for (int i = 0; i < 100; i++) {{ {body} }}\n}}\n"
+            )
+        };
+        let arr = "double arr[4] = {3, 0, 0, 0};";
+        let st = "struct acc_s st = {0, 2};";
+        assert_eq!(
+            outside(&f(arr, "arr[1]", "arr[1] += arr[0] * i;")),
+            ["arr[0]"]
+        );
+        assert_eq!(
+            outside(&f(arr, "arr[1:2]", "arr[2] += arr[3];")),
+            ["arr[3]"]
+        );
+        assert_eq!(
+            outside(&f(st, "st.sum", "st.sum += st.scale * i;")),
+            ["st.scale"]
+        );
+        assert!(outside(&f(arr, "arr[1:2]", "arr[1] += i; arr[2] += 1;")).is_empty());
+        assert!(outside(&f(arr, "arr[0:4]", "arr[bin[i]] += 1;")).is_empty());
+        assert!(outside(&f(st, "st.sum", "st.sum += i;")).is_empty());
+        assert!(outside(&f(st, "st", "st.sum += i; st.scale += 1;")).is_empty());
     }
 }
