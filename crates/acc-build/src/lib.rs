@@ -383,6 +383,7 @@ impl Build {
             read_headers: acc_c::preprocess::needs_headers(file, &src, &args),
             inline_headers: true,
             nvrtc_options: acc_c::lower::nvrtc_options_for(&args),
+            pointers_do_not_alias: false,
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, file, &args);
         let acc_c::lower::LazyLowering {

@@ -36,7 +36,10 @@ runtime, compiles it with $CC (default cc) and links the runtime.
                       findings printed as warnings
   -acc -fopenacc      accepted and ignored: OpenACC is always on
   -ta= -gpu= -target= nvc's target flags: accepted (the device is chosen when the
-                      program runs); -fast is -O3
+                      program runs); -fast is -O3, -mp -fopenmp, -c99 -std=gnu99
+  -Msafeptr           nvc's: pointers reach no common data (every pointer taken as
+                      `restrict` when acc decides whether a `kernels` loop is parallel);
+                      nvc's other -M switches are ignored, with a warning
 
 Flags it does not know go to $CC as they are. ACC_CC overrides $CC;
 ACC_RUNTIME_LIB names the runtime library (libacc_runtime.a) or its directory;
@@ -743,6 +746,7 @@ impl Ctx<'_> {
             read_headers: acc_c::preprocess::needs_headers(Path::new(path), src, &args.preprocess),
             inline_headers: true,
             nvrtc_options: acc_c::lower::nvrtc_options_for(&args.common),
+            pointers_do_not_alias: args.safe_pointers,
         };
         let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
         let acc_c::lower::LazyLowering {

@@ -53,6 +53,8 @@ pub struct CcArgs {
     pub common: Vec<String>,
     /// What `acc cc` says about flags it takes differently from the compiler they come from.
     pub warnings: Vec<String>,
+    /// nvc's `-Msafeptr`: the program's pointers reach no common data.
+    pub safe_pointers: bool,
     /// `-MD` or `-MMD`: write a dependency file while compiling.
     pub dep_file_wanted: bool,
     /// `-MF FILE`.
@@ -243,6 +245,25 @@ pub fn parse(args: &[String]) -> Result<CcArgs, String> {
                     ));
                 }
             }
+            // nvc's `-Msafeptr`: pointers do not alias, so `kernels` loops over them may run
+            // in parallel (`restrict` says the same, pointer by pointer).
+            _ if arg.starts_with("-Msafeptr") => a.safe_pointers = true,
+            "-Mneginfo" => a.info = true,
+            // nvc's other `-M` switches (`-Mvect=simd`, `-Minline`, `-Munroll`, `-Mprof=…`)
+            // tune its own code generation; gcc's `-M` flags go on with a capital letter.
+            _ if arg.len() > 2
+                && arg.starts_with("-M")
+                && arg.as_bytes()[2].is_ascii_lowercase()
+                && !matches!(arg, "-Mfma" | "-Mnofma") =>
+            {
+                a.warnings.push(format!(
+                    "`{arg}` is an nvc option acc does not have: ignored"
+                ));
+            }
+            // nvc's OpenMP and C dialect switches, in gcc's words.
+            "-mp" | "-mp=multicore" => a.common.push("-fopenmp".to_string()),
+            "-c99" => a.preprocess.push("-std=gnu99".to_string()),
+            "-c11" => a.preprocess.push("-std=gnu11".to_string()),
             // nvc's `-fast`: its generally fastest set of optimizations.
             "-fast" => {
                 a.optimize = true;
@@ -530,6 +551,18 @@ mod tests {
         let a = p("-gpu=mem:managed a.c");
         assert!(a.warnings[0].contains("managed memory"), "{:?}", a.warnings);
         assert!(p("-ta=tesla:managed a.c").warnings.len() == 1);
+    }
+
+    #[test]
+    fn nvcs_other_switches_are_taken() {
+        let a = p("-Msafeptr -Mvect=simd -Minline -mp -c99 a.c");
+        assert!(a.safe_pointers);
+        assert_eq!(a.common, strs(&["-fopenmp"]));
+        assert_eq!(a.preprocess, strs(&["-std=gnu99"]));
+        assert_eq!(a.warnings.len(), 2, "{:?}", a.warnings);
+        assert!(p("-Mneginfo a.c").info);
+        // gcc's dependency flags are not nvc's.
+        assert!(p("-MD -MP a.c").warnings.is_empty());
     }
 
     #[test]

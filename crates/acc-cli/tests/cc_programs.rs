@@ -721,3 +721,36 @@ fn openacc_in_cxx_is_refused_at_the_directive() {
         assert!(!stderr(&out).contains("not supported"), "{}", stderr(&out));
     }
 }
+
+/// nvc's `-Msafeptr` (PGI-era Makefiles pass it so that `kernels` loops over pointer
+/// arguments run in parallel): every pointer is taken as `restrict` by the dependence test.
+/// Without it, the loop stays sequential, saying why; the answer is the same.
+#[test]
+fn msafeptr_lets_kernels_loops_over_pointers_run_in_parallel() {
+    if !have_cc() {
+        return;
+    }
+    let src = "#include <stdio.h>\nvoid axpy(int n, double a, double *x, double *y) {\n#pragma acc kernels copyin(x[0:n]) copy(y[0:n])\n  for (int i = 0; i < n; i++) y[i] += a * x[i];\n}\nint main(void) {\n  double x[100], y[100];\n  for (int i = 0; i < 100; i++) { x[i] = i; y[i] = 1; }\n  axpy(100, 2, x, y);\n  for (int i = 0; i < 100; i++) if (y[i] != 1 + 2.0 * i) return 1;\n  printf(\"ok\\n\");\n  return 0;\n}\n";
+    let dir = project("msafeptr", &[("axpy.c", src)]);
+    let info = |flags: &[&str]| {
+        let out = ok(acc(&dir)
+            .args(["cc", "--info", "-o", "axpy"])
+            .args(flags)
+            .arg("axpy.c")
+            .output()
+            .unwrap());
+        assert_eq!(stdout_on(&dir, "axpy", "host_discrete"), "ok\n");
+        stderr(&out)
+    };
+    let plain = info(&[]);
+    assert!(plain.contains("may point to the same data"), "{plain}");
+    let safe = info(&["-Msafeptr", "-Minline"]);
+    assert!(
+        safe.contains("loop: gang (independent by the dependence test)"),
+        "{safe}"
+    );
+    assert!(
+        safe.contains("`-Minline` is an nvc option acc does not have"),
+        "{safe}"
+    );
+}

@@ -61,7 +61,8 @@ pub fn independent(unit: &Unit, deps: &DepFacts, allowed_writes: &[VarId]) -> Re
                 unit.var(w).name
             ));
         }
-        let restrict = |v: VarId| unit.var(v).decl_text.contains("restrict");
+        let restrict =
+            |v: VarId| unit.pointers_do_not_alias || unit.var(v).decl_text.contains("restrict");
         for a in &deps.accesses {
             if a.var == w {
                 continue;

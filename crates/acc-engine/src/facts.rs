@@ -354,6 +354,9 @@ pub struct Ref {
 /// Everything the engine knows about one translation unit.
 #[derive(Clone, Debug, Default)]
 pub struct Unit {
+    /// The program says its pointers reach no common data (nvc's `-Msafeptr`): the
+    /// dependence test takes every pointer as `restrict`.
+    pub pointers_do_not_alias: bool,
     pub vars: Vec<Var>,
     /// In source order; a parent always comes before its children.
     pub constructs: Vec<Construct>,

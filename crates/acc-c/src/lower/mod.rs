@@ -94,6 +94,8 @@ pub struct LowerOptions {
     /// `-ffp-contract=off`): written on the module's first line, where the runtime reads them
     /// (`acc_rt.h`), so that every compile of the module, linked ones included, uses them.
     pub nvrtc_options: Vec<String>,
+    /// Take every pointer as `restrict` in the dependence test (nvc's `-Msafeptr`).
+    pub pointers_do_not_alias: bool,
 }
 
 /// The NVRTC options that the host compiler's `flags` ask of the device code too: GCC's and
@@ -316,7 +318,7 @@ fn read_header(path: &std::path::Path) -> Option<String> {
 
 fn lower_analysis(
     src: &str,
-    analysis: crate::Analysis,
+    mut analysis: crate::Analysis,
     opts: &LowerOptions,
     header_items: &[crate::types::HeaderItem],
     header_globals: &std::collections::HashMap<String, crate::types::HeaderGlobal>,
@@ -325,6 +327,7 @@ fn lower_analysis(
     if diags.iter().any(|d| d.is_error()) {
         return (None, diags);
     }
+    analysis.unit.pointers_do_not_alias = opts.pointers_do_not_alias;
     let plans = acc_engine::plan::plan(&analysis.unit, &analysis.attrs);
     let mut lw = Lowerer {
         src,
