@@ -111,6 +111,7 @@ pub fn dep_facts(
     cx.walk(body);
     cx.finish_reductions();
     cx.facts.iteration_locals = iteration_locals(&cx, node, body);
+    cx.facts.span = cx.loop_span;
     cx.facts
 }
 
@@ -817,6 +818,29 @@ mod tests {
             ),
             ["t"]
         );
+    }
+
+    /// An array the loop's body declares is each pass's own (C 6.2.4): writing it is no
+    /// dependence, and the `kernels` loop runs on the gangs; one declared before the loop and
+    /// written at a fixed element is still shared.
+    #[test]
+    fn arrays_the_body_declares_are_each_pass_own() {
+        let info = |decl: &str, body: &str| {
+            let src = format!(
+                "void f(double *restrict o) {{\n{decl}\n#pragma acc kernels copyout(o[0:100])\nfor (int i = 0; i < 100; i++) {{ {body} }}\n}}\n"
+            );
+            let (lowered, diags) = crate::lower::lower_test_file(&src);
+            let lowered = lowered.unwrap_or_else(|| panic!("{diags:?}"));
+            lowered.info.join("\n")
+        };
+        let body = "for (int j = 0; j < 4; j++) t[j] = i + j; o[i] = t[3] - t[0];";
+        let local = info("", &format!("double t[4]; {body}"));
+        assert!(
+            local.contains("loop: gang (independent by the dependence test)"),
+            "{local}"
+        );
+        let shared = info("double t[4];", body);
+        assert!(shared.contains("loop: sequential"), "{shared}");
     }
 
     #[test]

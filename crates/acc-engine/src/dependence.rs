@@ -35,10 +35,11 @@ pub fn independent(unit: &Unit, deps: &DepFacts, allowed_writes: &[VarId]) -> Re
     {
         return Err(format!("every iteration assigns `{}`", unit.var(*v).name));
     }
+    // An array the body declares is a fresh one each pass: no iteration sees another's.
     let written: Vec<VarId> = deps
         .accesses
         .iter()
-        .filter(|a| a.write)
+        .filter(|a| a.write && !deps.span.contains(unit.var(a.var).decl_span))
         .map(|a| a.var)
         .collect();
     for &w in &written {

@@ -265,6 +265,9 @@ pub struct DepFacts {
     /// declared at the top of the function): each iteration's own, as every compiler that
     /// parallelizes the loop makes them (nvc's "privatized" scalars).
     pub iteration_locals: Vec<VarId>,
+    /// The loop statement: a variable declared inside it is each iteration's own (an array
+    /// declared in the body is a fresh one each pass, C 6.2.4).
+    pub span: Span,
 }
 
 /// One array access `a[e1][e2]…` (through an array or a pointer).

@@ -277,6 +277,7 @@ pub(super) fn descriptive_vector(
         let shared_writes = deps.accesses.iter().any(|a| {
             a.write
                 && !allowed.contains(&a.var)
+                && !deps.span.contains(unit.var(a.var).decl_span)
                 && !a
                     .subscripts
                     .iter()
