@@ -88,6 +88,31 @@ int main(void) {
     bad = 1;
   }
 
+  /* Extremes chosen by a comparison (`if (v[i] > m) m = v[i];`, a conditional), on doubles
+   * and ints: `max` and `min` reductions too. */
+  double cmax = -1e30, cmin = 1e30, s_cmax = -1e30, s_cmin = 1e30;
+  int kmax = -100, kmin = 100, s_kmax = -100, s_kmin = 100;
+#pragma acc kernels copyin(v, k)
+  for (int i = 0; i < N * M; i++) {
+    if (v[i] > cmax) cmax = v[i];
+    cmin = v[i] < cmin ? v[i] : cmin;
+    if (kmax < k[i]) {
+      kmax = k[i];
+    }
+    kmin = kmin <= k[i] ? kmin : k[i];
+  }
+  for (int i = 0; i < N * M; i++) {
+    if (v[i] > s_cmax) s_cmax = v[i];
+    if (v[i] < s_cmin) s_cmin = v[i];
+    if (k[i] > s_kmax) s_kmax = k[i];
+    if (k[i] < s_kmin) s_kmin = k[i];
+  }
+  if (cmax != s_cmax || cmin != s_cmin || kmax != s_kmax || kmin != s_kmin) {
+    printf("compared extremes: %g %g %d %d, want %g %g %d %d\n", cmax, cmin, kmax, kmin, s_cmax,
+           s_cmin, s_kmax, s_kmin);
+    bad = 1;
+  }
+
   /* `kernels loop` and a `loop` of its own in `kernels`, without the clause; asynchronous. */
   long evens = 0;
   double total = 0;

@@ -479,7 +479,9 @@ impl<'s> Cx<'_, 's, '_> {
     /// of partial results does not.
     fn reduction_form(&self, assignment: Node<'s>, var: VarId) -> Option<(ReductionOp, usize)> {
         let f = fields();
-        if assignment.parent()?.node_kind() != "expression_statement" {
+        let operator = |n: Node| n.child_by_field_id(f.operator.get()).map(|o| self.text(o));
+        let statement = assignment.parent()?;
+        if statement.node_kind() != "expression_statement" {
             return None;
         }
         let v = self.unit.var(var);
@@ -491,7 +493,18 @@ impl<'s> Cx<'_, 's, '_> {
             let n = strip_parens(n);
             n.node_kind() == "identifier" && self.var_at(n).is_some_and(|r| r.var == var)
         };
-        let operator = |n: Node| n.child_by_field_id(f.operator.get()).map(|o| self.text(o));
+        // A maximum or minimum chosen by a comparison (`if (e > v) v = e;`,
+        // `v = e > v ? e : v;`): exact on integers too.
+        let real = !matches!(ty, ScalarType::C32 | ScalarType::C64);
+        if real
+            && assignment.node_kind() == "assignment_expression"
+            && operator(assignment) == Some("=")
+        {
+            let right = strip_parens(assignment.child_by_field_id(f.right.get())?);
+            if let Some(form) = self.chosen_extreme(statement, right, &is_v) {
+                return Some(form);
+            }
+        }
         let arithmetic = |op: ReductionOp, e: Node| match op {
             ReductionOp::Add | ReductionOp::Mul => !ty.is_integer() || self.integer_valued(e),
             ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor => ty.is_integer(),
@@ -515,6 +528,91 @@ impl<'s> Cx<'_, 's, '_> {
             _ => return None,
         };
         arithmetic(op, e).then_some((op, refs))
+    }
+
+    /// `v = e > v ? e : v` (a conditional choosing between `v` and `e` by comparing them), or
+    /// `v = e` as the only statement of `if (e > v)` without `else`: `max` or `min`, and the
+    /// references to `v` the statement makes (with the condition's).
+    fn chosen_extreme(
+        &self,
+        statement: Node<'s>,
+        right: Node<'s>,
+        is_v: &dyn Fn(Node) -> bool,
+    ) -> Option<(ReductionOp, usize)> {
+        let f = fields();
+        let same = |a: Node, b: Node| {
+            self.text(strip_parens(a))
+                .split_whitespace()
+                .collect::<String>()
+                == self
+                    .text(strip_parens(b))
+                    .split_whitespace()
+                    .collect::<String>()
+        };
+        // The extreme `cond` picks when true: `Some(true)` when it picks `e` over `v` for
+        // being greater (so `max`) … expressed as which side wins.
+        let compare = |cond: Node, winner: Node| -> Option<ReductionOp> {
+            let cond = strip_parens(cond);
+            if cond.node_kind() != "binary_expression" {
+                return None;
+            }
+            let l = cond.child_by_field_id(f.left.get())?;
+            let r = cond.child_by_field_id(f.right.get())?;
+            let greater = match self.text(cond.child_by_field_id(f.operator.get())?) {
+                ">" | ">=" => true,
+                "<" | "<=" => false,
+                _ => return None,
+            };
+            // `l op r` true picks `winner`: the greater of the two when `winner` is `l` of `>`.
+            let winner_is_left = if same(l, winner) && is_v(r) {
+                true
+            } else if same(r, winner) && is_v(l) {
+                false
+            } else if is_v(winner) && is_v(l) && !is_v(r) {
+                true
+            } else if is_v(winner) && is_v(r) && !is_v(l) {
+                false
+            } else {
+                return None;
+            };
+            Some(if greater == winner_is_left {
+                ReductionOp::Max
+            } else {
+                ReductionOp::Min
+            })
+        };
+        if right.node_kind() == "conditional_expression" {
+            let cond = right.child_by_field_id(f.condition.get())?;
+            let then = right.child_by_field_name("consequence")?;
+            let other = right.child_by_field_id(f.alternative.get())?;
+            // One branch is `v`, the other the value compared with it.
+            if is_v(then) == is_v(other) {
+                return None;
+            }
+            return compare(cond, then).map(|op| (op, 3));
+        }
+        // `if (cond) v = e;` or `if (cond) { v = e; }`, no `else`.
+        let mut holder = statement.parent()?;
+        if holder.node_kind() == "compound_statement" {
+            if holder.named_child_count() != 1 {
+                return None;
+            }
+            holder = holder.parent()?;
+        }
+        if holder.node_kind() != "if_statement"
+            || holder.child_by_field_id(f.alternative.get()).is_some()
+        {
+            return None;
+        }
+        let cond = holder.child_by_field_id(f.condition.get())?;
+        let cond = match cond.node_kind() {
+            "condition_clause" | "parenthesized_expression" => cond.named_child(0)?,
+            _ => cond,
+        };
+        if is_v(right) {
+            return None;
+        }
+        compare(cond, right).map(|op| (op, 2))
     }
 
     /// `v op e`, `e op v` or `fmax(v, e)`-like: the operator, `e`, and the two references to
@@ -862,6 +960,12 @@ mod tests {
             ("u |= k[i];", "|:u"),
             ("u ^= 1u << (i % 8);", "^:u"),
             ("p *= k[i]; p = p * 2;", "*:p"),
+            ("if (a[i] > m) m = a[i];", "max:m"),
+            ("if (m > a[i]) { m = a[i]; }", "min:m"),
+            ("if (k[i] < n) n = k[i];", "min:n"),
+            ("m = a[i] > m ? a[i] : m;", "max:m"),
+            ("m = (m <= a[i]) ? m : a[i];", "min:m"),
+            ("n = n > k[i] ? n : k[i];", "max:n"),
         ] {
             assert_eq!(reductions_of(d, body), vec![want.to_string()], "{body}");
         }
@@ -884,6 +988,11 @@ mod tests {
             "any = any || a[i] > 0;",
             "q++;",
             "s += a[i]; if (s > 10) b[i] = 1;",
+            "if (a[i] > s) s = a[i]; else b[i] = 0;",
+            "if (a[i] > s) s = b[i];",
+            "if (a[i] > s) { s = a[i]; b[i] = 1; }",
+            "s = a[i] > s ? b[i] : s;",
+            "s = a[i] > 0 ? a[i] : s;",
         ] {
             assert_eq!(reductions_of(d, body), Vec::<String>::new(), "{body}");
         }
