@@ -392,6 +392,7 @@ fn lower_analysis(
     lw.run();
     lw.warn_mixed_atomics();
     lw.warn_shared_scalar_writes();
+    lw.warn_shared_scratch_arrays();
     lw.warn_pointers_mapped_whole();
     lw.warn_lost_firstprivate_writes();
     // An item's extent is read for each use of it (the data actions, the kernel's arguments):

@@ -7,6 +7,8 @@
 //! in `parallel` and `serial`: a scalar with no data clause is `firstprivate` there (OpenACC
 //! 3.3 2.5.1, 2.5.2), so what the region assigns to it never reaches the host, which reads it
 //! after the construct (the same `error = fmax(error, …)` in a `parallel loop`: 0 comes back).
+//! And a scratch array the loop shares whose same elements every iteration writes (`tmp[j]`
+//! for the inner `j`, without `private(tmp)`, which nvc's documentation asks for too).
 //!
 //! It must not change the plan: it only reads it.
 
@@ -93,6 +95,178 @@ impl Lowerer<'_> {
             }
         }
         self.diags.extend(warnings);
+    }
+
+    /// An array declared outside a partitioned loop, named by no `private` clause, that every
+    /// iteration writes at the same elements: subscripts made of the counters of the loops
+    /// inside it and of names the loop does not change (`tmp[j] = …` in an inner `for (j …)`,
+    /// `buf[0] = …`). The iterations run in parallel share it and race (OpenACC 3.3 2.9.9,
+    /// 2.6: only `private` gives each its own); on the CPU devices a chunk of iterations runs
+    /// on one thread, which often hides the race a GPU shows. Not writes under `atomic`.
+    pub(super) fn warn_shared_scratch_arrays(&mut self) {
+        use acc_engine::facts::Shape;
+        let mut warnings = Vec::new();
+        for plan in self.plans {
+            let ConstructPlan::Kernel(k) = plan else {
+                continue;
+            };
+            let mut warned: Vec<VarId> = Vec::new();
+            for l in k.loops.iter().filter(|l| l.partition.is_parallelized()) {
+                let c = self.unit.construct(l.construct);
+                let (Some(body), Some(facts)) = (c.body, c.loops.first()) else {
+                    continue;
+                };
+                let (Some(deps), Some(header)) = (&facts.deps, &facts.header) else {
+                    continue;
+                };
+                // The counters of the sequential loops inside (not the construct's own,
+                // collapsed ones): the same values in every iteration.
+                let own: Vec<Span> = c.loops.iter().map(|f| f.span).collect();
+                let counters = self.inner_loop_counters(body, &own);
+                // Names whose value is the iteration's: the body's own declarations.
+                let locals: Vec<&str> = self
+                    .unit
+                    .vars
+                    .iter()
+                    .filter(|v| body.contains(v.decl_span))
+                    .map(|v| v.name.as_str())
+                    .filter(|n| !counters.iter().any(|c| c == n))
+                    .collect();
+                let controls: Vec<&str> = c
+                    .loops
+                    .iter()
+                    .filter_map(|f| f.header.as_ref().map(|h| h.var.as_str()))
+                    .collect();
+                let changed: Vec<&str> = deps
+                    .scalar_writes
+                    .iter()
+                    .map(|w| self.unit.var(w.0).name.as_str())
+                    .collect();
+                let atomics: Vec<Span> = self
+                    .unit
+                    .constructs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| {
+                        x.directive.kind == DirectiveKind::Atomic && body.contains(x.pragma_span)
+                    })
+                    .map(|(i, _)| self.statement_of(ConstructId(i as u32)))
+                    .collect();
+                let repeated = |subscript: &str| {
+                    let words: Vec<&str> = subscript
+                        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                        .filter(|w| w.chars().next().is_some_and(|ch| !ch.is_ascii_digit()))
+                        .collect();
+                    words.iter().all(|w| {
+                        *w != header.var
+                            && !controls.contains(w)
+                            && !locals.contains(w)
+                            && (counters.iter().any(|c| c == w) || !changed.contains(w))
+                    })
+                };
+                for a in deps.accesses.iter().filter(|a| a.write) {
+                    let var = self.unit.var(a.var);
+                    let scratch = matches!(var.shape, Shape::Array | Shape::Pointer)
+                        && !body.contains(var.decl_span)
+                        && !warned.contains(&a.var)
+                        && !k.private.contains(&a.var)
+                        && !k.reductions.iter().any(|r| r.var == a.var)
+                        && !loop_private_at(self.unit, k, a.var, a.span)
+                        && !l.private.contains(&a.var)
+                        && !atomics.iter().any(|s| s.contains(a.span))
+                        && !self.conditional_within(a.span, body)
+                        && !self.named_private_by_construct(k.construct, a.var)
+                        && !a.subscripts.is_empty()
+                        && a.subscripts.iter().all(|(text, _)| repeated(text));
+                    if !scratch {
+                        continue;
+                    }
+                    warned.push(a.var);
+                    let name = &var.name;
+                    let element = &self.src[a.span.range()];
+                    warnings.push(
+                        Diagnostic::warning(
+                            a.span,
+                            format!(
+                                "every iteration of this loop writes `{element}`, elements of \
+                                 `{name}` the other iterations write too: the loop shares \
+                                 `{name}`, so run in parallel its iterations race"
+                            ),
+                        )
+                        .with_secondary(c.directive.name_span, "the loop")
+                        .with_note(format!(
+                            "add `private({name})` to the loop to give each iteration its own \
+                             (a section, `private({name}[0:n])`, for a pointer)"
+                        )),
+                    );
+                }
+            }
+        }
+        self.diags.extend(warnings);
+    }
+
+    /// The names the `for` loops inside `body` count with (declared in their header or
+    /// assigned there), but those of the loops at `own` (the construct's).
+    fn inner_loop_counters(&self, body: Span, own: &[Span]) -> Vec<String> {
+        let mut names = Vec::new();
+        let Some(root) = self.node_at(body) else {
+            return names;
+        };
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
+            let at = Span::new(n.start_byte(), n.end_byte());
+            if n.node_kind() != "for_statement" || own.contains(&at) || !body.contains(at) {
+                continue;
+            }
+            let Some(init) = n.child_by_field_name("initializer") else {
+                continue;
+            };
+            let target = match init.node_kind() {
+                "declaration" => init
+                    .child_by_field_name("declarator")
+                    .and_then(|d| d.child_by_field_name("declarator").or(Some(d))),
+                "assignment_expression" => init.child_by_field_name("left"),
+                _ => None,
+            };
+            if let Some(t) = target.filter(|t| t.node_kind() == "identifier") {
+                names.push(self.src[t.byte_range()].to_string());
+            }
+        }
+        names
+    }
+
+    /// Whether the code at `at` runs only when a condition inside `body` holds (`if`,
+    /// `switch`, `?:`, `&&`/`||`): perhaps in one iteration only (`if (i == 0) …`).
+    fn conditional_within(&self, at: Span, body: Span) -> bool {
+        let mut n = self.node_at(at);
+        while let Some(x) = n {
+            let here = Span::new(x.start_byte(), x.end_byte());
+            if !body.contains(here) || here == body {
+                return false;
+            }
+            if matches!(
+                x.node_kind(),
+                "if_statement" | "switch_statement" | "conditional_expression"
+            ) {
+                return true;
+            }
+            n = x.parent();
+        }
+        false
+    }
+
+    /// Whether a `private` or `firstprivate` clause of compute construct `id` names `var`
+    /// (each gang its own copy, a section of it included).
+    fn named_private_by_construct(&self, id: ConstructId, var: VarId) -> bool {
+        let c = self.unit.construct(id);
+        c.directive.clauses.iter().enumerate().any(|(i, clause)| {
+            matches!(clause.kind, ClauseKind::Private | ClauseKind::Firstprivate)
+                && c.clause_vars
+                    .get(i)
+                    .is_some_and(|vs| vs.contains(&Some(var)))
+        })
     }
 
     /// A scalar that a `parallel` or `serial` construct gets as an implicit `firstprivate`,
@@ -243,5 +417,51 @@ impl Lowerer<'_> {
             )
         });
         (!declares).then(|| Span::new(n.start_byte(), n.end_byte()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::lower_test_file;
+
+    /// The accesses warned about as a scratch array the loop's iterations share.
+    fn warned(body: &str) -> Vec<String> {
+        let src = format!(
+            "void f(int n, double *restrict out, int *restrict hist) {{\n  double tmp[16], buf[4];\n  int j;\n{body}\n}}\n"
+        );
+        let (_, diags) = lower_test_file(&src);
+        diags
+            .iter()
+            .filter(|d| d.message.contains("the other iterations write too"))
+            .map(|d| src[d.span.range()].to_string())
+            .collect()
+    }
+
+    /// Every iteration writing the same elements of an array the loop shares (`tmp[j]` for the
+    /// inner `j`, `buf[0]`) is warned about; not with `private`, not an array the body
+    /// declares, not a write only one iteration makes (`if (i == 0)`), not under `atomic`,
+    /// not an element the iteration computes its index of.
+    #[test]
+    fn scratch_arrays_every_iteration_writes_are_warned_about() {
+        let lp = |clauses: &str, body: &str| {
+            format!("#pragma acc parallel loop copyout(out[0:n]) {clauses}\n  for (int i = 0; i < n; i++) {{ {body} }}")
+        };
+        let scratch = "for (j = 0; j < 16; j++) tmp[j] = i + j; out[i] = tmp[3];";
+        assert_eq!(warned(&lp("", scratch)), ["tmp[j]"]);
+        let c99 = "for (int k = 0; k < 16; k++) tmp[k] = i; buf[0] = 1; out[i] = tmp[1];";
+        assert_eq!(warned(&lp("", c99)), ["tmp[k]", "buf[0]"]);
+        assert!(warned(&lp("private(tmp)", scratch)).is_empty());
+        assert!(warned(&lp(
+            "",
+            "double t[4]; for (j = 0; j < 4; j++) t[j] = i; out[i] = t[0];"
+        ))
+        .is_empty());
+        assert!(warned(&lp("", "if (i == 0) buf[0] = 1; out[i] = i;")).is_empty());
+        assert!(warned(&lp(
+            "",
+            "#pragma acc atomic update\n hist[0]++; out[i] = i;"
+        ))
+        .is_empty());
+        assert!(warned(&lp("", "int c = 2 * i; out[c / 2] = i;")).is_empty());
     }
 }
