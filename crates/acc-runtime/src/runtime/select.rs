@@ -98,7 +98,8 @@ pub fn not_host_kind() -> DeviceKind {
 /// Parses a device type as `ACC_DEVICE_TYPE` spells it.
 pub fn parse_device_type(s: &str, site: &Site<'_>) -> Result<DeviceKind> {
     match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
-        "host" => Ok(DeviceKind::Host),
+        // nvc's `multicore` is its host target, the host's cores: acc's `host`.
+        "host" | "multicore" => Ok(DeviceKind::Host),
         "host_discrete" => Ok(DeviceKind::HostDiscrete),
         "nvidia" => Ok(DeviceKind::Nvidia),
         "not_host" => {
@@ -284,4 +285,22 @@ pub fn set_current(kind: DeviceKind, num: usize, site: &Site<'_>) -> Result<()> 
     let d = runtime()?.device(kind, num, site)?;
     CURRENT.with(|c| c.set(Some(d)));
     Ok(())
+}
+
+#[cfg(test)]
+mod device_type_tests {
+    use super::*;
+
+    /// `ACC_DEVICE_TYPE` in any case, with `-` for `_`, and nvc's `multicore` (its name for
+    /// the host's cores); an unknown name is an error.
+    #[test]
+    fn device_types_are_spelt_as_compilers_spell_them() {
+        let site = Site::default();
+        let kind = |s: &str| parse_device_type(s, &site).ok();
+        assert_eq!(kind("HOST"), Some(DeviceKind::Host));
+        assert_eq!(kind("multicore"), Some(DeviceKind::Host));
+        assert_eq!(kind("host-discrete"), Some(DeviceKind::HostDiscrete));
+        assert_eq!(kind("nvidia"), Some(DeviceKind::Nvidia));
+        assert_eq!(kind("radeon"), None);
+    }
 }
