@@ -27,6 +27,8 @@ struct Mark {
     /// That line's number.
     line: usize,
     file: usize,
+    /// A preprocessor's marker said the lines are a system header's (flag 3).
+    system: bool,
 }
 
 /// A place as the C compiler reports it.
@@ -61,6 +63,7 @@ impl LineMap {
                 from: 0,
                 line: 1,
                 file: 0,
+                system: false,
             }],
             files: vec![file.to_string()],
         };
@@ -74,7 +77,7 @@ impl LineMap {
             if was_in_comment {
                 continue;
             }
-            if let Some((line, name)) = line_directive(text) {
+            if let Some((line, name, system)) = line_directive(text) {
                 let file = match name {
                     None => map.marks.last().map_or(0, |m| m.file),
                     Some(n) => match map.files.iter().position(|f| *f == n) {
@@ -89,6 +92,7 @@ impl LineMap {
                     from: row + 1,
                     line,
                     file,
+                    system,
                 });
             }
         }
@@ -101,8 +105,8 @@ impl LineMap {
         self.marks.len() == 1
     }
 
-    /// The file and line of byte `offset`.
-    pub fn place(&self, offset: usize) -> Place<'_> {
+    /// The mark that numbers byte `offset`'s line, and that line's 0-based row.
+    fn mark_at(&self, offset: usize) -> (Mark, usize) {
         let row = self
             .starts
             .partition_point(|&s| s <= offset)
@@ -111,6 +115,18 @@ impl LineMap {
             .marks
             .partition_point(|m| m.from <= row)
             .saturating_sub(1)];
+        (mark, row)
+    }
+
+    /// Whether byte `offset` is in a system header's lines, as preprocessed text marks them
+    /// (`# 42 "/usr/include/stdio.h" 3`): what the C library declares, not the program.
+    pub fn in_system_header(&self, offset: usize) -> bool {
+        self.mark_at(offset).0.system
+    }
+
+    /// The file and line of byte `offset`.
+    pub fn place(&self, offset: usize) -> Place<'_> {
+        let (mark, row) = self.mark_at(offset);
         Place {
             file: &self.files[mark.file],
             line: mark.line + row.saturating_sub(mark.from),
@@ -134,8 +150,8 @@ impl LineMap {
 }
 
 /// `#line N`, `#line N "file"` or `# N "file" flags…` at the start of `text`: the number of
-/// the next line and the file, if named.
-fn line_directive(text: &str) -> Option<(usize, Option<String>)> {
+/// the next line, the file if named, and whether the flags say a system header (3).
+fn line_directive(text: &str) -> Option<(usize, Option<String>, bool)> {
     let rest = text.trim_start_matches([' ', '\t']).strip_prefix('#')?;
     let rest = rest.trim_start_matches([' ', '\t']);
     let rest = match rest.strip_prefix("line") {
@@ -149,23 +165,27 @@ fn line_directive(text: &str) -> Option<(usize, Option<String>)> {
     }
     let line: usize = rest[..digits].parse().ok()?;
     let tail = rest[digits..].trim_start_matches([' ', '\t']);
-    let name = match tail.strip_prefix('"') {
-        Some(quoted) => Some(unescape(quoted)?),
-        None if tail.is_empty() || tail.starts_with("//") || tail.starts_with("/*") => None,
+    let (name, flags) = match tail.strip_prefix('"') {
+        Some(quoted) => {
+            let (name, rest) = unescape(quoted)?;
+            (Some(name), rest)
+        }
+        None if tail.is_empty() || tail.starts_with("//") || tail.starts_with("/*") => (None, ""),
         None => return None,
     };
-    Some((line, name))
+    let system = flags.split_whitespace().any(|f| f == "3");
+    Some((line, name, system))
 }
 
 /// The string literal's content up to its closing quote, escapes undone as the preprocessor
-/// does for `#line` (`\\` and `\"`).
-fn unescape(quoted: &str) -> Option<String> {
+/// does for `#line` (`\\` and `\"`), and the text after the quote.
+fn unescape(quoted: &str) -> Option<(String, &str)> {
     let mut out = String::new();
-    let mut chars = quoted.chars();
-    while let Some(c) = chars.next() {
+    let mut chars = quoted.char_indices();
+    while let Some((i, c)) = chars.next() {
         match c {
-            '"' => return Some(out),
-            '\\' => out.push(chars.next()?),
+            '"' => return Some((out, &quoted[i + 1..])),
+            '\\' => out.push(chars.next()?.1),
             c => out.push(c),
         }
     }
@@ -272,6 +292,26 @@ mod tests {
             }
         );
         assert_eq!(m.files(), ["t.c", "lib/h.h"]);
+    }
+
+    /// A preprocessor's markers with flag 3 mark a system header's lines, until a marker
+    /// without it; `#line` never does.
+    #[test]
+    fn system_header_markers_are_seen() {
+        let src = "# 1 \"p.c\"\n# 1 \"/usr/include/stdio.h\" 1 3 4\ntypedef int x;\n# 3 \"p.c\" 2\nint main;\n#line 9 \"q.c\"\nint q;\n";
+        let map = LineMap::new(src, "p.i");
+        let at = |t: &str| src.find(t).unwrap();
+        assert!(map.in_system_header(at("typedef")));
+        assert_eq!(map.place(at("typedef")).file, "/usr/include/stdio.h");
+        assert!(!map.in_system_header(at("int main")));
+        assert_eq!(
+            map.place(at("int main")),
+            Place {
+                file: "p.c",
+                line: 3
+            }
+        );
+        assert!(!map.in_system_header(at("int q")));
     }
 
     #[test]

@@ -385,6 +385,52 @@ fn command_line_macros_reach_the_cuda_module() {
     );
 }
 
+/// Preprocessed C (`acc cc -E x.c -o x.i`, or gcc's, as ccache-like builds and
+/// `-save-temps` make it) compiled on: its system headers' declarations (`div_t`, `struct
+/// timeval`), which the text now holds, stay out of the CUDA module, which NVRTC refused as
+/// redefinitions of the prelude's, for every kernel of the file, at the first launch.
+#[test]
+fn preprocessed_files_keep_the_system_headers_out_of_the_module() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let dir = fresh_dir("cuda-sim-preprocessed");
+    let src = dir.join("pre.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <sys/time.h>\n#include <math.h>\n\
+         typedef struct { double w; } weight;\n\
+         int main(void) {\n  int n = 1000, bad = 0;\n  weight k = {2.0};\n  double *a = malloc(n * sizeof *a);\n  \
+         #pragma acc parallel loop copyout(a[0:n])\n  for (int i = 0; i < n; i++) a[i] = k.w * sqrt((double)i * i);\n  \
+         for (int i = 0; i < n; i++) bad += a[i] != 2.0 * i;\n  free(a);\n  printf(\"wrong=%d\\n\", bad);\n  return bad != 0;\n}\n",
+    )
+    .unwrap();
+    let pre = dir.join("pre.i");
+    let out = Command::new(env!("CARGO_BIN_EXE_acc"))
+        .args(["cc", "-E", "-o"])
+        .arg(&pre)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exe = dir.join("pre");
+    acc_cc(&exe, &["-lm"], &[&pre]);
+    let cache = sim::fresh_cache("preprocessed");
+    let run = run_on(gpu, &cache, &exe, "nvidia");
+    let printed = sim::printed(&run);
+    assert!(
+        run.status.success() && printed.contains("wrong=0"),
+        "{printed}"
+    );
+}
+
 /// `-ffp-contract=off` reaches the kernels: NVRTC fuses `a * b + c` into one rounding by
 /// default (as the simulator does where the CPU has FMA), and with the flag a kernel's floats
 /// are the host's to the last bit. Without the flag, on such a CPU, they are the fused ones.

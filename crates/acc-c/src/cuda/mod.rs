@@ -456,10 +456,14 @@ pub fn support(
     // precision under `#else`).
     let FileText { src, trees, dead } = *file;
     let mut items = items(trees);
+    // Nor what preprocessed text (`acc cc -c x.i`) holds of the system headers: the C
+    // library's declarations, which the module's prelude gives NVRTC as a `.c` file's
+    // `#include`s do.
     items.retain(|n| {
         !dead
             .iter()
             .any(|d| d.start <= n.start_byte() && n.end_byte() <= d.end)
+            && !lines.in_system_header(n.start_byte())
     });
     if let Some(RoutineGlobal { name: g, at, .. }) = bound
         .iter()
