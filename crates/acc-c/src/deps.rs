@@ -801,20 +801,27 @@ impl<'s> Cx<'_, 's, '_> {
 mod tests {
     use super::*;
 
+    /// The analysis of `src` and the dependence facts of its `kernels` construct's first
+    /// plain loop.
+    fn plain_loop_deps(src: &str) -> (crate::Analysis, DepFacts) {
+        let a = crate::analyze_for(src, crate::types::TypeEnv::default(), None);
+        let deps = a
+            .unit
+            .constructs
+            .iter()
+            .find(|c| !c.plain_loops.is_empty())
+            .and_then(|c| c.plain_loops[0].1.deps.clone())
+            .expect("a kernels construct with a plain loop and its dependence facts");
+        (a, deps)
+    }
+
     /// The reductions the dependence facts of the one `kernels` loop of `body` (declarations
     /// first) find: variable names with operator symbols.
     fn reductions_of(decls: &str, body: &str) -> Vec<String> {
         let src = format!(
             "#include <math.h>\nvoid f(double *restrict a, int *restrict k, double *restrict b) {{\n{decls}\n#pragma acc kernels\nfor (int i = 0; i < 100; i++) {{ {body} }}\n}}\n"
         );
-        let a = crate::analyze_for(&src, crate::types::TypeEnv::default(), None);
-        let c = a
-            .unit
-            .constructs
-            .iter()
-            .find(|c| !c.plain_loops.is_empty())
-            .expect("a kernels construct with a plain loop");
-        let deps = c.plain_loops[0].1.deps.as_ref().expect("dependence facts");
+        let (a, deps) = plain_loop_deps(&src);
         deps.reductions
             .iter()
             .map(|(v, op)| format!("{}:{}", op.symbol(), a.unit.var(*v).name))
@@ -827,14 +834,7 @@ mod tests {
         let src = format!(
             "void f(double *restrict a, double *restrict b, int j, int n) {{\n#pragma acc kernels\nfor (int i = 0; i < 100; i++) {{ {body} }}\n}}\n"
         );
-        let a = crate::analyze_for(&src, crate::types::TypeEnv::default(), None);
-        let c = a
-            .unit
-            .constructs
-            .iter()
-            .find(|c| !c.plain_loops.is_empty())
-            .expect("a kernels construct with a plain loop");
-        let deps = c.plain_loops[0].1.deps.as_ref().expect("dependence facts");
+        let (a, deps) = plain_loop_deps(&src);
         deps.accesses
             .iter()
             .filter(|x| x.write)
@@ -869,14 +869,7 @@ mod tests {
         let src = format!(
             "void g(double *);\nvoid f(double *restrict a, double *restrict b) {{\ndouble t, u; int k;\n{before}\n#pragma acc kernels\nfor (int i = 0; i < 100; i++) {{ {body} }}\n{after}\n}}\n"
         );
-        let a = crate::analyze_for(&src, crate::types::TypeEnv::default(), None);
-        let c = a
-            .unit
-            .constructs
-            .iter()
-            .find(|c| !c.plain_loops.is_empty())
-            .expect("a kernels construct with a plain loop");
-        let deps = c.plain_loops[0].1.deps.as_ref().expect("dependence facts");
+        let (a, deps) = plain_loop_deps(&src);
         deps.iteration_locals
             .iter()
             .map(|&v| a.unit.var(v).name.clone())
