@@ -834,7 +834,7 @@ mod tests {
         let src = format!(
             "void f(double *restrict a, double *restrict b, int j, int n) {{\n#pragma acc kernels\nfor (int i = 0; i < 100; i++) {{ {body} }}\n}}\n"
         );
-        let (a, deps) = plain_loop_deps(&src);
+        let (_, deps) = plain_loop_deps(&src);
         deps.accesses
             .iter()
             .filter(|x| x.write)
