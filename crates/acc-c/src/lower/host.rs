@@ -661,6 +661,13 @@ impl<'a> Lowerer<'a> {
         } else {
             None
         };
+        if threads_mode && !thread_gangs && self.lanes.is_none() {
+            if let Some(name) = self.gang_array_lanes_write(k) {
+                self.info.push(format!(
+                    "{at}: CUDA: a thread a gang iteration, its vector loops in order (they write `{name}`, an array of the gang's own, which its threads would each have a copy of)"
+                ));
+            }
+        }
         // A gang's copy of a private section is shared by the gang's threads: a block must
         // be a gang.
         if threads_mode && self.lanes.is_none() && !thread_gangs && has_private_sections {

@@ -113,7 +113,10 @@ impl<'a> Lowerer<'a> {
             if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
                 return None;
             }
-            if self.lanes_write_a_level_array(k, &g.private, gbody, &spans, deps) {
+            if self
+                .lanes_write_a_level_array(k, &g.private, gbody, &spans, deps)
+                .is_some()
+            {
                 return None;
             }
             // Each thread has its own copy of a private or firstprivate variable: every thread
@@ -187,7 +190,10 @@ impl<'a> Lowerer<'a> {
         if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
             return None;
         }
-        if self.lanes_write_a_level_array(k, &w.private, wbody, &spans, deps) {
+        if self
+            .lanes_write_a_level_array(k, &w.private, wbody, &spans, deps)
+            .is_some()
+        {
             return None;
         }
         // A private copy (`loop worker private(off)`, a firstprivate) is each thread's own:
@@ -232,10 +238,10 @@ impl<'a> Lowerer<'a> {
         scope: Span,
         spread: &[Span],
         deps: &acc_engine::facts::DepFacts,
-    ) -> bool {
+    ) -> Option<String> {
         use acc_engine::facts::Shape;
         let in_spread = |at: Span| spread.iter().any(|s| s.contains(at));
-        deps.accesses.iter().any(|a| {
+        let written = deps.accesses.iter().find(|a| {
             let var = self.unit.var(a.var);
             let lane_own = k.loops.iter().any(|l| {
                 l.private.contains(&a.var)
@@ -252,7 +258,28 @@ impl<'a> Lowerer<'a> {
                     || k.params
                         .iter()
                         .any(|p| p.var == a.var && p.pass == Pass::Value))
-        })
+        });
+        written.map(|a| self.unit.var(a.var).name.clone())
+    }
+
+    /// The array of a gang's own that its spread loops write, which keeps the kernel off the
+    /// lanes mode ([`Self::lanes_write_a_level_array`]): for `--info`.
+    pub(super) fn gang_array_lanes_write(&self, k: &KernelPlan) -> Option<String> {
+        let threads = |l: &LoopPlan| !l.partition.seq && (l.partition.worker || l.partition.vector);
+        k.loops
+            .iter()
+            .filter(|g| g.partition.gang.is_some())
+            .find_map(|g| {
+                let gc = self.unit.construct(g.construct);
+                let deps = gc.loops.first()?.deps.as_ref()?;
+                let spread = self
+                    .outermost_inside(k, g.construct, |l| threads(l) && l.partition.gang.is_none());
+                let spans: Vec<Span> = spread
+                    .iter()
+                    .map(|l| self.statement_of(l.construct))
+                    .collect();
+                self.lanes_write_a_level_array(k, &g.private, gc.body?, &spans, deps)
+            })
     }
 
     /// A construct's statement: its directive through the end of its body.
@@ -495,5 +522,42 @@ impl<'a> Lowerer<'a> {
             }
         }
         (single, beside)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lower::lower_test_file;
+
+    /// The `--info` line of the CUDA form of a gang loop whose vector loops write `t`.
+    fn cuda_info(gang_clauses: &str) -> String {
+        let src = format!(
+            "void f(double *restrict o) {{\n  double t[32];\n#pragma acc parallel loop gang {gang_clauses} copyout(o[0:64])\n  for (int i = 0; i < 64; i++) {{\n#pragma acc loop vector\n    for (int j = 0; j < 32; j++) t[j] = i + j;\n    double s = 0;\n#pragma acc loop vector reduction(+:s)\n    for (int j = 0; j < 32; j++) s += t[31 - j];\n    o[i] = s;\n  }}\n}}\n"
+        );
+        let (lowered, diags) = lower_test_file(&src);
+        let lowered = lowered.unwrap_or_else(|| panic!("{diags:?}"));
+        lowered
+            .info
+            .iter()
+            .filter(|l| l.contains("CUDA:"))
+            .cloned()
+            .collect()
+    }
+
+    /// A gang's private array its vector loops write keeps the CUDA kernel off the lanes
+    /// (each thread would have a copy of its own), and `--info` says so; the same loops
+    /// writing a shared array spread over the block's threads.
+    #[test]
+    fn vector_loops_writing_a_gangs_array_run_in_order() {
+        let private = cuda_info("private(t)");
+        assert!(
+            private.contains("they write `t`, an array of the gang's own"),
+            "{private}"
+        );
+        let shared = cuda_info("");
+        assert!(
+            shared.contains("spread over the block's threads"),
+            "{shared}"
+        );
     }
 }
