@@ -116,8 +116,9 @@ pub fn dep_facts(
 }
 
 /// [`DepFacts::iteration_locals`]: the scalars from outside the loop (not file-scope ones,
-/// which other functions may read, nor ones whose address the function takes) that the body
-/// assigns before reading on every pass, and that nothing after the loop reads.
+/// which other functions may read, nor ones whose address the function takes, nor ones its
+/// header names, whose condition or step reads the shared value) that the body assigns before
+/// reading on every pass, and that nothing after the loop reads.
 fn iteration_locals(cx: &Cx, node: Node, body: Node) -> Vec<VarId> {
     let mut vars: Vec<VarId> = cx.facts.scalar_writes.iter().map(|w| w.0).collect();
     vars.sort();
@@ -128,6 +129,7 @@ fn iteration_locals(cx: &Cx, node: Node, body: Node) -> Vec<VarId> {
         var.shape == acc_engine::facts::Shape::Scalar
             && !var.is_global
             && !cx.facts.reductions.iter().any(|r| r.0 == v)
+            && !crate::loops::header_names(node, cx.src, name)
             && crate::loops::assigned_before_read(body, cx.src, name)
             && !crate::loops::used_after(node, cx.src, name)
             && !crate::loops::address_taken(node, cx.src, name)
@@ -891,6 +893,11 @@ mod tests {
         );
         assert!(own("", temp, "b[0] = t;").is_empty());
         assert!(own("", "b[i] = t; t = a[i];", "").is_empty());
+        // The header reads it: each pass's condition sees the body's value.
+        let (_, deps) = plain_loop_deps(
+            "void f(double *restrict b) {\n  int i, n = 100;\n#pragma acc kernels\n  for (i = 0; i < n; i++) { n = 50; b[i] = n; }\n}\n",
+        );
+        assert!(deps.iteration_locals.is_empty());
         assert!(own("", "if (a[i] > 0) t = a[i]; b[i] = t;", "").is_empty());
         assert!(own("g(&t);", temp, "").is_empty());
         assert!(own("for (k = 0; k < 9; k++) { b[k] = t;", temp, "}").is_empty());

@@ -256,6 +256,18 @@ fn first_access(s: Node, src: &str, name: &str) -> Option<bool> {
     Some(assigns_first(s, src, name))
 }
 
+/// Whether the header of the `for` statement `node` (its initialization, condition or step)
+/// names `name`.
+pub fn header_names(node: Node, src: &str, name: &str) -> bool {
+    let body = node.child_by_field_name("body");
+    let mut cursor = node.walk();
+    let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+    parts
+        .into_iter()
+        .filter(|c| Some(*c) != body)
+        .any(|c| names_any(c, src, &[name]))
+}
+
 /// Whether the function around `node` takes the address of `name` anywhere (`&name`): its
 /// value may then be read through a pointer where its name is not written.
 pub fn address_taken(node: Node, src: &str, name: &str) -> bool {
