@@ -154,6 +154,8 @@ template <class T> static inline T __shfl_xor_sync(unsigned int mask, T v, int m
 }
 
 /* ---- atomics (device-wide: blocks may run on other OS threads) ----------------------------- */
+/* The host's atomics work on any memory: no pointer needs telling apart as a thread's own. */
+static inline unsigned int __isLocal(const void *) { return 0; }
 #define __ACC_SIM_RMW(NAME, T, BUILTIN)                                                           \
   static inline T NAME(T *p, T v) { return BUILTIN(p, v, __ATOMIC_SEQ_CST); }
 #define __ACC_SIM_INT_ATOMICS(T)                                                                  \

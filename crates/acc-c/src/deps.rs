@@ -235,6 +235,34 @@ fn strip_parens(mut n: Node) -> Node {
     n
 }
 
+/// [`acc_engine::facts::Store::through_pointer`] of a store's target that is no subscript:
+/// whether the way from the target down to its variable dereferences a pointer (`*p`, `p->x`),
+/// `None` where a subscript on the way leaves that to the element's type (`a[2].x`).
+fn through_pointer(mut n: Node) -> Option<bool> {
+    let f = fields();
+    let mut known = true;
+    loop {
+        match n.node_kind() {
+            "identifier" => return if known { Some(false) } else { None },
+            "pointer_expression" => return Some(true),
+            "field_expression" => {
+                let arrow = n
+                    .child_by_field_id(f.operator.get())
+                    .is_some_and(|o| o.kind() == "->");
+                if arrow {
+                    return Some(true);
+                }
+            }
+            "subscript_expression" => known = false,
+            "parenthesized_expression" => {}
+            _ => return None,
+        }
+        n = n
+            .child_by_field_id(f.argument.get())
+            .or_else(|| n.named_child(0))?;
+    }
+}
+
 fn span(n: Node) -> Span {
     Span::new(n.start_byte(), n.end_byte())
 }
@@ -448,6 +476,13 @@ impl<'s> Cx<'_, 's, '_> {
             Some(b) => {
                 if let Some(r) = self.var_at(b).copied() {
                     let v = self.unit.var(r.var);
+                    if v.name != self.control {
+                        self.facts.stores.push(acc_engine::facts::Store {
+                            var: r.var,
+                            span: span(target),
+                            through_pointer: through_pointer(target),
+                        });
+                    }
                     let local = self.loop_span.contains(v.decl_span);
                     if !local && v.name != self.control {
                         self.facts.scalar_writes.push((r.var, span(target)));

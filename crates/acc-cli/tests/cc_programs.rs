@@ -317,6 +317,31 @@ fn a_shared_scalar_written_by_an_independent_loop_is_a_warned_race() {
     let out = ok(acc(&dir).args(["cc", "-c", "nested.c"]).output().unwrap());
     let said = stderr(&out);
     assert_eq!(said.matches("every iteration of this").count(), 1, "{said}");
+    // Under `atomic` the program shares the scalar on purpose: no warning, the count right.
+    let counted = "#include <stdio.h>
+int main(void) {
+  int a[64], n = 0, k = 0;
+                     for (int i = 0; i < 64; i++) a[i] = i % 4 == 0;
+                     #pragma acc kernels loop independent copyin(a) copy(n, k)
+                     for (int i = 0; i < 64; i++)
+    if (a[i]) {
+      int seen;
+                         #pragma acc atomic capture
+      seen = n++;
+                         #pragma acc atomic update
+      k += seen;
+    }
+                     printf(\"%d %d\\n\", n, k);
+  return 0;
+}
+";
+    std::fs::write(dir.join("counted.c"), counted).unwrap();
+    let out = ok(acc(&dir)
+        .args(["cc", "counted.c", "-o", "counted"])
+        .output()
+        .unwrap());
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout_on(&dir, "counted", "host_discrete"), "16 120\n");
 }
 
 /// A scalar private to the inner loop where it is written (OpenUH's kernels benchmarks:

@@ -7,10 +7,10 @@
 //! in the loop must be accessed through the same subscripts everywhere, one
 //! of them `c * i + e` in the control variable `i`, so different iterations
 //! touch different elements; no scalar declared outside the loop may be
-//! assigned (unless it is private or a reduction variable); no function of
-//! unknown effect may be called; no pointer written may alias another
-//! pointer or array used (unless both are `restrict`); and the loop may not
-//! be left early.
+//! assigned, nor such an array written through other subscripts, unless it
+//! is private or a reduction variable; no function of unknown effect may be
+//! called; no pointer written may alias another pointer or array used
+//! (unless both are `restrict`); and the loop may not be left early.
 
 use crate::facts::{DepFacts, Shape, Subscript, Unit, VarId};
 
@@ -35,11 +35,16 @@ pub fn independent(unit: &Unit, deps: &DepFacts, allowed_writes: &[VarId]) -> Re
     {
         return Err(format!("every iteration assigns `{}`", unit.var(*v).name));
     }
-    // An array the body declares is a fresh one each pass: no iteration sees another's.
+    // An array the body declares is a fresh one each pass, and a private one (`loop gang
+    // private(w)`) each iteration's: no iteration sees another's.
     let written: Vec<VarId> = deps
         .accesses
         .iter()
-        .filter(|a| a.write && !deps.span.contains(unit.var(a.var).decl_span))
+        .filter(|a| {
+            a.write
+                && !deps.span.contains(unit.var(a.var).decl_span)
+                && !allowed_writes.contains(&a.var)
+        })
         .map(|a| a.var)
         .collect();
     for &w in &written {

@@ -79,6 +79,27 @@ impl Var {
         !matches!(derivations.get(indexes), Some(Derivation::Array))
     }
 
+    /// Whether `indexes` subscripts of the variable stay in its own storage: `Some(true)` when
+    /// each indexes an array its declarator declares (`c[0]` of `double c[2]`), `Some(false)`
+    /// when one goes through a pointer (`p[i]`, `rows[0][j]` of `double *rows[4]`), `None`
+    /// when the declarator does not say (an array of a typedef'd array type).
+    pub fn indexes_own_storage(&self, indexes: usize) -> Option<bool> {
+        match self.shape {
+            Shape::Pointer => return Some(false),
+            Shape::Array => {}
+            Shape::Scalar | Shape::Aggregate => return (indexes == 0).then_some(true),
+        }
+        let derivations = declarator_derivations(&self.decl_text, self.decl_name.clone());
+        for k in 0..indexes {
+            match derivations.get(k) {
+                Some(Derivation::Array) => {}
+                Some(Derivation::Pointer) => return Some(false),
+                None => return None,
+            }
+        }
+        Some(true)
+    }
+
     /// Whether member `m` of this struct is a pointer (`double *arr`; not an array member).
     pub fn has_pointer_member(&self, m: &str) -> bool {
         self.fields
@@ -268,6 +289,24 @@ pub struct DepFacts {
     /// The loop statement: a variable declared inside it is each iteration's own (an array
     /// declared in the body is a fresh one each pass, C 6.2.4).
     pub span: Span,
+    /// Every store whose target is not a subscript (those are [`Self::accesses`]): to a
+    /// variable as a whole, to a member, or through a pointer (`*p = …`, `p->x = …`), with
+    /// the variable the target is based on, declared inside the loop or not. A GPU's lanes
+    /// need to know whose memory each store writes (`crate::facts` has no syntax of its own).
+    pub stores: Vec<Store>,
+}
+
+/// One store of [`DepFacts::stores`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Store {
+    /// The variable the target is based on (`p` of `p->x`, `s` of `s.a.b`).
+    pub var: VarId,
+    /// The target.
+    pub span: Span,
+    /// Whether the target is reached through a pointer (`*`, `->`): `Some(false)` when it is
+    /// the variable's own storage (`s`, `s.x`), `None` when the front end cannot tell (a
+    /// member of a subscripted element, `a[2].x`).
+    pub through_pointer: Option<bool>,
 }
 
 /// One array access `a[e1][e2]…` (through an array or a pointer).

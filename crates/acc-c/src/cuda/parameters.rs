@@ -95,7 +95,11 @@ fn parameter(
     let Some(nearest) = brackets.last().cloned() else {
         return;
     };
-    let name = d.filter(|x| x.node_kind() == "identifier");
+    // `double (*a)[M]` is a pointer to arrays, no array parameter: C adjusts nothing, and
+    // every extent is the pointee's.
+    let Some(name) = d.filter(|x| x.node_kind() == "identifier") else {
+        return;
+    };
     let inner = &brackets[..brackets.len() - 1];
     let names_a_parameter = |r: &Range<usize>| {
         src[r.clone()]
@@ -103,7 +107,7 @@ fn parameter(
             .any(|w| names.contains(&w))
     };
     match name {
-        Some(name) if inner.iter().any(names_a_parameter) => {
+        name if inner.iter().any(names_a_parameter) => {
             let name = &src[name.byte_range()];
             let element = src[p.start_byte()..top.start_byte()].trim();
             let extents: Vec<String> = inner

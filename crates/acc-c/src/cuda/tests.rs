@@ -144,7 +144,7 @@ fn character_constants_are_ints_as_in_c() {
 
 #[test]
 fn array_parameters_lose_the_extent_c_ignores_and_variable_ones_become_vla_arguments() {
-    let src = "int f(int n, double a[n], const float w[static 4], int m[n][3], int *p) { int l[4]; return 0; }\nint g(int k, char s[k]);\ndouble *h(int n, int m, const double v[n][m], float c[2][n][m + 1]) { return 0; }\nvoid k(int n, int m, double v[][m]);\n";
+    let src = "int f(int n, double a[n], const float w[static 4], int m[n][3], int *p) { int l[4]; return 0; }\nint g(int k, char s[k]);\ndouble *h(int n, int m, const double v[n][m], float c[2][n][m + 1]) { return 0; }\nvoid k(int n, int m, double v[][m]);\nvoid r(double (*a)[8], const int (*b)[2][3]);\n";
     let trees = crate::syntax::parse(src);
     let items = items(&trees);
     let texts: Vec<String> = items
@@ -158,7 +158,8 @@ fn array_parameters_lose_the_extent_c_ignores_and_variable_ones_become_vla_argum
             "int f(int n, double a[], const float w[], int m[][3], int *p) { int l[4]; return 0; }",
             "int g(int k, char s[]);",
             "double *h(int n, int m, __acc_vla_arg<const double> __acc_vla_arg_v, __acc_vla_arg<float> __acc_vla_arg_c) { __acc_vla<const double, 2> v = {(const double *)__acc_vla_arg_v.p, {(long long)(m)}}; (void)v; __acc_vla<float, 3> c = {(float *)__acc_vla_arg_c.p, {(long long)(n), (long long)(m + 1)}}; (void)c; return 0; }",
-            "void k(int n, int m, __acc_vla_arg<double> v);"
+            "void k(int n, int m, __acc_vla_arg<double> v);",
+            "void r(double (*a)[8], const int (*b)[2][3]);"
         ]
     );
 }

@@ -140,6 +140,61 @@ fn arrays_the_body_declares_are_each_pass_own() {
     assert!(shared.contains("loop: sequential"), "{shared}");
 }
 
+/// A `kernels` gang loop whose `private(t)` array its iterations write is as independent as
+/// one that declares `t` (the clause gives each iteration its own).
+#[test]
+fn private_arrays_are_each_iterations_own() {
+    let src = |clauses: &str| {
+        format!(
+            "void f(double *restrict o) {{
+double t[4];
+#pragma acc kernels copyout(o[0:100])
+{{
+#pragma acc loop gang {clauses}
+for (int i = 0; i < 100; i++) {{ for (int j = 0; j < 4; j++) t[j] = i + j; o[i] = t[3] - t[0]; }}
+}}
+}}
+"
+        )
+    };
+    let info = |clauses: &str| {
+        let (lowered, diags) = crate::lower::lower_test_file(&src(clauses));
+        let lowered = lowered.unwrap_or_else(|| panic!("{diags:?}"));
+        lowered.info.join("\n")
+    };
+    let private = info("private(t)");
+    assert!(private.ends_with("loop: gang"), "{private}");
+    let shared = info("");
+    assert!(
+        shared.contains("loop: sequential (not parallelized: `t`"),
+        "{shared}"
+    );
+}
+
+/// Every store that is no subscript, with whether it writes the variable's own storage:
+/// `s.x` does, `*p` and `q->x` do not, `a[1].x` cannot be told without the element's type.
+#[test]
+fn stores_say_whether_they_go_through_a_pointer() {
+    let src = "struct P { double x; };\nvoid f(double *p, struct P *q, struct P *a) {\n#pragma acc kernels\nfor (int i = 0; i < 100; i++) { struct P s; double t; s.x = i; t = s.x; *p = t; q->x = t; (*q).x = t; a[1].x = t; }\n}\n";
+    let (a, deps) = plain_loop_deps(src);
+    let stores: Vec<String> = deps
+        .stores
+        .iter()
+        .map(|s| format!("{}:{:?}", a.unit.var(s.var).name, s.through_pointer))
+        .collect();
+    assert_eq!(
+        stores,
+        [
+            "s:Some(false)",
+            "t:Some(false)",
+            "p:Some(true)",
+            "q:Some(true)",
+            "q:Some(true)",
+            "a:None"
+        ]
+    );
+}
+
 #[test]
 fn statements_of_one_reduction_operator_are_reductions() {
     let d = "double s = 0, m = 0; float fm = 0; int n = 0; unsigned u = 0; long p = 1;";

@@ -656,16 +656,14 @@ impl<'a> Lowerer<'a> {
                 "{at}: CUDA: one thread a gang (`num_gangs(1)` with gang-redundant code around its gang loops, which sees all they wrote)"
             ));
         }
-        self.lanes = if threads_mode && !thread_gangs {
-            self.lanes_plan(id, k, span)
-        } else {
-            None
-        };
-        if threads_mode && !thread_gangs && self.lanes.is_none() {
-            if let Some(name) = self.gang_array_lanes_write(k) {
-                self.info.push(format!(
-                    "{at}: CUDA: a thread a gang iteration, its vector loops in order (they write `{name}`, an array of the gang's own, which its threads would each have a copy of)"
-                ));
+        self.lanes = None;
+        if threads_mode && !thread_gangs {
+            match self.lanes_plan(id, k, span) {
+                Ok(lanes) => self.lanes = Some(lanes),
+                Err(Some(why)) => self.info.push(format!(
+                    "{at}: CUDA: a thread a gang iteration, its worker/vector loops in order ({why})"
+                )),
+                Err(None) => {}
             }
         }
         // A gang's copy of a private section is shared by the gang's threads: a block must

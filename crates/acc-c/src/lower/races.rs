@@ -62,11 +62,17 @@ impl Lowerer<'_> {
                         .filter(|p| p.pass == acc_engine::plan::Pass::Value)
                         .map(|p| p.var),
                 );
+                // An `atomic` update or capture is the program's way of sharing it.
+                let atomics: Vec<Span> = c
+                    .body
+                    .map(|b| self.atomics_in(b).map(|(_, s)| s).collect())
+                    .unwrap_or_default();
                 let mut named: Vec<VarId> = Vec::new();
                 for &(v, at) in &deps.scalar_writes {
                     // Private to an inner loop where it is written (`private(t)` on the
                     // vector loop inside): each iteration has its own there.
                     if own.contains(&v)
+                        || atomics.iter().any(|s| s.contains(at))
                         || named.contains(&v)
                         || warned.contains(&(v, at))
                         || loop_private_at(self.unit, k, v, at)
@@ -142,16 +148,7 @@ impl Lowerer<'_> {
                     .iter()
                     .map(|w| self.unit.var(w.0).name.as_str())
                     .collect();
-                let atomics: Vec<Span> = self
-                    .unit
-                    .constructs
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, x)| {
-                        x.directive.kind == DirectiveKind::Atomic && body.contains(x.pragma_span)
-                    })
-                    .map(|(i, _)| self.statement_of(ConstructId(i as u32)))
-                    .collect();
+                let atomics: Vec<Span> = self.atomics_in(body).map(|(_, s)| s).collect();
                 let repeated = |subscript: &str| {
                     let words: Vec<&str> = subscript
                         .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))

@@ -56,16 +56,34 @@ pub(super) fn region_statements(c: &acc_engine::facts::Construct) -> Vec<Span> {
     }
 }
 
+/// A write in a kernel, as the lanes see it ([`Lowerer::kernel_writes`]).
+struct KernelWrite {
+    /// The variable the written location is based on.
+    var: VarId,
+    span: Span,
+    /// It may set a thread's own copy of a variable of the gang (or worker).
+    own: bool,
+    /// It may write memory the block's threads share.
+    shared: bool,
+}
+
 impl<'a> Lowerer<'a> {
     /// Whether the kernel's CUDA version can run in lanes mode ([`Lanes`]), and how. Every
     /// outermost gang loop of `body` (none of them worker or vector itself) must contain
     /// worker or vector loops, whose reductions are on scalars declared inside the gang loop;
-    /// the code around them (vector-single code, which every thread of a block runs) may
-    /// call no function of unknown effect, and each of its writes of data other threads see
-    /// must stand in a statement of the gang loop's body that contains no such loop (that
-    /// statement then runs on one thread). Anything else keeps the threads mode, which is
-    /// always exact.
-    pub(super) fn lanes_plan(&self, id: ConstructId, k: &KernelPlan, body: Span) -> Option<Lanes> {
+    /// the code around them (vector-single code, which every thread of a block runs, each
+    /// on its own copy of the gang's variables) may call no function of unknown effect, and
+    /// each of its writes of data the threads share must stand in a statement of the gang
+    /// loop's body that contains no such loop and sets none of those copies (that statement
+    /// then runs on one thread); the spread loops may write no variable of the gang's own
+    /// ([`Self::spread_writes_a_level_variable`]). Anything else keeps the threads mode, which
+    /// is always exact; the error then says why, where `--info` should tell.
+    pub(super) fn lanes_plan(
+        &self,
+        id: ConstructId,
+        k: &KernelPlan,
+        body: Span,
+    ) -> Result<Lanes, Option<String>> {
         let inside =
             |c: ConstructId, outer: ConstructId| self.unit.ancestors(c).any(|a| a == outer);
         let in_body = |c: ConstructId| c == id || body.contains(self.unit.construct(c).pragma_span);
@@ -81,7 +99,7 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         if gangs.is_empty() {
-            return None;
+            return Err(None);
         }
         let mut lanes = Lanes {
             spread: Vec::new(),
@@ -92,18 +110,18 @@ impl<'a> Lowerer<'a> {
         };
         for g in gangs {
             if g.partition.worker || g.partition.vector {
-                return None;
+                return Err(None);
             }
             let gc = self.unit.construct(g.construct);
-            let deps = gc.loops.first()?.deps.as_ref()?;
-            let innermost = gc.loops.get(g.depth.max(1) - 1)?;
-            let gbody = gc.body?;
+            let deps = gc.loops.first().and_then(|l| l.deps.as_ref()).ok_or(None)?;
+            let innermost = gc.loops.get(g.depth.max(1) - 1).ok_or(None)?;
+            let gbody = gc.body.ok_or(None)?;
             // The outermost worker/vector loops inside this gang loop.
             let spread =
                 self.outermost_inside(k, g.construct, |l| threads(l) && l.partition.gang.is_none());
             // Reductions across the lanes: builtin scalars private to the gang iteration.
             if spread.is_empty() || !self.lane_reductions(&spread, gbody) {
-                return None;
+                return Err(None);
             }
             let spans: Vec<Span> = spread
                 .iter()
@@ -111,32 +129,38 @@ impl<'a> Lowerer<'a> {
                 .collect();
             let outside = |s: Span| !spans.iter().any(|v| v.contains(s));
             if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
-                return None;
+                return Err(None);
             }
-            if self
-                .lanes_write_a_level_array(k, &g.private, gbody, &spans, deps)
-                .is_some()
-            {
-                return None;
+            if let Some(name) = self.spread_writes_a_level_variable(k, body, &spread) {
+                return Err(Some(format!(
+                    "they write `{name}`, the gang's own, which its threads would each have a copy of"
+                )));
             }
-            // Each thread has its own copy of a private or firstprivate variable: every thread
-            // must write it. Shared data (and gang reductions, counted once a gang) gets one
-            // writer.
-            let mut writes: Vec<Span> = deps
-                .accesses
-                .iter()
-                .filter(|a| a.write && !per_thread(k, a.var))
-                .map(|a| a.span)
-                .chain(
-                    deps.scalar_writes
-                        .iter()
-                        .filter(|w| !per_thread(k, w.0))
-                        .map(|w| w.1),
-                )
-                .filter(|s| outside(*s))
+            let writes: Vec<KernelWrite> = self
+                .kernel_writes(k, body, deps, &[])
+                .into_iter()
+                .filter(|w| outside(w.span))
                 .collect();
-            writes.extend(self.atomics_in(gbody).filter(|s| outside(*s)));
-            for s in self.single_statements(innermost, &spans, writes)? {
+            // Shared data (and gang reductions, counted once a gang) gets one writer; the
+            // atomics that write it too.
+            let mut shared: Vec<Span> =
+                writes.iter().filter(|w| w.shared).map(|w| w.span).collect();
+            shared.extend(
+                self.atomics_in(gbody)
+                    .filter(|&(pragma, stmt)| {
+                        outside(pragma) && writes.iter().any(|w| w.shared && stmt.contains(w.span))
+                    })
+                    .map(|(pragma, _)| pragma),
+            );
+            let single = self
+                .single_statements(innermost, &spans, shared)
+                .ok_or(None)?;
+            if let Some(name) = self.sets_a_copy_in(&single, &writes) {
+                return Err(Some(format!(
+                    "a statement that writes shared data also sets `{name}`, which each of its threads has a copy of"
+                )));
+            }
+            for s in single {
                 if !lanes.single.contains(&s) {
                     lanes.single.push(s);
                 }
@@ -153,21 +177,21 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        Some(lanes)
+        Ok(lanes)
     }
 
     /// Whether a worker loop `w` that [`Self::lanes_plan`] spreads can go over the block's
     /// rows instead, its outermost vector loops over each row's lanes (`CudaMode::Rows`), and
     /// which of its statements then run on a row's first lane. The rules are the lanes rules
     /// one level down: the vector loops' reductions are on builtin scalars declared inside
-    /// the worker loop (every lane of the row gets the result); the worker-single code around
-    /// them (which every lane of the row runs) calls no function of unknown effect and writes
-    /// no variable declared in the construct outside the worker loop (a copy each thread has)
-    /// but the worker loop's reduction variables and private copies; each of its writes of
-    /// shared data, and each update of a
-    /// reduction variable (counted once a row: the other lanes keep the identity), stands in
-    /// a statement of the worker loop's body that contains no vector loop. Otherwise the
-    /// worker loop stays spread over all the block's threads, its vector loops in order.
+    /// the worker loop (every lane of the row gets the result) and they write no variable of
+    /// the worker's own; the worker-single code around them (which every lane of the row
+    /// runs, each on its own copy of the worker's variables) calls no function of unknown
+    /// effect; each of its writes of shared data, and each update of a reduction variable
+    /// of the worker loop (counted once a row: the other lanes keep the identity), stands in
+    /// a statement of the worker loop's body that contains no vector loop and sets no other
+    /// copy. Otherwise the worker loop stays spread over all the block's threads, its vector
+    /// loops in order.
     pub(super) fn row_plan(
         &self,
         k: &KernelPlan,
@@ -190,96 +214,155 @@ impl<'a> Lowerer<'a> {
         if deps.early_exit.is_some() || deps.calls.iter().any(|(_, s)| outside(*s)) {
             return None;
         }
-        if self
-            .lanes_write_a_level_array(k, &w.private, wbody, &spans, deps)
-            .is_some()
-        {
+        if self.spread_writes_a_level_variable(k, body, &xs).is_some() {
             return None;
         }
-        // A private copy (`loop worker private(off)`, a firstprivate) is each thread's own:
-        // every lane computes it, as one lane's write would not reach the others. Other
-        // variables declared outside the construct are shared data, written by one lane; one
-        // declared inside it that is nobody's copy keeps the worker loop off the rows.
-        let mut writes = Vec::new();
-        for &(v, at) in deps.scalar_writes.iter().filter(|w| outside(w.1)) {
-            let local = body.contains(self.unit.var(v).decl_span);
-            if worker_reductions.contains(&v) {
-                writes.push(at);
-            } else if per_thread(k, v) {
-                continue;
-            } else if !local {
-                writes.push(at);
-            } else {
-                return None;
-            }
-        }
-        writes.extend(
-            deps.accesses
-                .iter()
-                .filter(|a| a.write && !per_thread(k, a.var) && outside(a.span))
-                .map(|a| a.span),
+        let writes: Vec<KernelWrite> = self
+            .kernel_writes(k, body, deps, &worker_reductions)
+            .into_iter()
+            .filter(|w| outside(w.span))
+            .collect();
+        let mut shared: Vec<Span> = writes.iter().filter(|w| w.shared).map(|w| w.span).collect();
+        shared.extend(
+            self.atomics_in(wbody)
+                .filter(|&(pragma, stmt)| {
+                    outside(pragma) && writes.iter().any(|w| w.shared && stmt.contains(w.span))
+                })
+                .map(|(pragma, _)| pragma),
         );
-        writes.extend(self.atomics_in(wbody).filter(|s| outside(*s)));
-        let single = self.single_statements(innermost, &spans, writes)?;
+        let single = self.single_statements(innermost, &spans, shared)?;
+        if self.sets_a_copy_in(&single, &writes).is_some() {
+            return None;
+        }
         Some((xs.iter().map(|l| l.construct).collect(), single))
     }
 
-    /// Whether a loop spread over threads (`spread`, statements inside the body `scope` of a
-    /// gang or worker loop whose private copies are `level_private`) writes an array that is
-    /// that level's own (OpenACC 3.3 2.9.10: a gang's private array is shared by its workers
-    /// and vector lanes; 2.6.1: so is one declared in the gang's code): one copy for all the
-    /// threads, where each thread's copy would hold only the elements its lanes wrote, and
-    /// the next spread loop, reading another lane's, would read nothing. Such a loop is not
-    /// spread; the level's iterations then run on one thread each, their loops in order.
-    fn lanes_write_a_level_array(
+    /// The writes of `deps` (a gang or worker loop's) in kernel `k` of construct body `body`:
+    /// whether each writes a copy every CUDA thread has of its own (a variable declared in
+    /// the construct, or a private, firstprivate or value argument: the gang's or worker's
+    /// variable, which every thread computes alike), memory the threads share, or, where the
+    /// front end cannot tell which, both. `one_writer` are variables whose updates are
+    /// counted once (a worker loop's reductions): shared, as far as the lanes go.
+    fn kernel_writes(
         &self,
         k: &KernelPlan,
-        level_private: &[VarId],
-        scope: Span,
-        spread: &[Span],
+        body: Span,
         deps: &acc_engine::facts::DepFacts,
-    ) -> Option<String> {
-        use acc_engine::facts::Shape;
-        let in_spread = |at: Span| spread.iter().any(|s| s.contains(at));
-        let written = deps.accesses.iter().find(|a| {
-            let var = self.unit.var(a.var);
-            let lane_own = k.loops.iter().any(|l| {
-                l.private.contains(&a.var)
-                    && in_spread(self.unit.construct(l.construct).pragma_span)
-            });
-            a.write
-                && in_spread(a.span)
-                && matches!(var.shape, Shape::Array | Shape::Aggregate)
-                && !lane_own
-                && !in_spread(var.decl_span)
-                && (level_private.contains(&a.var)
-                    || k.private.contains(&a.var)
-                    || scope.contains(var.decl_span)
-                    || k.params
-                        .iter()
-                        .any(|p| p.var == a.var && p.pass == Pass::Value))
+        one_writer: &[VarId],
+    ) -> Vec<KernelWrite> {
+        let own_var = |v: VarId| self.thread_copy(k, body, v) && !one_writer.contains(&v);
+        let accesses = deps.accesses.iter().filter(|a| a.write).map(|a| {
+            let own = own_var(a.var);
+            let storage = self.unit.var(a.var).indexes_own_storage(a.subscripts.len());
+            KernelWrite {
+                var: a.var,
+                span: a.span,
+                own: own && storage != Some(false),
+                shared: !own || storage != Some(true),
+            }
         });
-        written.map(|a| self.unit.var(a.var).name.clone())
+        let stores = deps.stores.iter().map(|s| {
+            let own = own_var(s.var);
+            KernelWrite {
+                var: s.var,
+                span: s.span,
+                own: own && s.through_pointer != Some(true),
+                shared: !own || s.through_pointer != Some(false),
+            }
+        });
+        accesses.chain(stores).collect()
     }
 
-    /// The array of a gang's own that its spread loops write, which keeps the kernel off the
-    /// lanes mode ([`Self::lanes_write_a_level_array`]): for `--info`.
-    pub(super) fn gang_array_lanes_write(&self, k: &KernelPlan) -> Option<String> {
-        let threads = |l: &LoopPlan| !l.partition.seq && (l.partition.worker || l.partition.vector);
-        k.loops
+    /// Whether each CUDA thread of kernel `k` (construct body `body`) has its own copy of
+    /// `v`: a private, firstprivate or value argument, or a variable the construct declares
+    /// (not a `static` one); never a gang reduction's variable, whose updates count once.
+    fn thread_copy(&self, k: &KernelPlan, body: Span, v: VarId) -> bool {
+        let var = self.unit.var(v);
+        !var.is_global
+            && (per_thread(k, v) || body.contains(var.decl_span))
+            && !k.reductions.iter().any(|r| r.var == v)
+    }
+
+    /// The first variable of a thread's own that a write among `writes` inside one of the
+    /// `single` statements sets: one thread would set its copy, the others would keep theirs.
+    fn sets_a_copy_in(&self, single: &[Span], writes: &[KernelWrite]) -> Option<String> {
+        writes
             .iter()
-            .filter(|g| g.partition.gang.is_some())
-            .find_map(|g| {
-                let gc = self.unit.construct(g.construct);
-                let deps = gc.loops.first()?.deps.as_ref()?;
-                let spread = self
-                    .outermost_inside(k, g.construct, |l| threads(l) && l.partition.gang.is_none());
-                let spans: Vec<Span> = spread
-                    .iter()
-                    .map(|l| self.statement_of(l.construct))
-                    .collect();
-                self.lanes_write_a_level_array(k, &g.private, gc.body?, &spans, deps)
-            })
+            .find(|w| w.own && single.iter().any(|s| s.contains(w.span)))
+            .map(|w| self.unit.var(w.var).name.clone())
+    }
+
+    /// Whether loops spread over threads (`spread`, inside kernel `k` of construct body
+    /// `body`) write a variable each thread has a copy of that belongs to the level around
+    /// them (OpenACC 3.3 2.6.1 and 2.9.10: a gang's variables, private ones too, are shared
+    /// by its workers and vector lanes; a worker's by its lanes): a scalar one lane sets
+    /// (`where = j;`), an atomic's target, an array the next spread loop reads. Each thread's
+    /// copy would hold only what its lanes wrote. The spread loops' own reductions and
+    /// privates, and what they declare, are the lanes' own. Such loops are not spread; the
+    /// level's iterations then run on one thread each, their loops in order. Returns the
+    /// variable.
+    fn spread_writes_a_level_variable(
+        &self,
+        k: &KernelPlan,
+        body: Span,
+        spread: &[&LoopPlan],
+    ) -> Option<String> {
+        for l in spread {
+            let c = self.unit.construct(l.construct);
+            let statement = self.statement_of(l.construct);
+            let Some(deps) = c.loops.first().and_then(|x| x.deps.as_ref()) else {
+                return Some(String::from("?"));
+            };
+            let reductions: Vec<VarId> = reduction_items(c)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(_, v)| v)
+                .collect();
+            // Also the lanes' own: the control variables of the loop constructs inside (each
+            // private to its loop, 2.6.1), and what each iteration assigns before it reads and
+            // nothing reads after (a thread's copy then holds only its own iterations' values,
+            // which no one else needs).
+            let inner: Vec<&acc_engine::facts::Construct> = self
+                .unit
+                .constructs
+                .iter()
+                .filter(|x| statement.contains(x.pragma_span))
+                .collect();
+            let lane_own = |v: VarId| {
+                statement.contains(self.unit.var(v).decl_span)
+                    || reductions.contains(&v)
+                    || deps.iteration_locals.contains(&v)
+                    || inner
+                        .iter()
+                        .any(|x| x.loops.iter().any(|l| l.control == Some(v)))
+                    || k.loops.iter().any(|x| {
+                        x.private.contains(&v)
+                            && statement.contains(self.unit.construct(x.construct).pragma_span)
+                    })
+            };
+            let mut writes = self.kernel_writes(k, body, deps, &[]);
+            // A store the front end does not follow (`s.a[j] = …`) writes the copy of any
+            // variable of a thread's own it names, as far as this goes.
+            for (name, at) in &deps.calls {
+                if name != acc_engine::facts::INDIRECT_STORE {
+                    continue;
+                }
+                for r in self.unit.refs_in(*at) {
+                    if self.thread_copy(k, body, r.var) {
+                        writes.push(KernelWrite {
+                            var: r.var,
+                            span: *at,
+                            own: true,
+                            shared: true,
+                        });
+                    }
+                }
+            }
+            if let Some(w) = writes.iter().find(|w| w.own && !lane_own(w.var)) {
+                return Some(self.unit.var(w.var).name.clone());
+            }
+        }
+        None
     }
 
     /// A construct's statement: its directive through the end of its body.
@@ -327,14 +410,16 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    /// The directives of the `atomic` constructs in `span`.
-    pub(super) fn atomics_in(&self, span: Span) -> impl Iterator<Item = Span> + '_ {
+    /// The `atomic` constructs in `span`: each one's directive and its statement (directive
+    /// included).
+    pub(super) fn atomics_in(&self, span: Span) -> impl Iterator<Item = (Span, Span)> + '_ {
         self.unit
             .constructs
             .iter()
-            .filter(|c| c.directive.kind == DirectiveKind::Atomic)
-            .map(|c| c.pragma_span)
-            .filter(move |s| span.contains(*s))
+            .zip(self.unit.construct_ids())
+            .filter(|(c, _)| c.directive.kind == DirectiveKind::Atomic)
+            .map(|(c, id)| (c.pragma_span, self.statement_of(id)))
+            .filter(move |(s, _)| span.contains(*s))
     }
 
     /// The statements of a loop body (`innermost`'s) that hold `writes`, which one thread
@@ -433,7 +518,9 @@ impl<'a> Lowerer<'a> {
         edits.push(Edit {
             start: header_span.start,
             end: header_span.end,
-            text: format!("{red_open}{{ {open}{header_text}"),
+            // The barrier before: the gang-level code before the loop (every thread runs it)
+            // may read what the loop's lanes write.
+            text: format!("{prefix}SYNC {red_open}{{ {open}{header_text}"),
             order: 0,
             line_after: false,
         });
@@ -505,7 +592,7 @@ impl<'a> Lowerer<'a> {
         let in_gang_loop = |s: Span| gang_loops.iter().any(|g| g.contains(s));
         let once_per_gang_code =
             |s: Span| {
-                self.atomics_in(s).any(|a| !in_gang_loop(a))
+                self.atomics_in(s).any(|(a, _)| !in_gang_loop(a))
                     || self.unit.refs_in(s).iter().any(|r| {
                         k.reductions.iter().any(|g| g.var == r.var) && !in_gang_loop(r.span)
                     })
@@ -551,7 +638,7 @@ mod tests {
     fn vector_loops_writing_a_gangs_array_run_in_order() {
         let private = cuda_info("private(t)");
         assert!(
-            private.contains("they write `t`, an array of the gang's own"),
+            private.contains("they write `t`, the gang's own"),
             "{private}"
         );
         let shared = cuda_info("");

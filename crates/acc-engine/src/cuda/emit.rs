@@ -89,11 +89,12 @@ pub fn emit_kernel(k: &CudaKernel) -> String {
 /// The condition that picks one thread of a block.
 const FIRST_THREAD: &str = "threadIdx.x == 0 && threadIdx.y == 0";
 
-/// Code that must run once per block: on its first thread, then a barrier so the block sees
-/// its effects (every thread must reach it).
+/// Code that must run once per block: on its first thread, between barriers (every thread
+/// must reach them): the one before, so that no thread still reads what it writes (`int old
+/// = x[i];` before `x[i] = old + 1;`), the one after, so that the block sees its effects.
 fn leader() -> (String, String) {
     (
-        format!("if ({FIRST_THREAD}) {{"),
+        format!("__syncthreads(); if ({FIRST_THREAD}) {{"),
         "} __syncthreads();".to_string(),
     )
 }
@@ -260,7 +261,7 @@ fn lane_vocabulary(out: &mut String, mode: Mode) {
              #define __ACC_XSYNC __acc_row_sync();\n\
              #define __ACC_XRED_BEGIN(save, fresh) { save; { fresh;\n\
              #define __ACC_XRED_END(combine, restore) combine; } restore; }\n\
-             #define __ACC_XSINGLE_BEGIN if (threadIdx.x == 0) {\n\
+             #define __ACC_XSINGLE_BEGIN __acc_row_sync(); if (threadIdx.x == 0) {\n\
              #define __ACC_XSINGLE_END } __acc_row_sync();\n",
         );
     }

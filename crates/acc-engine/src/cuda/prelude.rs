@@ -372,6 +372,13 @@ template <int N> struct __acc_bits;
 template <> struct __acc_bits<4> { typedef unsigned type; };
 template <> struct __acc_bits<8> { typedef unsigned long long type; };
 template <class T, class V, class F> __device__ T __acc_atomic_fetch(T *p, V e, F f, bool fresh) {
+  if (__isLocal(p)) {
+    /* A thread's own variable (a gang's private scalar where a thread runs the gang): no
+     * other thread sees it, and the GPU has no atomics on local memory. */
+    const T cur = *p;
+    *p = f(cur, e);
+    return fresh ? *p : cur;
+  }
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
     typedef typename __acc_bits<sizeof(T)>::type B;
     B *const q = (B *)p;
@@ -424,6 +431,7 @@ __ACC_REVERSED_OP(rshr, >>)
 /* `atomic read` and `atomic write` of 4- and 8-byte values: one access of the whole value,
  * which the GPU makes atomic; others take the lock. */
 template <class T> __device__ T __acc_atomic_load(T *p) {
+  if (__isLocal(p)) return *p;
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
     typedef typename __acc_bits<sizeof(T)>::type B;
     const B bits = *(volatile B *)p;
@@ -439,6 +447,10 @@ template <class T> __device__ T __acc_atomic_load(T *p) {
 }
 template <class T, class V> __device__ void __acc_atomic_store(T *p, V e) {
   const T v = e;
+  if (__isLocal(p)) {
+    *p = v;
+    return;
+  }
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
     typedef typename __acc_bits<sizeof(T)>::type B;
     B bits;

@@ -44,7 +44,7 @@ fn kernel_follows_the_launch_convention() {
 fn once_per_gang_statements_run_on_each_blocks_first_thread() {
     let text = emit_kernel(&sample());
     assert!(text.contains(
-        "#define __ACC_REDUNDANT_BEGIN if (threadIdx.x == 0 && threadIdx.y == 0) {\n\
+        "#define __ACC_REDUNDANT_BEGIN __syncthreads(); if (threadIdx.x == 0 && threadIdx.y == 0) {\n\
          #define __ACC_REDUNDANT_END } __syncthreads();"
     ));
     let mut k = sample();
@@ -65,9 +65,11 @@ fn lanes_kernels_give_each_block_a_gang_iteration_and_spread_the_vector_loop() {
         .contains("#define __ACC_VFIRST(t) ((long long)threadIdx.y * blockDim.x + threadIdx.x)"));
     assert!(text.contains("#define __ACC_VSYNC __syncthreads();"));
     assert!(text.contains("#define __ACC_VRED_BEGIN(save, fresh) { save; { fresh;"));
-    assert!(
-        text.contains("#define __ACC_VSINGLE_BEGIN if (threadIdx.x == 0 && threadIdx.y == 0) {")
-    );
+    // One thread writes between barriers: no thread still reads the old value, all see the
+    // new one.
+    assert!(text.contains(
+        "#define __ACC_VSINGLE_BEGIN __syncthreads(); if (threadIdx.x == 0 && threadIdx.y == 0) {"
+    ));
     // Every thread runs the body; the gang reductions combine across the block.
     assert!(text.contains("  if (1) {"));
     assert!(text.contains("__acc_block_reduce<double>(sum, __acc_add())"));
@@ -91,7 +93,7 @@ fn rows_kernels_put_workers_on_threadidx_y_and_vectors_on_threadidx_x() {
     assert!(text.contains("#define __ACC_XFIRST(t) ((long long)threadIdx.x)"));
     assert!(text.contains("#define __ACC_XSTEP ((long long)blockDim.x)"));
     assert!(text.contains("#define __ACC_XSYNC __acc_row_sync();"));
-    assert!(text.contains("#define __ACC_XSINGLE_BEGIN if (threadIdx.x == 0) {"));
+    assert!(text.contains("#define __ACC_XSINGLE_BEGIN __acc_row_sync(); if (threadIdx.x == 0) {"));
     // A shape whose rows straddle warps is refused before anything runs.
     assert!(text.contains("if (blockDim.y > 1 && 32 % blockDim.x != 0) __trap();"));
     assert!(text.contains("#undef __ACC_XSINGLE_END"));
