@@ -1,9 +1,11 @@
-//! GPU spreading plans: whether and how a kernel's CUDA version spreads its worker and vector
-//! loops over a block's threads (lanes) or rows, which statements run once per gang or on one
-//! lane, and the spread loops' headers with their reductions across lanes.
+//! GPU spreading plans: how a kernel's CUDA version runs (a thread a gang, lanes, rows), whether
+//! and how it spreads its worker and vector loops over a block's threads (lanes) or rows, which
+//! statements run once per gang or on one lane, and the spread loops' headers with their
+//! reductions across lanes.
 //!
 //! It must not know the host side; it writes only inside the kernel body.
 
+use super::frame::Frame;
 use super::reduction::{lane_identity, reduction_items};
 use super::*;
 
@@ -68,6 +70,70 @@ struct KernelWrite {
 }
 
 impl<'a> Lowerer<'a> {
+    /// How the part's CUDA version runs: sets `self.lanes` to the lanes plan where it spreads
+    /// worker/vector loops over a block's threads, says so in `--info`, and returns whether a
+    /// block is one thread a gang, whether it runs in lanes, and whether in rows.
+    pub(super) fn cuda_shape(
+        &mut self,
+        id: ConstructId,
+        k: &KernelPlan,
+        span: Span,
+        iterations: &str,
+        f: &Frame,
+    ) -> (bool, bool, bool) {
+        let at = self.at(self.unit.construct(id).pragma_span);
+        let cuda_blocks = f.cuda_blocks;
+        let has_private_sections = !f.section_plans.is_empty();
+        // Lanes where it is exact (and the kernel would spread threads over the gang loop).
+        // A part that is a `kernels` loop without a directive, proven independent, is a gang
+        // loop as much as one with `loop gang`.
+        let gang_partitioned = k.gang_partitioned || self.is_plain_gang_loop(id, k, span);
+        let threads_mode = iterations != "1" && !cuda_blocks && gang_partitioned;
+        // Once-per-gang effects the region's threads cannot leave to one of them: then a
+        // CUDA block is one thread, so that every thread is a gang.
+        let mut thread_gangs = threads_mode && self.once_per_gang(id, k, span).1;
+        if thread_gangs {
+            self.info.push(format!(
+                    "{at}: CUDA: one thread a gang (an atomic or a reduction update in gang-redundant code beside a gang loop)"
+                ));
+        } else if threads_mode && self.one_gang_around_gang_loops(id, k) {
+            thread_gangs = true;
+            self.info.push(format!(
+                "{at}: CUDA: one thread a gang (`num_gangs(1)` with gang-redundant code around its gang loops, which sees all they wrote)"
+            ));
+        }
+        self.lanes = None;
+        if threads_mode && !thread_gangs {
+            match self.lanes_plan(id, k, span) {
+                Ok(lanes) => self.lanes = Some(lanes),
+                Err(Some(why)) => self.info.push(format!(
+                    "{at}: CUDA: a thread a gang iteration, its worker/vector loops in order ({why})"
+                )),
+                Err(None) => {}
+            }
+        }
+        // A gang's copy of a private section is shared by the gang's threads: a block must
+        // be a gang.
+        if threads_mode && self.lanes.is_none() && !thread_gangs && has_private_sections {
+            thread_gangs = true;
+            self.info.push(format!(
+                "{at}: CUDA: one thread a gang (each gang's copy of a private section)"
+            ));
+        }
+        let lanes = self.lanes.is_some();
+        let rows = self.lanes.as_ref().is_some_and(|l| !l.rows.is_empty());
+        if rows {
+            self.info.push(format!(
+                    "{at}: CUDA: a block a gang iteration, its worker loops over the block's rows and their vector loops over each row's lanes"
+                ));
+        } else if lanes {
+            self.info.push(format!(
+                    "{at}: CUDA: a block a gang iteration, its worker/vector loops spread over the block's threads"
+                ));
+        }
+        (thread_gangs, lanes, rows)
+    }
+
     /// Whether the kernel's CUDA version can run in lanes mode ([`Lanes`]), and how. Every
     /// outermost gang loop of `body` (none of them worker or vector itself) must contain
     /// worker or vector loops, whose reductions are on scalars declared inside the gang loop;
