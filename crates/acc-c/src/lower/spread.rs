@@ -209,15 +209,7 @@ impl<'a> Lowerer<'a> {
                 .collect();
             // Shared data (and gang reductions, counted once a gang) gets one writer; the
             // atomics that write it too.
-            let mut shared: Vec<Span> =
-                writes.iter().filter(|w| w.shared).map(|w| w.span).collect();
-            shared.extend(
-                self.atomics_in(gbody)
-                    .filter(|&(pragma, stmt)| {
-                        outside(pragma) && writes.iter().any(|w| w.shared && stmt.contains(w.span))
-                    })
-                    .map(|(pragma, _)| pragma),
-            );
+            let shared = self.shared_writes(&writes, gbody);
             let single = self
                 .single_statements(innermost, &spans, shared)
                 .ok_or(None)?;
@@ -288,14 +280,7 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .filter(|w| outside(w.span))
             .collect();
-        let mut shared: Vec<Span> = writes.iter().filter(|w| w.shared).map(|w| w.span).collect();
-        shared.extend(
-            self.atomics_in(wbody)
-                .filter(|&(pragma, stmt)| {
-                    outside(pragma) && writes.iter().any(|w| w.shared && stmt.contains(w.span))
-                })
-                .map(|(pragma, _)| pragma),
-        );
+        let shared = self.shared_writes(&writes, wbody);
         let single = self.single_statements(innermost, &spans, shared)?;
         if self.sets_a_copy_in(&single, &writes).is_some() {
             return None;
@@ -337,6 +322,23 @@ impl<'a> Lowerer<'a> {
             }
         });
         accesses.chain(stores).collect()
+    }
+
+    /// Where `writes` (those around the spread loops of the loop body `scope`) may write
+    /// shared data: what one thread must do for all. An atomic construct that does counts
+    /// with its directive.
+    fn shared_writes(&self, writes: &[KernelWrite], scope: Span) -> Vec<Span> {
+        let mut shared: Vec<Span> = writes.iter().filter(|w| w.shared).map(|w| w.span).collect();
+        shared.extend(
+            self.atomics_in(scope)
+                .filter(|&(_, statement)| {
+                    writes
+                        .iter()
+                        .any(|w| w.shared && statement.contains(w.span))
+                })
+                .map(|(pragma, _)| pragma),
+        );
+        shared
     }
 
     /// Whether each CUDA thread of kernel `k` (construct body `body`) has its own copy of
