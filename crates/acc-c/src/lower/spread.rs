@@ -686,10 +686,14 @@ mod tests {
 
     /// The `--info` line of the CUDA form of a gang loop whose vector loops write `t`.
     fn cuda_info(gang_clauses: &str) -> String {
-        let src = format!(
+        cuda_info_of(&format!(
             "void f(double *restrict o) {{\n  double t[32];\n#pragma acc parallel loop gang {gang_clauses} copyout(o[0:64])\n  for (int i = 0; i < 64; i++) {{\n#pragma acc loop vector\n    for (int j = 0; j < 32; j++) t[j] = i + j;\n    double s = 0;\n#pragma acc loop vector reduction(+:s)\n    for (int j = 0; j < 32; j++) s += t[31 - j];\n    o[i] = s;\n  }}\n}}\n"
-        );
-        let (lowered, diags) = lower_test_file(&src);
+        ))
+    }
+
+    /// The `--info` lines of the CUDA forms of `src`'s kernels.
+    fn cuda_info_of(src: &str) -> String {
+        let (lowered, diags) = lower_test_file(src);
         let lowered = lowered.unwrap_or_else(|| panic!("{diags:?}"));
         lowered
             .info
@@ -713,6 +717,43 @@ mod tests {
         assert!(
             shared.contains("spread over the block's threads"),
             "{shared}"
+        );
+    }
+
+    /// The gang's code around a vector loop: `{before}`, the loop's body `{inside}`, over a
+    /// gang loop of `i` with `a` and `o` shared.
+    fn gang_code(before: &str, inside: &str) -> String {
+        cuda_info_of(&format!(
+            "void f(double *restrict a, double *restrict o) {{\n#pragma acc parallel loop gang copy(a[0:64], o[0:2048])\n  for (int i = 0; i < 64; i++) {{\n    {before}\n#pragma acc loop vector\n    for (int j = 0; j < 32; j++) {{ {inside} }}\n  }}\n}}\n"
+        ))
+    }
+
+    /// What every thread of a block can compute for itself keeps the lanes (the gang's array
+    /// set element by element, a shared element read into a scalar and written back once);
+    /// a vector loop that sets a gang's scalar (one lane's copy would hold it), or one statement
+    /// that writes shared data and sets the gang's scalar (one thread's copy), does not.
+    #[test]
+    fn the_gangs_own_variables_keep_the_lanes_where_every_thread_can_compute_them() {
+        let lanes = "spread over the block's threads";
+        let c = gang_code(
+            "int c[2]; c[0] = i; c[1] = 2;",
+            "o[i * 32 + j] = c[0] + c[1] + j;",
+        );
+        assert!(c.contains(lanes), "{c}");
+        let old = gang_code("double old = a[i]; a[i] = old + 1;", "o[i * 32 + j] = old;");
+        assert!(old.contains(lanes), "{old}");
+        let found = gang_code(
+            "int where = -1;",
+            "if (a[i] == j) where = j; o[i * 32 + j] = 0;",
+        );
+        assert!(
+            found.contains("they write `where`, the gang's own"),
+            "{found}"
+        );
+        let both = gang_code("double x; a[i] = x = i;", "o[i * 32 + j] = x;");
+        assert!(
+            both.contains("a statement that writes shared data also sets `x`"),
+            "{both}"
         );
     }
 }
