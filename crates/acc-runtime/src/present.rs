@@ -77,6 +77,17 @@ impl Entry {
         self.dev + (host - self.host)
     }
 
+    /// The host addresses of the attached pointers stored in `[host, host + bytes)`: a copy
+    /// of that range back to the host keeps their host values (the device copies hold device
+    /// addresses, which the program's host code must never see).
+    pub fn attached_in(&self, host: usize, bytes: usize) -> Vec<usize> {
+        self.attach
+            .iter()
+            .filter(|&&(p, n)| n > 0 && host <= p && p + size_of::<usize>() <= host + bytes)
+            .map(|&(p, _)| p)
+            .collect()
+    }
+
     pub fn attach_count(&self, ptr_addr: usize) -> u32 {
         self.attach
             .iter()
@@ -476,6 +487,20 @@ mod tests {
         }
         assert!(t.is_empty());
         assert_eq!(t.exit(1000, 100, Counter::Dynamic, false), Ok(Exit::Absent));
+    }
+
+    /// The attached pointers a copy back must keep are those inside the copied range.
+    #[test]
+    fn attached_pointers_inside_a_range() {
+        let mut t = table_with(1000, 64, 50_000, Counter::Dynamic);
+        t.attach(1008).unwrap();
+        t.attach(1040).unwrap();
+        let Lookup::Present(e) = t.lookup(1000, 64) else {
+            panic!("present")
+        };
+        assert_eq!(e.attached_in(1000, 64), [1008, 1040]);
+        assert_eq!(e.attached_in(1016, 24), Vec::<usize>::new());
+        assert_eq!(e.attached_in(1040, 8), [1040]);
     }
 
     #[test]

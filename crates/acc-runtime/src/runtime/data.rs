@@ -44,16 +44,23 @@ impl DeviceState {
         self.data_event(prof::Event::EnqueueUploadEnd, q, site, what, implicit);
     }
 
-    /// Enqueues a device-to-host copy.
+    /// Enqueues a device-to-host copy. The pointers stored at `keep` (attached pointers inside
+    /// the range, [`present::Entry::attached_in`]) keep their host values: their device copies
+    /// point at device memory, which host code must never see (a struct copied out after
+    /// `copyin(s.p[0:n])` keeps `s.p`; libgomp and libomptarget do the same).
     ///
     /// # Safety
-    /// `host` stays writable for `bytes` bytes until the copy ran; `dev` is live device memory.
+    /// `host` stays writable for `bytes` bytes until the copy ran; `dev` is live device memory;
+    /// each of `keep` is a pointer's address inside the range.
+    // The copy's fields plus where it runs, as `enter`'s.
+    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn get(
         &'static self,
         q: QueueSel,
         host: usize,
         dev: DevAddr,
         bytes: usize,
+        keep: Vec<usize>,
         site: &Site<'_>,
         implicit: bool,
     ) {
@@ -62,8 +69,20 @@ impl DeviceState {
         let h = Addr(host);
         self.queues.submit(q, move || {
             let h = h;
+            let kept: Vec<(usize, usize)> = keep
+                .iter()
+                .map(|&p| {
+                    // SAFETY: guaranteed by the caller of `get`: each of `keep` is a pointer's
+                    // address in the host range, readable and writable until the copy ran.
+                    (p, unsafe { (p as *const usize).read_unaligned() })
+                })
+                .collect();
             // SAFETY: guaranteed by the caller of `get`.
             unsafe { self.device.copy_to_host(h.0 as *mut u8, dev, bytes) }
+            for (p, value) in kept {
+                // SAFETY: as the read above.
+                unsafe { (p as *mut usize).write_unaligned(value) }
+            }
         });
         self.data_event(prof::Event::EnqueueDownloadEnd, q, site, what, implicit);
     }
@@ -314,17 +333,23 @@ impl DeviceState {
                 if copy_out && flags.has(Flags::ALWAYS_OUT) {
                     if let Lookup::Present(e) = t.lookup(host, bytes) {
                         let dev = e.dev_of(host);
+                        let keep = e.attached_in(host, bytes);
                         // SAFETY: forwarded from the caller; `dev` lies in a present entry.
-                        unsafe { self.get(q, host, dev, bytes, site, flags.has(Flags::IMPLICIT)) };
+                        unsafe {
+                            self.get(q, host, dev, bytes, keep, site, flags.has(Flags::IMPLICIT))
+                        };
                     }
                 }
                 Ok(())
             }
             Ok(present::Exit::Removed { entry, dev }) => {
                 if copy_out {
+                    let keep = entry.attached_in(host, bytes);
                     // SAFETY: forwarded from the caller; the allocation is freed only by the
                     // `release` enqueued after this copy.
-                    unsafe { self.get(q, host, dev, bytes, site, flags.has(Flags::IMPLICIT)) };
+                    unsafe {
+                        self.get(q, host, dev, bytes, keep, site, flags.has(Flags::IMPLICIT))
+                    };
                 }
                 self.data_event(
                     prof::Event::Delete,
@@ -380,7 +405,7 @@ impl DeviceState {
                     if to_device {
                         self.put(q, dev, host, bytes, site, false);
                     } else {
-                        self.get(q, host, dev, bytes, site, false);
+                        self.get(q, host, dev, bytes, e.attached_in(host, bytes), site, false);
                     }
                 }
                 Ok(())

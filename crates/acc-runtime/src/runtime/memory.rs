@@ -102,7 +102,7 @@ impl DeviceState {
         }
         self.check_dev(dev, bytes, site)?;
         // SAFETY: forwarded from the caller; the device range was just checked.
-        unsafe { self.get(q, host, dev, bytes, site, false) };
+        unsafe { self.get(q, host, dev, bytes, Vec::new(), site, false) };
         Ok(())
     }
 
