@@ -181,6 +181,20 @@ impl Lowerer<'_> {
                     warned.push(a.var);
                     let name = &var.name;
                     let element = &self.src[a.span.range()];
+                    // An element every iteration accumulates into (`c[i] += a[i][j]` in the
+                    // vector loop over `j`) wants the sum of all, which `private` would lose.
+                    let note = match accumulation(self.src, a.span) {
+                        Some(op) => format!(
+                            "accumulate into a scalar declared just before the loop, `t`, with \
+                             `reduction({op}:t)` on the loop, and store `t` in `{element}` after \
+                             it (each iteration's own copy, as `private` gives, would lose the \
+                             other iterations' part)"
+                        ),
+                        None => format!(
+                            "add `private({name})` to the loop to give each iteration its own \
+                             (a section, `private({name}[0:n])`, for a pointer)"
+                        ),
+                    };
                     warnings.push(
                         Diagnostic::warning(
                             a.span,
@@ -191,10 +205,7 @@ impl Lowerer<'_> {
                             ),
                         )
                         .with_secondary(c.directive.name_span, "the loop")
-                        .with_note(format!(
-                            "add `private({name})` to the loop to give each iteration its own \
-                             (a section, `private({name}[0:n])`, for a pointer)"
-                        )),
+                        .with_note(note),
                     );
                 }
             }
@@ -417,6 +428,40 @@ impl Lowerer<'_> {
     }
 }
 
+/// The reduction operator of the statement that writes the element at `at`, when it
+/// accumulates into it: `e += x` and `e -= x` (`+`), `e *= x`, `e &= x`, `e |= x`, `e ^= x`,
+/// `e++`, `++e`, `e--`, `--e`, and `e = e op x`.
+fn accumulation(src: &str, at: Span) -> Option<char> {
+    let element = &src[at.range()];
+    let before = src[..at.start].trim_end();
+    if before.ends_with("++") || before.ends_with("--") {
+        return Some('+');
+    }
+    let after = src[at.end..].trim_start();
+    let compound = [
+        ("+=", '+'),
+        ("-=", '+'),
+        ("*=", '*'),
+        ("&=", '&'),
+        ("|=", '|'),
+        ("^=", '^'),
+        ("++", '+'),
+        ("--", '+'),
+    ];
+    if let Some(&(_, op)) = compound.iter().find(|(t, _)| after.starts_with(t)) {
+        return Some(op);
+    }
+    let value = after
+        .strip_prefix('=')
+        .filter(|v| !v.starts_with('='))?
+        .trim_start();
+    let rest = value.strip_prefix(element)?.trim_start();
+    ['+', '-', '*', '&', '|', '^']
+        .into_iter()
+        .find(|&op| rest.starts_with(op) && !rest[1..].starts_with(['=', op]))
+        .map(|op| if op == '-' { '+' } else { op })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::lower::lower_test_file;
@@ -460,5 +505,38 @@ mod tests {
         ))
         .is_empty());
         assert!(warned(&lp("", "int c = 2 * i; out[c / 2] = i;")).is_empty());
+    }
+
+    /// An element every iteration accumulates into gets the reduction's advice, not
+    /// `private`'s (which would lose the other iterations' part); a plain store gets
+    /// `private`'s.
+    #[test]
+    fn accumulations_are_advised_a_reduction() {
+        let note = |body: &str| {
+            let src = format!(
+                "void f(int n, double *restrict a, double *restrict c) {{\n#pragma acc parallel loop gang copyin(a[0:n*n]) copyout(c[0:n])\n  for (int i = 0; i < n; i++) {{\n    c[i] = 0;\n#pragma acc loop vector\n    for (int j = 0; j < n; j++) {body}\n  }}\n}}\n"
+            );
+            let (_, diags) = lower_test_file(&src);
+            diags
+                .iter()
+                .filter(|d| d.message.contains("the other iterations write too"))
+                .flat_map(|d| d.notes.clone())
+                .collect::<Vec<String>>()
+                .join("\n")
+        };
+        for (body, op) in [
+            ("c[i] += a[i * n + j];", "+"),
+            ("c[i] -= a[i * n + j];", "+"),
+            ("c[i] = c[i] * a[i * n + j];", "*"),
+            ("c[i]++;", "+"),
+        ] {
+            let said = note(body);
+            assert!(
+                said.contains(&format!("`reduction({op}:t)`")),
+                "{body}: {said}"
+            );
+        }
+        let store = note("c[i] = a[i * n + j];");
+        assert!(store.contains("add `private(c)`"), "{store}");
     }
 }
