@@ -432,6 +432,39 @@ impl<'s> Walker<'s> {
         param: bool,
         global: bool,
     ) {
+        let qualifiers: Vec<&str> = {
+            let mut c = decl.walk();
+            let r: Vec<&str> = decl
+                .children(&mut c)
+                .filter(|ch| ch.node_kind() == "type_qualifier")
+                .map(|ch| self.text(ch))
+                .collect();
+            r
+        };
+        let type_text = if qualifiers.is_empty() {
+            ty_text.to_string()
+        } else {
+            format!("{} {ty_text}", qualifiers.join(" "))
+        };
+        let key = self.text(name_node);
+        let at = Self::span(name_node);
+        self.declare_expanded_at(&type_text, expanded, key, at, base, param, global);
+    }
+
+    /// Declares a variable of type `type_text` (qualifiers included) with the declarator
+    /// `expanded` (text the source may not spell), under the name `key` (the source's
+    /// spelling), declared at `at`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn declare_expanded_at(
+        &mut self,
+        type_text: &str,
+        expanded: &str,
+        key: &'s str,
+        at: Span,
+        base: TypeFacts,
+        param: bool,
+        global: bool,
+    ) {
         let snippet = format!("int {expanded};");
         let Some(tree) = crate::syntax::parser().parse(&snippet, None) else {
             return;
@@ -448,20 +481,6 @@ impl<'s> Walker<'s> {
         };
         let Some(ident) = find_identifier(d) else {
             return;
-        };
-        let qualifiers: Vec<&str> = {
-            let mut c = decl.walk();
-            let r: Vec<&str> = decl
-                .children(&mut c)
-                .filter(|ch| ch.node_kind() == "type_qualifier")
-                .map(|ch| self.text(ch))
-                .collect();
-            r
-        };
-        let type_text = if qualifiers.is_empty() {
-            ty_text.to_string()
-        } else {
-            format!("{} {ty_text}", qualifiers.join(" "))
         };
         let extent_vars = self.extent_vars_of(&snippet, d);
         let id = VarId(self.unit.vars.len() as u32);
@@ -482,11 +501,11 @@ impl<'s> Walker<'s> {
         if let Some((_, extent)) = array_param {
             self.array_params.insert(id, extent);
         }
-        let resolved = self.env.resolve_scalar(&type_text);
+        let resolved = self.env.resolve_scalar(type_text);
         let vla = !param && self.first_dimension_is_variable(&snippet, d);
         self.unit.vars.push(Var {
             name: name.to_string(),
-            decl_span: Self::span(name_node),
+            decl_span: at,
             shape: facts.shape,
             is_const: facts.is_const,
             is_complete: facts.is_complete,
@@ -499,8 +518,7 @@ impl<'s> Walker<'s> {
             is_global: global,
             vla,
         });
-        self.var_by_decl.insert(name_node.start_byte(), id);
-        let key = self.text(name_node);
+        self.var_by_decl.insert(at.start, id);
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(key, id);
         }

@@ -29,6 +29,7 @@ mod entry_values;
 mod expressions;
 mod loop_facts;
 pub mod macro_directives;
+mod macro_statements;
 mod pragmas;
 mod preprocessor;
 mod statements;

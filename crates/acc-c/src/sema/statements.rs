@@ -80,6 +80,35 @@ impl<'s> Walker<'s> {
                     self.macro_refs(self.text(ty), Self::span(ty));
                 }
                 self.expr_children(node);
+                self.declare_from_statement_macro(node);
+                1
+            }
+            "declaration"
+                if !file_scope
+                    && node
+                        .child_by_field_id(fields().ty.get())
+                        .is_some_and(|t| t.node_kind() == "macro_type_specifier")
+                    && self.statement_macro_expansion(node).is_some() =>
+            {
+                // `RESET(q)` / `double s = 0;`, `RESET` a function-like macro whose text ends a
+                // statement: tree-sitter reads one declaration of type `RESET(q)`.
+                if let Some(name) = node
+                    .child_by_field_id(fields().ty.get())
+                    .and_then(|t| t.child_by_field_id(fields().name.get()))
+                {
+                    self.macro_refs(self.text(name), Self::span(name));
+                }
+                self.expr_children(node);
+                self.declare_from_statement_macro(node);
+                1
+            }
+            "expression_statement"
+                if !file_scope && self.statement_macro_expansion(node).is_some() =>
+            {
+                // `parse_arg(n, argv[1]);`: a macro whose text declares what the program
+                // then uses.
+                self.expr_children(node);
+                self.declare_from_statement_macro(node);
                 1
             }
             "declaration" => {
