@@ -125,23 +125,29 @@ impl Lowerer<'_> {
                 let (Some(deps), Some(header)) = (&facts.deps, &facts.header) else {
                     continue;
                 };
-                // The counters of the sequential loops inside (not the construct's own,
-                // collapsed ones): the same values in every iteration.
-                let own: Vec<Span> = c.loops.iter().map(|f| f.span).collect();
-                let counters = self.inner_loop_counters(body, &own);
-                // Names whose value is the iteration's: the body's own declarations.
-                let locals: Vec<&str> = self
+                let controls: Vec<&str> = c
+                    .loops
+                    .iter()
+                    .filter_map(|f| f.header.as_ref().map(|h| h.var.as_str()))
+                    .collect();
+                let declared: Vec<&str> = self
                     .unit
                     .vars
                     .iter()
                     .filter(|v| body.contains(v.decl_span))
                     .map(|v| v.name.as_str())
-                    .filter(|n| !counters.iter().any(|c| c == n))
                     .collect();
-                let controls: Vec<&str> = c
-                    .loops
+                // The counters of the sequential loops inside (not the construct's own,
+                // collapsed ones) whose bounds are the same in every iteration: so are their
+                // values (`k` of `for (k = jb; k < jb + BS; k++)` in the loop over `jb` is not).
+                let own: Vec<Span> = c.loops.iter().map(|f| f.span).collect();
+                let varying: Vec<&str> = controls.iter().chain(&declared).copied().collect();
+                let counters = self.inner_loop_counters(body, &own, &varying);
+                // Names whose value is the iteration's: the body's own declarations.
+                let locals: Vec<&str> = declared
                     .iter()
-                    .filter_map(|f| f.header.as_ref().map(|h| h.var.as_str()))
+                    .copied()
+                    .filter(|n| !counters.iter().any(|c| c == n))
                     .collect();
                 let changed: Vec<&str> = deps
                     .scalar_writes
@@ -215,7 +221,7 @@ impl Lowerer<'_> {
 
     /// The names the `for` loops inside `body` count with (declared in their header or
     /// assigned there), but those of the loops at `own` (the construct's).
-    fn inner_loop_counters(&self, body: Span, own: &[Span]) -> Vec<String> {
+    fn inner_loop_counters(&self, body: Span, own: &[Span], varying: &[&str]) -> Vec<String> {
         let mut names = Vec::new();
         let Some(root) = self.node_at(body) else {
             return names;
@@ -238,8 +244,23 @@ impl Lowerer<'_> {
                 "assignment_expression" => init.child_by_field_name("left"),
                 _ => None,
             };
-            if let Some(t) = target.filter(|t| t.node_kind() == "identifier") {
-                names.push(self.src[t.byte_range()].to_string());
+            let Some(name) = target
+                .filter(|t| t.node_kind() == "identifier")
+                .map(|t| &self.src[t.byte_range()])
+            else {
+                continue;
+            };
+            let bounds_vary = [Some(init), n.child_by_field_name("condition")]
+                .into_iter()
+                .flatten()
+                .any(|b| {
+                    let text = &self.src[b.byte_range()];
+                    crate::lex::code_words(text)
+                        .map(|w| &text[w])
+                        .any(|w| w != name && varying.contains(&w))
+                });
+            if !bounds_vary {
+                names.push(name.to_string());
             }
         }
         names
@@ -505,6 +526,17 @@ mod tests {
         ))
         .is_empty());
         assert!(warned(&lp("", "int c = 2 * i; out[c / 2] = i;")).is_empty());
+        // A strip of the iteration's own: the inner loop's bounds follow `i`.
+        assert!(warned(&lp(
+            "",
+            "for (j = 4 * i; j < 4 * i + 4; j++) hist[j] = j; out[i] = i;"
+        ))
+        .is_empty());
+        assert!(warned(&lp(
+            "",
+            "int lo = 4 * i; for (int k = lo; k < lo + 4; k++) hist[k] = k; out[i] = i;"
+        ))
+        .is_empty());
     }
 
     /// An element every iteration accumulates into gets the reduction's advice, not
