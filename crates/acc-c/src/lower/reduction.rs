@@ -287,16 +287,26 @@ impl Lowerer<'_> {
                     })
                 })
                 .map(|(_, item)| item.clone())
-                .next()
+                .collect::<Vec<_>>()
         };
+        let member_items = member_item();
         let Some(item) = r
             .item
             .clone()
-            .or_else(member_item)
+            .or_else(|| member_items.first().cloned())
             .filter(|i| !i.accessors.is_empty())
         else {
             return;
         };
+        // Other members the constructs reduce too (`reduction(+:st.s, st.c)`).
+        let other_reduced: Vec<&str> = member_items
+            .iter()
+            .skip(1)
+            .filter_map(|i| match i.accessors.first() {
+                Some(Accessor::Member(m) | Accessor::Arrow(m)) => Some(m.name.as_str()),
+                _ => None,
+            })
+            .collect();
         // The part's elements, where its first accessor is a subscript or section of constants.
         let elements = match &item.accessors[0] {
             Accessor::Index(e) => e.int_value().map(|i| (i, 1)),
@@ -354,6 +364,23 @@ impl Lowerer<'_> {
             };
             if let Some(use_node) = outside {
                 let text = &self.src[use_node.byte_range()];
+                let name = &self.unit.var(r.var).name;
+                let also_reduced = use_node
+                    .child_by_field_name("field")
+                    .is_some_and(|f| other_reduced.contains(&&self.src[f.byte_range()]));
+                let note = if also_reduced {
+                    format!(
+                        "acc reduces one part of a variable per construct: reduce the whole \
+                         struct (`reduction(op:{name})`), or each member into a scalar of its \
+                         own and store them into `{name}` after"
+                    )
+                } else {
+                    format!(
+                        "read what the region needs into a variable of its own before the \
+                         construct, or reduce a scalar and store it into `{}` after",
+                        item.text
+                    )
+                };
                 self.diags.push(
                     Diagnostic::error(
                         Span::new(use_node.start_byte(), use_node.end_byte()),
@@ -367,11 +394,7 @@ impl Lowerer<'_> {
                         ),
                     )
                     .with_secondary(item.span, "reduced here")
-                    .with_note(format!(
-                        "read what the region needs into a variable of its own before the \
-                         construct, or reduce a scalar and store it into `{}` after",
-                        item.text
-                    )),
+                    .with_note(note),
                 );
                 return;
             }
@@ -635,5 +658,19 @@ mod tests {
         assert!(outside(&f(arr, "arr[0:4]", "arr[bin[i]] += 1;")).is_empty());
         assert!(outside(&f(st, "st.sum", "st.sum += i;")).is_empty());
         assert!(outside(&f(st, "st", "st.sum += i; st.scale += 1;")).is_empty());
+        // Two members reduced: the error says to reduce the struct whole.
+        let src = f(
+            st,
+            "st.sum) reduction(+:st.scale",
+            "st.sum += i; st.scale += 1;",
+        );
+        let (_, diags) = lower_test_file(&src);
+        assert!(
+            diags.iter().any(|d| d
+                .notes
+                .iter()
+                .any(|n| n.contains("reduce the whole struct"))),
+            "{diags:?}"
+        );
     }
 }
