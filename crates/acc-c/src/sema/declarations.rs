@@ -303,15 +303,7 @@ impl<'s> Walker<'s> {
         } else {
             d
         };
-        let qualifiers: String = {
-            let mut c = decl.walk();
-            let r: Vec<&str> = decl
-                .children(&mut c)
-                .filter(|ch| ch.node_kind() == "type_qualifier")
-                .map(|ch| self.text(ch))
-                .collect();
-            r.join(" ")
-        };
+        let qualifiers = type_qualifiers(decl, self.src).join(" ");
         let type_text = if qualifiers.is_empty() {
             self.referring_type(ty)
         } else {
@@ -432,15 +424,7 @@ impl<'s> Walker<'s> {
         param: bool,
         global: bool,
     ) {
-        let qualifiers: Vec<&str> = {
-            let mut c = decl.walk();
-            let r: Vec<&str> = decl
-                .children(&mut c)
-                .filter(|ch| ch.node_kind() == "type_qualifier")
-                .map(|ch| self.text(ch))
-                .collect();
-            r
-        };
+        let qualifiers = type_qualifiers(decl, self.src);
         let type_text = if qualifiers.is_empty() {
             ty_text.to_string()
         } else {
@@ -720,6 +704,17 @@ impl<'s> Walker<'s> {
 }
 
 /// The first identifier (or type identifier) under `node` whose text is `name`.
+/// The type qualifiers a declaration writes (`const`, `volatile`), as `src` spells them.
+pub(super) fn type_qualifiers<'t>(decl: Node, src: &'t str) -> Vec<&'t str> {
+    let mut c = decl.walk();
+    let r = decl
+        .children(&mut c)
+        .filter(|ch| ch.node_kind() == "type_qualifier")
+        .map(|ch| &src[ch.byte_range()])
+        .collect();
+    r
+}
+
 pub(super) fn find_named_identifier<'t>(
     node: Node<'t>,
     c: &mut tree_sitter::TreeCursor<'t>,

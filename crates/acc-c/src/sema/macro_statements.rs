@@ -9,7 +9,7 @@
 //!
 //! It must not record references: what the expansion reads stays with `macro_refs`.
 
-use super::declarations::{find_identifier, find_named_identifier};
+use super::declarations::{find_identifier, find_named_identifier, type_qualifiers};
 use super::preprocessor::{split_macro_args, substitute};
 use super::*;
 
@@ -147,16 +147,7 @@ impl<'s> Walker<'s> {
                 });
                 r
             };
-            let qualifiers: Vec<&str> = {
-                let mut c = decl.walk();
-                let r = decl
-                    .children(&mut c)
-                    .filter(|ch| ch.node_kind() == "type_qualifier")
-                    .map(|ch| &snippet[ch.byte_range()])
-                    .collect();
-                r
-            };
-            let ty_text = match qualifiers.as_slice() {
+            let ty_text = match type_qualifiers(decl, &snippet).as_slice() {
                 [] => snippet[ty.byte_range()].to_string(),
                 q => format!("{} {}", q.join(" "), &snippet[ty.byte_range()]),
             };
