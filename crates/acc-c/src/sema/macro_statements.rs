@@ -9,116 +9,127 @@
 //!
 //! It must not record references: what the expansion reads stays with `macro_refs`.
 
-use super::declarations::{find_identifier, find_named_identifier, type_qualifiers};
-use super::preprocessor::{split_macro_args, substitute};
+use super::declarations::{find_identifier, type_qualifiers};
+use super::macro_directives::Definitions;
 use super::*;
+use crate::macro_expand::{Expander, TokKind};
+
+/// What a macro use (and any code tree-sitter glued to it) expands to, as C text.
+pub(super) struct Expansion {
+    /// The tokens, a blank apart where the source had one or where they would run together.
+    pub text: String,
+    /// For each identifier of `text` the source spells (a macro argument, code after the
+    /// use): its offset in `text` and in the source.
+    spelled: HashMap<usize, usize>,
+}
 
 /// Where a snippet of expanded text stands: its declarations' names are looked up in the
 /// source through it.
-struct SnippetPlace<'s> {
+struct SnippetPlace<'e> {
     /// The macro use (the statement's span when a name is nowhere in the source).
     at: Span,
-    /// The macro's arguments as written, where a declared name may be spelled.
-    args: Option<Node<'s>>,
-    /// The snippet's offset in the source, when it is the source's own text (the declaration
-    /// glued to the macro): names are then at their place.
-    offset: Option<usize>,
+    expansion: &'e Expansion,
 }
 
 impl<'s> Walker<'s> {
     /// The expansion of a macro used as a statement at `node`: an expression statement that
     /// calls a function-like macro, or a declaration whose type is a macro whose text ends a
-    /// statement (`BODY`, `RESET(q)`). Returns the macro use and the text it expands to.
-    pub(super) fn statement_macro_expansion(&self, node: Node<'s>) -> Option<(Node<'s>, String)> {
-        let (callee, args) = match node.node_kind() {
+    /// statement (`BODY`, `RESET(q)`). Returns the macro use and the text the whole
+    /// statement expands to.
+    pub(super) fn statement_macro_expansion(
+        &self,
+        node: Node<'s>,
+    ) -> Option<(Node<'s>, Expansion)> {
+        let callee = match node.node_kind() {
             "expression_statement" => {
                 let e = node.named_child(0)?;
                 match e.node_kind() {
                     // `DECL;`
-                    "identifier" => (e, None),
+                    "identifier" => e,
                     // `DECL(filter);`, `parse_arg(n, argv[1]);`
-                    "call_expression" => {
-                        let callee = e.child_by_field_id(fields().function.get())?;
-                        let args = e.child_by_field_id(fields().arguments.get())?;
-                        (callee, Some(args))
-                    }
+                    "call_expression" => e.child_by_field_id(fields().function.get())?,
                     _ => return None,
                 }
             }
             "declaration" => {
                 let ty = node.child_by_field_id(fields().ty.get())?;
                 match ty.node_kind() {
-                    "type_identifier" => (ty, None),
+                    "type_identifier" => ty,
                     // `RESET(q)`: tree-sitter's macro type specifier, the argument its type.
-                    "macro_type_specifier" => {
-                        let name = ty.child_by_field_id(fields().name.get())?;
-                        (name, Some(ty))
-                    }
+                    "macro_type_specifier" => ty.child_by_field_id(fields().name.get())?,
                     _ => return None,
                 }
             }
             _ => return None,
         };
         let name = self.text(callee);
-        if self.env.typedefs.contains_key(name) {
+        if self.env.typedefs.contains_key(name)
+            || !(self.env.constants.contains_key(name)
+                || self.env.function_macros.contains_key(name))
+        {
             return None;
         }
-        let expansion = match args {
-            None => self.env.constants.get(name)?.clone(),
-            Some(list) => {
-                let (params, body) = self.env.function_macros.get(name)?;
-                let text = self.text(list);
-                let inner = text[text.find('(')? + 1..text.rfind(')')?].trim();
-                let args = split_macro_args(inner);
-                if args.len() != params.len() && !(params.is_empty() && inner.is_empty()) {
-                    return None;
-                }
-                substitute(body, params, &args)
-            }
-        };
-        let body = expansion.trim_end();
         if node.node_kind() == "expression_statement" {
             // The statement's own `;` ends what the macro's text leaves open.
-            return Some((node, format!("{expansion};")));
+            return Some((node, self.expand_at(node.start_byte()..node.end_byte())?));
         }
-        let statements = body.ends_with(';') || body.ends_with('}');
-        statements.then_some((node.child_by_field_id(fields().ty.get())?, expansion))
+        let used = node.child_by_field_id(fields().ty.get())?;
+        let own = self.expand_at(used.start_byte()..used.end_byte())?;
+        let body = own.text.trim_end();
+        if !(body.ends_with(';') || body.ends_with('}')) {
+            return None;
+        }
+        // The declaration glued to the macro (`double s = 0;`, or another macro's use) is
+        // expanded with it.
+        Some((used, self.expand_at(used.start_byte()..node.end_byte())?))
+    }
+
+    /// The full expansion of the source's `range`, at the definitions in effect there.
+    fn expand_at(&self, range: std::ops::Range<usize>) -> Option<Expansion> {
+        let defs = Definitions::new(&self.macro_events, &self.env.macros);
+        let at = range.start;
+        let lookup = |n: &str| defs.at(n, at);
+        let tokens = Expander::new(&lookup).expand_use(self.src, range).ok()?;
+        let mut text = String::new();
+        let mut spelled = HashMap::new();
+        for t in &tokens {
+            if t.kind == TokKind::Placemarker {
+                continue;
+            }
+            if text.ends_with(|p: char| t.space_before || glues(p, &t.text)) {
+                text.push(' ');
+            }
+            let from = t.map.first().copied();
+            let in_source = from.is_some_and(|f| {
+                t.kind == TokKind::Ident
+                    && self.src.get(f..f + t.text.len()) == Some(t.text.as_str())
+                    && t.map.last() == Some(&(f + t.text.len() - 1))
+            });
+            if let (true, Some(f)) = (in_source, from) {
+                spelled.insert(text.len(), f);
+            }
+            text.push_str(&t.text);
+        }
+        Some(Expansion { text, spelled })
     }
 
     /// Declares what the macro use at `node` declares ([`Self::statement_macro_expansion`]),
-    /// and, for a declaration tree-sitter glued to the macro, what the rest of it declares.
+    /// with what tree-sitter glued to it.
     pub(super) fn declare_from_statement_macro(&mut self, node: Node<'s>) {
         let Some((used, expansion)) = self.statement_macro_expansion(node) else {
             return;
         };
-        let args = match used.node_kind() {
-            "macro_type_specifier" => Some(used),
-            _ => used
-                .named_child(0)
-                .filter(|c| c.node_kind() == "call_expression")
-                .and_then(|c| c.child_by_field_id(fields().arguments.get())),
-        };
         let place = SnippetPlace {
             at: Self::span(used),
-            args,
-            offset: None,
+            expansion: &expansion,
         };
-        self.declare_snippet(&expansion, &place);
-        if node.node_kind() == "declaration" && used.end_byte() < node.end_byte() {
-            let rest = &self.src[used.end_byte()..node.end_byte()];
-            let place = SnippetPlace {
-                at: Self::span(node),
-                args: None,
-                offset: Some(used.end_byte()),
-            };
-            self.declare_snippet(rest, &place);
-        }
+        self.declare_snippet(&place);
     }
 
-    /// Declares the variables of the declarations among `text`'s statements.
-    fn declare_snippet(&mut self, text: &str, place: &SnippetPlace<'s>) {
+    /// Declares the variables of the declarations among the expansion's statements.
+    fn declare_snippet(&mut self, place: &SnippetPlace) {
         const HEAD: &str = "void __acc_m(void) {\n";
-        let snippet = format!("{HEAD}{text}\n}}\n");
+        let snippet = format!("{HEAD}{}\n}}\n", place.expansion.text);
         let Some(tree) = crate::syntax::parser().parse(&snippet, None) else {
             return;
         };
@@ -165,7 +176,10 @@ impl<'s> Walker<'s> {
                     continue;
                 };
                 let name = &snippet[ident.byte_range()];
-                let Some((key, at)) = self.spelled_name(name, ident, place, HEAD.len()) else {
+                let Some(offset) = ident.start_byte().checked_sub(HEAD.len()) else {
+                    continue;
+                };
+                let Some((key, at)) = self.spelled_name(name, offset, place) else {
                     continue;
                 };
                 let declarator = snippet[written.byte_range()].to_string();
@@ -174,27 +188,17 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// Where the source spells `name`, declared by a snippet at `place` (`ident` its node in
-    /// the snippet, whose text starts `head` bytes before the source's): the name's own text
-    /// and the span to declare it at.
+    /// Where the source spells `name`, declared at `offset` of the expansion at `place`: the
+    /// name's own text and the span to declare it at.
     fn spelled_name(
         &self,
         name: &str,
-        ident: Node,
-        place: &SnippetPlace<'s>,
-        head: usize,
+        offset: usize,
+        place: &SnippetPlace,
     ) -> Option<(&'s str, Span)> {
-        if let Some(offset) = place.offset {
-            let start = offset + ident.start_byte().checked_sub(head)?;
-            let span = Span::new(start, start + name.len());
-            let key = self.src.get(span.range()).filter(|k| *k == name)?;
-            return Some((key, span));
-        }
-        if let Some(list) = place.args {
-            let mut c = list.walk();
-            if let Some(n) = find_named_identifier(list, &mut c, name, self.src) {
-                return Some((self.text(n), Self::span(n)));
-            }
+        if let Some(&from) = place.expansion.spelled.get(&offset) {
+            let span = Span::new(from, from + name.len());
+            return Some((&self.src[span.range()], span));
         }
         // A name only the macro's text spells: any spelling of it after the use is the key
         // (the program names it there, or nothing needs it), the use its place.
@@ -205,4 +209,15 @@ impl<'s> Walker<'s> {
             + place.at.end;
         Some((&self.src[at..at + name.len()], place.at))
     }
+}
+
+/// Whether a token starting `next` right after the character `prev` would read as another
+/// token (`a` `b`, `+` `+`).
+fn glues(prev: char, next: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let tight = |c: char| "()[]{},;".contains(c);
+    let Some(first) = next.chars().next() else {
+        return false;
+    };
+    (word(prev) && word(first)) || (!word(prev) && !word(first) && !tight(prev) && !tight(first))
 }
