@@ -1,10 +1,13 @@
 /* reduction + and * on float _Complex and double _Complex (the operators
- * that apply to complex types). Gaussian-integer values keep every partial
- * sum and product exact. */
+ * that apply to complex types), also through a typedef (acc had read
+ * `typedef double _Complex cplx;` as a `double`, and summed the real parts
+ * only). Gaussian-integer values keep every partial sum and product exact. */
 #include <complex.h>
 #include <stdio.h>
 
 #define N 120
+
+typedef double _Complex cplx;
 
 int main(void) {
   float _Complex fv[N], fp[N];
@@ -17,8 +20,10 @@ int main(void) {
   }
   float _Complex fsum = 0, fprod = 1;
   double _Complex dsum = 0, dprod = 1;
-  #pragma acc parallel loop copyin(fv, fp, dv, dp) reduction(+:fsum, dsum) reduction(*:fprod, dprod)
+  cplx tsum = 0;
+  #pragma acc parallel loop copyin(fv, fp, dv, dp) reduction(+:fsum, dsum, tsum) reduction(*:fprod, dprod)
   for (int i = 0; i < N; i++) {
+    tsum += dv[i];
     fsum += fv[i];
     dsum += dv[i];
     fprod *= fp[i];
@@ -31,6 +36,11 @@ int main(void) {
     rdsum += dv[i];
     rfprod *= fp[i];
     rdprod *= dp[i];
+  }
+  if (tsum != rdsum) {
+    printf("reduction-complex: typedef'd sum %g%+gi, want %g%+gi\n", creal(tsum), cimag(tsum),
+           creal(rdsum), cimag(rdsum));
+    return 1;
   }
   if (fsum != rfsum || fprod != rfprod || dsum != rdsum || dprod != rdprod) {
     printf("reduction-complex: fsum %g%+gi/%g%+gi fprod %g%+gi/%g%+gi dsum %g%+gi/%g%+gi dprod %g%+gi/%g%+gi\n",

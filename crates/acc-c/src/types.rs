@@ -172,7 +172,9 @@ impl TypeEnv {
                 for d in node.children_by_field_id(fields().declarator, &mut c) {
                     if let Some((name, facts)) = self.declarator_facts(base, d, src, false) {
                         if d.node_kind() == "type_identifier" && facts.shape == Shape::Scalar {
-                            let spec = self.resolve_scalar(&src[ty.byte_range()]);
+                            let mut written = type_qualifiers(node, src);
+                            written.push(&src[ty.byte_range()]);
+                            let spec = self.resolve_scalar(&written.join(" "));
                             self.scalar_typedefs.insert(name.to_string(), spec);
                         }
                         self.typedefs.insert(name.to_string(), facts);
@@ -622,6 +624,18 @@ pub fn scalar_type(type_text: &str, shape: Shape) -> Option<acc_engine::facts::S
             _ => return None,
         },
     })
+}
+
+/// The type qualifiers a declaration writes (`const`, `volatile`, `_Complex`), as `src`
+/// spells them: tree-sitter keeps them beside the type specifier, not in it.
+pub fn type_qualifiers<'t>(decl: Node, src: &'t str) -> Vec<&'t str> {
+    let mut c = decl.walk();
+    let r = decl
+        .children(&mut c)
+        .filter(|ch| ch.node_kind() == "type_qualifier")
+        .map(|ch| &src[ch.byte_range()])
+        .collect();
+    r
 }
 
 /// The members of a struct body: name, type text, array dimensions.

@@ -6,6 +6,7 @@
 
 use super::preprocessor::{split_macro_args, substitute};
 use super::*;
+use crate::types::type_qualifiers;
 
 impl<'s> Walker<'s> {
     /// The declarator's text, with the first extent an initializer decides written out
@@ -704,17 +705,6 @@ impl<'s> Walker<'s> {
 }
 
 /// The first identifier (or type identifier) under `node` whose text is `name`.
-/// The type qualifiers a declaration writes (`const`, `volatile`), as `src` spells them.
-pub(super) fn type_qualifiers<'t>(decl: Node, src: &'t str) -> Vec<&'t str> {
-    let mut c = decl.walk();
-    let r = decl
-        .children(&mut c)
-        .filter(|ch| ch.node_kind() == "type_qualifier")
-        .map(|ch| &src[ch.byte_range()])
-        .collect();
-    r
-}
-
 pub(super) fn find_named_identifier<'t>(
     node: Node<'t>,
     c: &mut tree_sitter::TreeCursor<'t>,

@@ -9,10 +9,11 @@
 //!
 //! It must not record references: what the expansion reads stays with `macro_refs`.
 
-use super::declarations::{find_identifier, type_qualifiers};
+use super::declarations::find_identifier;
 use super::macro_directives::Definitions;
 use super::*;
 use crate::macro_expand::{Expander, TokKind};
+use crate::types::type_qualifiers;
 
 /// What a macro use (and any code tree-sitter glued to it) expands to, as C text.
 pub(super) struct Expansion {
