@@ -79,23 +79,28 @@ impl Lowered {
         }
         let names = identifiers(&kernels);
         let (mut edits, routines) = declarations_only(src, &p.trees, &names)?;
-        // A body that becomes `;` keeps the `#pragma push_macro` lines its constructs' sites
-        // have (see `lower::macro_scope`): the kernels restore those macros as they were at
-        // the constructs, so the saves must happen in this unit too.
+        // A body that becomes `;` keeps, in their order, its own `#define` and `#undef` lines
+        // (the preprocessor knows no scopes: a macro a function defines holds for the rest of
+        // the file, kernels included) and the `#pragma push_macro` lines its constructs' sites
+        // have (see `lower::macro_scope`: the kernels restore those macros as they were at the
+        // constructs, so the saves must happen in this unit too).
         for stub in edits
             .iter_mut()
             .filter(|e| e.text.starts_with(';') && e.end > e.start)
         {
-            let pushes: String = p
-                .edits
-                .iter()
-                .filter(|e| stub.start <= e.start && e.start < stub.end)
-                .flat_map(|e| e.text.lines())
-                .filter(|l| l.trim_start().starts_with("#pragma push_macro("))
-                .map(|l| format!("{}\n", l.trim_start()))
-                .collect();
-            if !pushes.is_empty() {
-                stub.text = format!("{}\n{pushes}", stub.text.trim_end_matches('\n'));
+            let mut kept = body_macro_lines(&src[stub.start..stub.end], stub.start);
+            kept.extend(
+                p.edits
+                    .iter()
+                    .filter(|e| stub.start <= e.start && e.start < stub.end)
+                    .flat_map(|e| e.text.lines().map(move |l| (e.start, l)))
+                    .filter(|(_, l)| l.trim_start().starts_with("#pragma push_macro("))
+                    .map(|(at, l)| (at, l.trim_start().to_string())),
+            );
+            kept.sort_by_key(|(at, _)| *at);
+            if !kept.is_empty() {
+                let lines: String = kept.iter().map(|(_, l)| format!("{l}\n")).collect();
+                stub.text = format!("{}\n{lines}", stub.text.trim_end_matches('\n'));
             }
         }
         edits.extend(p.edits.iter().map(|e| {
@@ -144,6 +149,60 @@ impl Lowered {
             kernels: kern,
         })
     }
+}
+
+/// The preprocessor lines of a function body (`body`, at `offset` in the file) that define or
+/// undefine macros, each where it starts and as one logical line, with the conditional lines
+/// around them when those are balanced within the body (so a `#define` in an arm the compiler
+/// skips stays skipped).
+fn body_macro_lines(body: &str, offset: usize) -> Vec<(usize, String)> {
+    const CONDITIONALS: [&str; 8] = [
+        "ifdef", "ifndef", "if", "elifdef", "elifndef", "elif", "else", "endif",
+    ];
+    let mut lines = Vec::new();
+    let (mut depth, mut balanced) = (0i32, true);
+    let mut at = offset;
+    let mut raw = body.split_inclusive('\n');
+    while let Some(line) = raw.next() {
+        let start = at;
+        at += line.len();
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let word: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        let conditional = CONDITIONALS.contains(&word.as_str());
+        if !conditional && crate::lex::macro_line(line).is_none() {
+            continue;
+        }
+        match word.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" => depth -= 1,
+            _ => {}
+        }
+        balanced &= depth >= 0;
+        let mut logical = line.trim().to_string();
+        while logical.ends_with('\\') {
+            let Some(next) = raw.next() else { break };
+            at += next.len();
+            logical.pop();
+            logical.push(' ');
+            logical.push_str(next.trim());
+        }
+        lines.push((start, logical, conditional));
+    }
+    if lines.iter().all(|(_, _, conditional)| *conditional) {
+        return Vec::new();
+    }
+    let keep_conditionals = balanced && depth == 0;
+    lines
+        .into_iter()
+        .filter(|(_, _, conditional)| keep_conditionals || !conditional)
+        .map(|(at, l, _)| (at, l))
+        .collect()
 }
 
 /// `static void NAME(ARGS);` lines as hidden external declarations of the
@@ -560,6 +619,24 @@ mod tests {
         let (l, d) = lower_file(src, crate::TypeEnv::default(), &opts);
         let l = l.unwrap_or_else(|| panic!("{d:?}"));
         l.split(src)
+    }
+
+    #[test]
+    fn a_body_keeps_its_macro_lines_and_their_conditionals_when_balanced() {
+        let body = "{\n#define F(x) \\\n  (x)\n#ifdef A\n#undef F\n#endif\n  int i;\n#if B\n}";
+        let kept: Vec<String> = body_macro_lines(body, 10)
+            .into_iter()
+            .map(|(at, l)| format!("{at}:{l}"))
+            .collect();
+        // `#if B` stays open in the body: no conditional line is kept.
+        assert_eq!(kept, ["12:#define F(x)  (x)", "42:#undef F"]);
+        let balanced = "{\n#ifdef A\n#undef F\n#endif\n}";
+        let kept: Vec<String> = body_macro_lines(balanced, 0)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect();
+        assert_eq!(kept, ["#ifdef A", "#undef F", "#endif"]);
+        assert!(body_macro_lines("{\n#ifdef A\n#endif\n}", 0).is_empty());
     }
 
     const KERNEL: &str = "void k(int n, double *a) {\n#pragma acc parallel loop copy(a[0:n])\n  for (int i = 0; i < n; i++) a[i] = twice(a[i]);\n}\n";

@@ -68,8 +68,9 @@ pub(super) fn macro_lines(src: &str) -> Vec<MacroLine> {
 }
 
 impl Lowerer<'_> {
-    /// The macros the construct's statement names whose meaning at the end of the file may
-    /// differ from the site's: changed ([`changed_macros`]), or first defined after it.
+    /// The macros the construct's statement names, or the declarations of the variables it
+    /// uses (the kernel repeats their types: `int b[N]`), whose meaning at the end of the file
+    /// may differ from the site's: changed ([`changed_macros`]), or first defined after it.
     pub(super) fn macros_to_save(&self, body: Span) -> Vec<String> {
         // Each macro's first line in the file, once: a `#define` after the statement.
         let mut first: std::collections::HashMap<&str, &MacroLine> = Default::default();
@@ -81,7 +82,16 @@ impl Lowerer<'_> {
                 .get(w)
                 .is_some_and(|l| l.define.is_some() && l.at >= body.end)
         };
-        let text = &self.src[body.start..body.end];
+        let mut text = self.src[body.start..body.end].to_string();
+        let refs = &self.unit.refs;
+        let first = refs.partition_point(|r| r.span.start < body.start);
+        let mut declared = std::collections::HashSet::new();
+        for r in refs[first..].iter().take_while(|r| r.span.start < body.end) {
+            if declared.insert(r.var) {
+                text.push('\n');
+                text.push_str(&self.unit.var(r.var).decl_text);
+            }
+        }
         let mut names: Vec<String> = Vec::new();
         for w in text
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
