@@ -3,7 +3,8 @@
  * in rotation), compute constructs of every kind with async, a chain of
  * dependent kernels on one queue (queue order: kernels, parallel loop,
  * then a serial prefix sum), work on one queue that
- * waits for another with the wait clause, and a final wait. */
+ * waits for another with the wait clause (also for two, in two wait clauses, which
+ * acc had refused), and a final wait. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -46,7 +47,7 @@ int main(void) {
     #pragma acc parallel loop async(8) wait(7)
     for (int i = 0; i < N; i++)
       k2[i] = k1[i] + 1;
-    #pragma acc parallel loop reduction(+:s) async(9) wait(8)
+    #pragma acc parallel loop reduction(+:s) async(9) wait(7) wait(8)
     for (int i = 0; i < N; i++)
       s += k2[i];
     #pragma acc wait

@@ -794,25 +794,30 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// `acc_rt_wait` for a `wait` clause, if any.
+    /// `acc_rt_wait` for each `wait` clause (a directive may have several: it waits for
+    /// them all).
     fn wait_clause(&self, id: ConstructId, line: usize) -> String {
         let file = self.file_at(self.unit.construct(id).pragma_span);
         let d = &self.unit.construct(id).directive;
-        let Some(c) = d.clauses.iter().find(|c| c.kind == ClauseKind::Wait) else {
-            return String::new();
-        };
-        match &c.args {
-            ClauseArgs::Wait(Some(w)) if !w.queues.is_empty() => {
-                let qs: Vec<&str> = w.queues.iter().map(|q| q.text.as_str()).collect();
-                format!(
-                    "{{ const int __acc_q[] = {{{}}}; acc_rt_wait({}, {line}, __acc_q, {}, acc_async_sync); }} ",
-                    qs.join(", "),
-                    file,
-                    qs.len()
-                )
+        let mut out = String::new();
+        for c in d.clauses.iter().filter(|c| c.kind == ClauseKind::Wait) {
+            match &c.args {
+                ClauseArgs::Wait(Some(w)) if !w.queues.is_empty() => {
+                    let qs: Vec<&str> = w.queues.iter().map(|q| q.text.as_str()).collect();
+                    let _ = write!(
+                        out,
+                        "{{ const int __acc_q[] = {{{}}}; acc_rt_wait({}, {line}, __acc_q, {}, acc_async_sync); }} ",
+                        qs.join(", "),
+                        file,
+                        qs.len()
+                    );
+                }
+                _ => {
+                    let _ = write!(out, "acc_rt_wait({file}, {line}, 0, 0, acc_async_sync); ");
+                }
             }
-            _ => format!("acc_rt_wait({file}, {line}, 0, 0, acc_async_sync); "),
         }
+        out
     }
 
     /// The condition under which the device path runs (`if`, `self`).

@@ -3,6 +3,13 @@
 //! predetermined `private`, a partitioned loop's scalar temporaries *imp* `private`, the rest
 //! *imp* `shared`).
 //!
+//! A `loop worker vector` (or `worker`, `vector`) with no gang loop around it gets *imp*
+//! `gang` too: the seed's rule has no "not `worker`, not `vector`" condition, because existing
+//! implementations partition such a loop over gangs. GCC does not (it leaves the loop
+//! gang-redundant, and its testsuite's `reduction-7.c` expects every gang to see the whole
+//! sum); with acc, as with Clacc, gang-redundant worker or vector partitioning is written as
+//! an orphaned loop in a `routine worker`/`vector`.
+//!
 //! It runs after the explicit attributes and before the compute constructs'
 //! implicit ones, which depend on its partitioning (reduction promotion
 //! needs to know the gang loops).

@@ -211,7 +211,9 @@ pub(super) fn may_repeat(dir: DirectiveKind, clause: ClauseKind) -> bool {
     match clause {
         K::DeviceType => dir != D::Set,
         K::SelfClause => dir == D::Update,
-        K::Reduction => true,
+        // Several `wait` clauses wait for all their queues (GCC and flang accept them;
+        // OpenACC 3.3 2.16.3 limits no count).
+        K::Reduction | K::Wait => true,
         _ => matches!(
             clause,
             K::Copy

@@ -157,7 +157,7 @@ fn device_type_sections() {
 #[test]
 fn at_most_once() {
     check(
-        "acc parallel if(a) if(b) async async(2) default(none) default(present)",
+        "acc parallel if(a) if(b) async async(2) default(none) default(present) wait(1) wait(2)",
         expect![[r#"
             error 19..21 `if`: `if` appears more than once on `parallel`
               secondary 13..15 `if`: first here
