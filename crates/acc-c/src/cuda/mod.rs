@@ -186,6 +186,19 @@ pub fn implicit_routines(
     compute: &[std::ops::Range<usize>],
     explicit: &[String],
 ) -> Vec<String> {
+    device_calls(src, trees, compute, explicit).1
+}
+
+/// What device code calls: the functions compute constructs (`compute`) and routines call,
+/// and those the file's functions among them call in turn, whether the file defines them or
+/// not (a header's); and the file's functions among them without a `routine` directive (the
+/// implicit routines).
+pub fn device_calls(
+    src: &str,
+    trees: &[tree_sitter::Tree],
+    compute: &[std::ops::Range<usize>],
+    explicit: &[String],
+) -> (Vec<String>, Vec<String>) {
     let items = items(trees);
     let definitions: Vec<(String, Node)> = items
         .iter()
@@ -224,7 +237,7 @@ pub fn implicit_routines(
         implicit.push(name);
         called(*def, &mut wanted);
     }
-    implicit
+    (wanted, implicit)
 }
 
 /// Functions a CUDA kernel may call without a `routine` directive: the math library, and what

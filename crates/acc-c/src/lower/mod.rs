@@ -279,9 +279,12 @@ fn headers_of_called_functions(
         return Vec::new();
     }
     let compute = compute_bodies(&analysis.unit);
-    let calls = crate::cuda::calls_within(&analysis.trees, src, &compute);
+    // Through the file's functions too: a kernel that calls `f`, which calls a header's `sq`,
+    // needs `sq`'s device version as much as one that calls `sq` itself.
+    let explicit = crate::cuda::routine_names(&analysis.unit);
+    let (calls, _) = crate::cuda::device_calls(src, &analysis.trees, &compute, &explicit);
     let mut chains: Vec<Vec<(String, usize)>> = Vec::new();
-    for (name, _) in &calls {
+    for name in &calls {
         let Some((_, header)) = env.header_functions.iter().find(|(f, _)| f == name) else {
             continue;
         };
