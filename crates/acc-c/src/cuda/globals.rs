@@ -145,6 +145,11 @@ fn specifiers_without_storage(n: Node, src: &str) -> Option<String> {
     )
 }
 
+/// Where the file's first file-scope declaration of `g` starts.
+pub(super) fn declaration_start(items: &[Node], src: &str, g: &str) -> Option<usize> {
+    object_declaration(items, src, g).map(|(n, _, _)| n.start_byte())
+}
+
 /// `T (*__acc_gp_g)[N]` for the file-scope declaration of `g`: its type,
 /// without storage class or initializer, with the name made a pointer.
 pub(super) fn pointer_declaration(

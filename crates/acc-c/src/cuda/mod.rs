@@ -512,6 +512,41 @@ pub fn support(
     }
     let mut pointers_done = false;
     let (mut define, mut undef) = (String::new(), String::new());
+    let declared_at = |g: &RoutineGlobal| globals::declaration_start(&items, src, &g.name);
+    // A global's device pointer (`__device__ T (*__acc_gp_g)[N];`, and the macro `g` that
+    // routines read it through), or its own copy when it is a constant.
+    let device_global = |global: &RoutineGlobal,
+                         out: &mut String,
+                         define: &mut String,
+                         undef: &mut String|
+     -> Result<(), (usize, String)> {
+        if !global.through_pointer(declared) {
+            out.push_str(global.constant.as_deref().unwrap_or_default());
+            out.push('\n');
+            return Ok(());
+        }
+        let RoutineGlobal {
+            name: g,
+            at,
+            header_declaration,
+            ..
+        } = global;
+        let from_header = header_declaration.as_ref().map(|(text, name)| {
+            format!(
+                "{}(*{pointers}{g}){}",
+                &text[..name.start],
+                &text[name.end..]
+            )
+        });
+        let Some(decl) = from_header.or_else(|| pointer_declaration(&items, src, g, pointers))
+        else {
+            return Err((*at, format!("cannot declare a device pointer to `{g}`")));
+        };
+        out.push_str(&format!("__device__ {decl};\n"));
+        define.push_str(&format!("#define {g} (*{pointers}{g})\n"));
+        undef.push_str(&format!("#undef {g}\n"));
+        Ok(())
+    };
     // A routine that calls one the file defines later, declared only in a header (XSBench's
     // `grid_search`): the module has no header prototypes, so the callee's goes first.
     let prototypes: Vec<(String, String)> = items
@@ -552,35 +587,11 @@ pub fn support(
             }
         }
         if routine && !pointers_done {
-            // Before the first routine: the device pointers.
+            // Before the first routine: the device pointers of the globals the file does not
+            // declare itself (a header's).
             pointers_done = true;
-            for global in bound {
-                if !global.through_pointer(declared) {
-                    out.push_str(global.constant.as_deref().unwrap_or_default());
-                    out.push('\n');
-                    continue;
-                }
-                let RoutineGlobal {
-                    name: g,
-                    at,
-                    header_declaration,
-                    ..
-                } = global;
-                let from_header = header_declaration.as_ref().map(|(text, name)| {
-                    format!(
-                        "{}(*{pointers}{g}){}",
-                        &text[..name.start],
-                        &text[name.end..]
-                    )
-                });
-                let Some(decl) =
-                    from_header.or_else(|| pointer_declaration(&items, src, g, pointers))
-                else {
-                    return Err((*at, format!("cannot declare a device pointer to `{g}`")));
-                };
-                out.push_str(&format!("__device__ {decl};\n"));
-                define.push_str(&format!("#define {g} (*{pointers}{g})\n"));
-                undef.push_str(&format!("#undef {g}\n"));
+            for global in bound.iter().filter(|g| declared_at(g).is_none()) {
+                device_global(global, &mut out, &mut define, &mut undef)?;
             }
         }
         // A macro a function defines in its body (`#define CELL(x, j) …` before the loop
@@ -628,6 +639,14 @@ pub fn support(
             if routine {
                 out.push_str(&undef);
             }
+        }
+        // After the file's declaration of a global, whose types come before it (a routine
+        // that uses it cannot come sooner): its device pointer.
+        for global in bound
+            .iter()
+            .filter(|g| declared_at(g) == Some(n.start_byte()))
+        {
+            device_global(global, &mut out, &mut define, &mut undef)?;
         }
     }
     Ok(out)
