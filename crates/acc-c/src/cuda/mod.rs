@@ -12,14 +12,17 @@
 //!
 //! Layout: this module chooses what the module holds (support, header items, routines,
 //! implicit routines, what a file gives and takes); `globals` the file-scope variables
-//! routines use; `text` and `tokens` write it as NVRTC must read it.
+//! routines use; `flexible` the types with flexible array members, which it leaves out when
+//! unused; `text` and `tokens` write it as NVRTC must read it.
 
 use crate::syntax::derived;
 use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
+mod flexible;
 mod globals;
 mod parameters;
+pub use flexible::without_unnamed_flexible_types;
 use globals::pointer_declaration;
 pub use globals::{routine_globals, RoutineGlobal};
 mod text;
@@ -630,12 +633,16 @@ pub fn support(
             if routine {
                 out.push_str(&define);
             }
-            out.push_str(&format!(
+            let piece = format!(
                 "#line {} \"{}\"\n{}\n",
                 place.line,
                 place.file.replace('\\', "\\\\"),
                 text.trim_end()
-            ));
+            );
+            match flexible::flexible_type_names(*n, src).filter(|_| !routine) {
+                Some(names) => out.push_str(&flexible::marked(&names, &piece)),
+                None => out.push_str(&piece),
+            }
             if routine {
                 out.push_str(&undef);
             }

@@ -135,6 +135,7 @@ impl Lowerer<'_> {
         // define that the text uses goes ahead of the rest, and the names C++ reserves are
         // renamed where the file or those items declare them (`typedef int bool;`).
         let finish = |own: &str, emit: &dyn Fn(&str) -> String| {
+            let own = &crate::cuda::without_unnamed_flexible_types(own, &emit(own));
             let headers = crate::cuda::header_support(header_items, &emit(own));
             let declarations = format!("{}\n{headers}", self.src);
             let own = headers + own;
