@@ -246,6 +246,152 @@ template <class T> static __device__ int __acc_fpclassify(T x) {
 #define _Noreturn
 #define _Thread_local thread_local
 #define __builtin_memcpy memcpy
+/* GCC's builtins that C code calls by name (through its own macros, or for bit tricks): CUDA's
+ * functions of the same meaning. */
+#define __extension__
+#define __builtin_memset memset
+#define __builtin_offsetof(type, member) offsetof(type, member)
+#define __builtin_prefetch(...) ((void)0)
+#define __builtin_abs abs
+#define __builtin_labs labs
+#define __builtin_llabs llabs
+#define __builtin_sqrt sqrt
+#define __builtin_sqrtf sqrtf
+#define __builtin_cbrt cbrt
+#define __builtin_cbrtf cbrtf
+#define __builtin_exp exp
+#define __builtin_expf expf
+#define __builtin_exp2 exp2
+#define __builtin_exp2f exp2f
+#define __builtin_expm1 expm1
+#define __builtin_expm1f expm1f
+#define __builtin_log log
+#define __builtin_logf logf
+#define __builtin_log2 log2
+#define __builtin_log2f log2f
+#define __builtin_log10 log10
+#define __builtin_log10f log10f
+#define __builtin_log1p log1p
+#define __builtin_log1pf log1pf
+#define __builtin_sin sin
+#define __builtin_sinf sinf
+#define __builtin_cos cos
+#define __builtin_cosf cosf
+#define __builtin_tan tan
+#define __builtin_tanf tanf
+#define __builtin_asin asin
+#define __builtin_asinf asinf
+#define __builtin_acos acos
+#define __builtin_acosf acosf
+#define __builtin_atan atan
+#define __builtin_atanf atanf
+#define __builtin_sinh sinh
+#define __builtin_sinhf sinhf
+#define __builtin_cosh cosh
+#define __builtin_coshf coshf
+#define __builtin_tanh tanh
+#define __builtin_tanhf tanhf
+#define __builtin_asinh asinh
+#define __builtin_asinhf asinhf
+#define __builtin_acosh acosh
+#define __builtin_acoshf acoshf
+#define __builtin_atanh atanh
+#define __builtin_atanhf atanhf
+#define __builtin_fabs fabs
+#define __builtin_fabsf fabsf
+#define __builtin_floor floor
+#define __builtin_floorf floorf
+#define __builtin_ceil ceil
+#define __builtin_ceilf ceilf
+#define __builtin_round round
+#define __builtin_roundf roundf
+#define __builtin_trunc trunc
+#define __builtin_truncf truncf
+#define __builtin_rint rint
+#define __builtin_rintf rintf
+#define __builtin_nearbyint nearbyint
+#define __builtin_nearbyintf nearbyintf
+#define __builtin_erf erf
+#define __builtin_erff erff
+#define __builtin_erfc erfc
+#define __builtin_erfcf erfcf
+#define __builtin_tgamma tgamma
+#define __builtin_tgammaf tgammaf
+#define __builtin_lgamma lgamma
+#define __builtin_lgammaf lgammaf
+#define __builtin_logb logb
+#define __builtin_logbf logbf
+#define __builtin_pow pow
+#define __builtin_powf powf
+#define __builtin_fmin fmin
+#define __builtin_fminf fminf
+#define __builtin_fmax fmax
+#define __builtin_fmaxf fmaxf
+#define __builtin_atan2 atan2
+#define __builtin_atan2f atan2f
+#define __builtin_fmod fmod
+#define __builtin_fmodf fmodf
+#define __builtin_hypot hypot
+#define __builtin_hypotf hypotf
+#define __builtin_copysign copysign
+#define __builtin_copysignf copysignf
+#define __builtin_fdim fdim
+#define __builtin_fdimf fdimf
+#define __builtin_remainder remainder
+#define __builtin_remainderf remainderf
+#define __builtin_nextafter nextafter
+#define __builtin_nextafterf nextafterf
+#define __builtin_fma fma
+#define __builtin_fmaf fmaf
+#define __builtin_ldexp ldexp
+#define __builtin_ldexpf ldexpf
+#define __builtin_frexp frexp
+#define __builtin_frexpf frexpf
+#define __builtin_modf modf
+#define __builtin_modff modff
+#define __builtin_scalbn scalbn
+#define __builtin_scalbnf scalbnf
+#define __builtin_ilogb ilogb
+#define __builtin_ilogbf ilogbf
+#define __builtin_lround lround
+#define __builtin_lroundf lroundf
+#define __builtin_llround llround
+#define __builtin_llroundf llroundf
+#define __builtin_lrint lrint
+#define __builtin_lrintf lrintf
+#define __builtin_llrint llrint
+#define __builtin_llrintf llrintf
+#define __builtin_inf() HUGE_VAL
+#define __builtin_inff() INFINITY
+#define __builtin_huge_val() HUGE_VAL
+#define __builtin_huge_valf() INFINITY
+#define __builtin_nan(s) nan(s)
+#define __builtin_nanf(s) nanf(s)
+#define __builtin_popcount(x) __popc((unsigned)(x))
+#define __builtin_popcountl(x) __popcll((unsigned long long)(x))
+#define __builtin_popcountll(x) __popcll((unsigned long long)(x))
+#define __builtin_parity(x) (__popc((unsigned)(x)) & 1)
+#define __builtin_parityl(x) (__popcll((unsigned long long)(x)) & 1)
+#define __builtin_parityll(x) (__popcll((unsigned long long)(x)) & 1)
+#define __builtin_clz(x) __clz((int)(x))
+#define __builtin_clzl(x) __clzll((long long)(x))
+#define __builtin_clzll(x) __clzll((long long)(x))
+#define __builtin_ctz(x) (__ffs((int)(x)) - 1)
+#define __builtin_ctzl(x) (__ffsll((long long)(x)) - 1)
+#define __builtin_ctzll(x) (__ffsll((long long)(x)) - 1)
+#define __builtin_ffs(x) __ffs((int)(x))
+#define __builtin_ffsl(x) __ffsll((long long)(x))
+#define __builtin_ffsll(x) __ffsll((long long)(x))
+static __device__ unsigned short __acc_bswap16(unsigned short x) { return (unsigned short)((x >> 8) | (x << 8)); }
+static __device__ unsigned __acc_bswap32(unsigned x) {
+  return (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24);
+}
+static __device__ unsigned long long __acc_bswap64(unsigned long long x) {
+  return ((unsigned long long)__acc_bswap32((unsigned)x) << 32) | __acc_bswap32((unsigned)(x >> 32));
+}
+#define __builtin_bswap16(x) __acc_bswap16(x)
+#define __builtin_bswap32(x) __acc_bswap32(x)
+#define __builtin_bswap64(x) __acc_bswap64(x)
 /* <math.h>'s functions as C has them: one `double` version each (and `int abs(int)`), to which
  * C converts any arithmetic argument (`sqrt(n)` of an int, `sin(x)` of a float computes in
  * double, `abs(-0.75)` is 0). CUDA's C++ overloads them (a float argument finds the float
