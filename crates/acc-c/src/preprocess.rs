@@ -35,6 +35,7 @@ pub fn needs_headers(file: &Path, src: &str, flags: &[String]) -> bool {
         .any(|f| f.starts_with("-D") || f.starts_with("-U"));
     (command_line_macros && src.contains("acc"))
         || directive_in_conditional(src)
+        || (src.contains("acc") && macro_in_conditional(src))
         || (src.contains("acc") && braces_split_by_conditionals(src))
         || program_headers_may_hold_directives(file, src, flags)
 }
@@ -114,6 +115,27 @@ fn directive_in_conditional(src: &str) -> bool {
             && d.starts_with("pragma")
             && d["pragma".len()..].trim_start().starts_with("acc")
         {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a `#if` arm of the text defines or undefines a macro (`#ifndef BIG` / `#define
+/// SCALE 2` / `#else` / `#define SCALE 1000`): which definition holds takes the preprocessor's
+/// answer for every name the conditions test (a CUDA module must define the one the host
+/// compiler saw).
+fn macro_in_conditional(src: &str) -> bool {
+    let mut depth = 0usize;
+    for line in src.lines() {
+        let Some(d) = line.trim_start().strip_prefix('#').map(str::trim_start) else {
+            continue;
+        };
+        if d.starts_with("if") {
+            depth += 1;
+        } else if d.starts_with("endif") {
+            depth = depth.saturating_sub(1);
+        } else if depth > 0 && crate::lex::macro_line(line).is_some() {
             return true;
         }
     }
@@ -281,6 +303,7 @@ pub fn learn_text(text: &str) -> TypeEnv {
     env.header_directives = header_directives(text);
     env.program_headers = program_headers(text);
     env.early_feature_macros = early_feature_macros(text);
+    env.live_macro_lines = Some(main_macro_lines(text));
     for tree in crate::syntax::parse(text) {
         let root = tree.root_node();
         let mut c = root.walk();
@@ -365,6 +388,27 @@ pub fn header_directives(text: &str) -> Vec<crate::types::HeaderDirective> {
                     }
                 }
             }
+        }
+        line += 1;
+    }
+    out
+}
+
+/// The lines of the main file whose `#define` or `#undef` the preprocessor's `-dD` output
+/// shows (it writes each where the file has it, and none of an arm it skipped).
+fn main_macro_lines(text: &str) -> std::collections::HashSet<usize> {
+    let mut out = std::collections::HashSet::new();
+    let mut main: Option<String> = None;
+    let (mut in_main, mut line) = (false, 0usize);
+    for l in text.lines() {
+        if let Some((n, name, _)) = line_marker(l) {
+            let main_name = main.get_or_insert_with(|| name.to_string());
+            in_main = name == main_name.as_str();
+            line = n;
+            continue;
+        }
+        if in_main && crate::lex::macro_line(l).is_some() {
+            out.insert(line);
         }
         line += 1;
     }
@@ -762,6 +806,17 @@ mod tests {
             );
         }
         assert_eq!(env.macros["N"].body, "32");
+    }
+
+    /// The main file's `#define`s the preprocessor obeyed are those its `-dD` output shows,
+    /// by their lines; a skipped arm's are not, nor a header's.
+    #[test]
+    fn the_main_files_obeyed_macro_lines_are_known() {
+        let text = "# 0 \"m.c\"\n# 0 \"<command-line>\"\n#define MODE 1\n# 1 \"m.c\"\n\n\n\n\n\
+                    # 6 \"m.c\"\n#define SCALE 3\n# 1 \"h.h\" 1\n#define H 1\n# 8 \"m.c\" 2\n#undef SCALE\n";
+        let mut lines: Vec<usize> = super::main_macro_lines(text).into_iter().collect();
+        lines.sort_unstable();
+        assert_eq!(lines, [6, 8]);
     }
 
     #[test]

@@ -35,6 +35,10 @@ pub struct TypeEnv {
     /// not in the file itself), by name: a compute construct that uses one uses a global
     /// variable, as with one the file declares.
     pub header_globals: HashMap<String, HeaderGlobal>,
+    /// The lines of the main file whose `#define` or `#undef` the preprocessor obeyed, when it
+    /// read the file: the others stand in arms it skipped (`#ifndef MODE` / `#define MODE 0`
+    /// with `-DMODE=1`), whatever acc could tell of their conditions.
+    pub live_macro_lines: Option<std::collections::HashSet<usize>>,
     /// The macros, typedefs and type definitions of the program's own headers (and of `-D`
     /// options), in order: what a CUDA module may need of them (see `cuda::header_support`).
     pub header_items: Vec<HeaderItem>,

@@ -385,6 +385,44 @@ fn command_line_macros_reach_the_cuda_module() {
     );
 }
 
+/// A default the file guards (`#ifndef MODE` / `#define MODE 0`) that `-DMODE=1` overrides,
+/// and the arms it then chooses: a directive's (`data copyout(a)` or a section of it) and a
+/// macro's definition. acc had taken the guarded default as live, so it lowered the other
+/// arm's directive (the host C did not compile) and gave the CUDA module the other
+/// definition.
+#[test]
+fn a_guarded_default_the_command_line_overrides_chooses_the_arms() {
+    if !have_cc() {
+        return;
+    }
+    let Some(gpu) = sim::simulator() else {
+        return;
+    };
+    let dir = fresh_dir("cuda-sim-guarded-default");
+    let src = dir.join("mode.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#ifndef MODE\n#define MODE 0\n#endif\n#if MODE == 1\n#define SCALE 3\n\
+         #else\n#define SCALE 5\n#endif\nint main(void) {\n  int a[64], bad = 0;\n#if MODE == 1\n\
+         #pragma acc data copyout(a)\n#else\n#pragma acc data copyout(a[0:64])\n#endif\n  {\n\
+         #pragma acc parallel loop present(a)\n    for (int i = 0; i < 64; i++) a[i] = i * SCALE;\n  }\n  \
+         for (int i = 0; i < 64; i++) bad += a[i] != i * SCALE;\n  \
+         printf(\"MODE=%d SCALE=%d wrong=%d\\n\", MODE, SCALE, bad);\n  return bad != 0;\n}\n",
+    )
+    .unwrap();
+    let exe = dir.join("mode");
+    acc_cc(&exe, &["-DMODE=1"], &[&src]);
+    let cache = sim::fresh_cache("guarded-default");
+    for device in ["host_discrete", "nvidia"] {
+        let run = run_on(gpu, &cache, &exe, device);
+        let printed = sim::printed(&run);
+        assert!(
+            run.status.success() && printed.contains("MODE=1 SCALE=3 wrong=0"),
+            "{device}: {printed}"
+        );
+    }
+}
+
 /// Preprocessed C (`acc cc -E x.c -o x.i`, or gcc's, as ccache-like builds and
 /// `-save-temps` make it) compiled on: its system headers' declarations (`div_t`, `struct
 /// timeval`), which the text now holds, stay out of the CUDA module, which NVRTC refused as

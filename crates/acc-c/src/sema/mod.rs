@@ -206,6 +206,7 @@ fn walk<'s>(
     for_runtime: bool,
     macro_directives: HashMap<usize, macro_directives::MacroDirective>,
 ) -> Walker<'s> {
+    let own_macro_lines = own_macro_lines(src, env.live_macro_lines.as_ref());
     let mut w = Walker {
         for_runtime,
         src,
@@ -232,7 +233,7 @@ fn walk<'s>(
         macro_events: Vec::new(),
         dead_branches: Vec::new(),
         undecided_chains: Vec::new(),
-        own_macro_lines: own_macro_lines(src),
+        own_macro_lines,
         macro_directives,
         macro_directives_used: std::collections::HashSet::new(),
         unread_directives: 0,
@@ -536,12 +537,18 @@ impl<'s> Walker<'s> {
 
 /// The file's `#define` and `#undef` lines, in order: the name, the line's offset, and whether
 /// it defines.
-fn own_macro_lines(src: &str) -> Vec<(&str, usize, bool)> {
+fn own_macro_lines<'s>(
+    src: &'s str,
+    live: Option<&std::collections::HashSet<usize>>,
+) -> Vec<(&'s str, usize, bool)> {
     let mut out = Vec::new();
     let mut at = 0;
-    for line in src.split_inclusive('\n') {
+    for (k, line) in src.split_inclusive('\n').enumerate() {
         if let Some((directive, name)) = crate::lex::macro_line(line) {
-            out.push((name, at, directive == "define"));
+            // One in an arm the preprocessor skipped says nothing.
+            if live.is_none_or(|l| l.contains(&(k + 1))) {
+                out.push((name, at, directive == "define"));
+            }
         }
         at += line.len();
     }
