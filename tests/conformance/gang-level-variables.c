@@ -6,7 +6,8 @@
  * statement that wrote shared data ran on one thread and set only that thread's copy; a
  * vector loop that set a gang scalar (one lane finds an index; an atomic count) set one
  * lane's copy; the code before a vector loop read what the loop's lanes were already
- * writing. The same one level down for a worker's variables. */
+ * writing; the vector loops inside a worker loop wrote a gang array each thread had a copy
+ * of. The same one level down for a worker's variables. */
 #include <stdio.h>
 #define N 48
 #define M 96
@@ -189,10 +190,36 @@ static int worker_sets_gang_scalar(void) {
   return check("worker_sets_gang_scalar", errors);
 }
 
+/* The gang's private array written by the vector loops of one worker loop and read, in
+ * another order, by those of the next (PittPack's transposes): the vector loops inside a
+ * worker loop write the gang's data too. */
+static int workers_vector_loops_write_gang_array(void) {
+  static int out[N][W * 32];
+  int tmp[W * 32];
+  int errors = 0;
+#pragma acc parallel loop gang private(tmp) copyout(out) num_workers(4) vector_length(32)
+  for (int i = 0; i < N; i++) {
+#pragma acc loop worker
+    for (int w = 0; w < W; w++)
+#pragma acc loop vector
+      for (int j = 0; j < 32; j++)
+        tmp[w * 32 + j] = i * 1000 + w * 32 + j;
+#pragma acc loop worker
+    for (int w = 0; w < W; w++)
+#pragma acc loop vector
+      for (int j = 0; j < 32; j++)
+        out[i][w * 32 + j] = tmp[W * 32 - 1 - (w * 32 + j)];
+  }
+  for (int i = 0; i < N; i++)
+    for (int k = 0; k < W * 32; k++)
+      errors += out[i][k] != i * 1000 + W * 32 - 1 - k;
+  return check("workers_vector_loops_write_gang_array", errors);
+}
+
 int main(void) {
   int bad = set_then_read() + lane_finds_index() + pivot_before_loop() + atomic_gang_counter() +
             shared_and_own_in_one_statement() + read_then_write() + worker_array() +
-            worker_sets_gang_scalar();
+            worker_sets_gang_scalar() + workers_vector_loops_write_gang_array();
   if (!bad)
     printf("gang-level-variables: ok\n");
   return bad != 0;

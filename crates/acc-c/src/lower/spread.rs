@@ -409,6 +409,13 @@ impl<'a> Lowerer<'a> {
                     })
             };
             let mut writes = self.kernel_writes(k, body, deps, &[]);
+            // A loop's facts leave out what the loop constructs inside it write (`tmp[…] = …`
+            // in a vector loop of a spread worker loop): the spread loop writes that too.
+            for x in inner.iter().filter(|x| x.pragma_span != c.pragma_span) {
+                for d in x.loops.iter().filter_map(|l| l.deps.as_ref()) {
+                    writes.extend(self.kernel_writes(k, body, d, &[]));
+                }
+            }
             // A store the front end does not follow (`s.a[j] = …`) writes the copy of any
             // variable of a thread's own it names, as far as this goes.
             for (name, at) in &deps.calls {
