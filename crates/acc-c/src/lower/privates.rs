@@ -43,7 +43,7 @@ impl Lowerer<'_> {
                 self.diags.push(Diagnostic::error(
                     item.span,
                     format!(
-                        "`{}`: acc gives each gang its copy of a section of a pointer's target (`p[lo:n]`); privatize the whole array here",
+                        "`{}`: acc gives each gang its copy of an array, or of a section of a pointer's target (`p[lo:n]`), not of rows behind pointers",
                         item.text
                     ),
                 ));
@@ -149,11 +149,15 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
-    /// For an array mapped only in part (by the construct or an enclosing
-    /// data region, as `a[lo:len]`), an address inside the mapped part.
     /// The section of `var` in a `private` or `firstprivate` clause of compute construct
-    /// `id` (`private(c[0:n])`), and whether it is `firstprivate`.
+    /// `id` (`private(c[0:n])`), and whether it is `firstprivate`. A section of an array
+    /// (`private(tmp[0:MC])`) is none: the gang's copy is of the whole array, which holds the
+    /// section (OpenACC 3.3 2.5.13 gives the elements outside it no meaning in the region),
+    /// and a `firstprivate` one starts from all of the array's values.
     pub(super) fn private_section(&self, id: ConstructId, var: VarId) -> Option<(VarItem, bool)> {
+        if self.unit.var(var).shape != acc_engine::facts::Shape::Pointer {
+            return None;
+        }
         let c = self.unit.construct(id);
         for (ci, clause) in c.directive.clauses.iter().enumerate() {
             if !matches!(clause.kind, ClauseKind::Private | ClauseKind::Firstprivate) {

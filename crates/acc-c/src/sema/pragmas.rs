@@ -265,12 +265,15 @@ impl<'s> Walker<'s> {
             }
         };
         self.diags.extend(diags);
-        let d = parsed?;
+        let mut d = parsed?;
         let rules = if self.for_runtime {
             acc_engine::check_clauses::Rules::Acc
         } else {
             acc_engine::check_clauses::Rules::Clacc
         };
+        if self.for_runtime {
+            self.array_sections_privatized_whole(&mut d);
+        }
         self.diags
             .extend(acc_engine::check_clauses::check_directive_as(&d, rules));
         if self.for_runtime && file_scope && d.kind == DirectiveKind::Declare {
@@ -287,6 +290,38 @@ impl<'s> Walker<'s> {
             }
         }
         Some(d)
+    }
+
+    /// A section of an array in a `private` or `firstprivate` clause (`loop private(eq[0:MC])`;
+    /// OpenACC 3.3 2.5.13-14 allow any subarray there) read as the whole array: each copy is
+    /// of the whole array, which holds the section, and the elements outside it mean nothing
+    /// in the region. A section of a pointer's target stays one (only a compute construct's
+    /// gangs get copies of those).
+    fn array_sections_privatized_whole(&self, d: &mut acc_engine::directive::Directive) {
+        use acc_engine::directive::{Accessor, ClauseArgs};
+        for c in d.clauses.iter_mut().filter(|c| {
+            matches!(
+                c.kind,
+                directive::ClauseKind::Private | directive::ClauseKind::Firstprivate
+            )
+        }) {
+            let ClauseArgs::Vars { items, .. } = &mut c.args else {
+                continue;
+            };
+            for item in items.iter_mut() {
+                let sections_only = !item.accessors.is_empty()
+                    && item
+                        .accessors
+                        .iter()
+                        .all(|a| matches!(a, Accessor::Section { .. }));
+                let array = self
+                    .lookup(&item.base.name)
+                    .is_some_and(|v| self.unit.var(v).shape == acc_engine::facts::Shape::Array);
+                if sections_only && array {
+                    item.accessors.clear();
+                }
+            }
+        }
     }
 
     /// Walks the statement construct `id` applies to (`nodes[1..]`), within it, and records
