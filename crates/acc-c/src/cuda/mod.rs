@@ -259,6 +259,10 @@ fn device_callable(name: &str) -> bool {
                 | "assert"
                 | "_Pragma"
                 | "sizeof"
+                // GNU C's `typeof`, which reads like a call (`sizeof(__typeof__(v))`).
+                | "typeof"
+                | "__typeof__"
+                | "__typeof"
                 // <math.h>'s classification macros, which CUDA has as functions.
                 | "isnan"
                 | "isinf"

@@ -237,6 +237,7 @@ impl<'s> Walker<'s> {
             return;
         };
         self.variable_typedef_in_kernel(ty);
+        self.typeof_refs(ty);
         let base = self.env.base_facts(node, ty, self.src);
         let is_static = {
             let mut c = node.walk();

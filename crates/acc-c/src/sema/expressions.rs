@@ -48,6 +48,9 @@ impl<'s> Walker<'s> {
             "sizeof_expression" | "cast_expression" | "compound_literal_expression" => {
                 if let Some(t) = node.child_by_field_id(fields().ty.get()) {
                     self.variable_typedef_in_kernel(t);
+                    if let Some(inner) = t.child_by_field_id(fields().ty.get()) {
+                        self.typeof_refs(inner);
+                    }
                 }
                 for f in ["value", "argument"] {
                     if let Some(v) = node.child_by_field_name(f) {
@@ -60,6 +63,42 @@ impl<'s> Walker<'s> {
                 self.visit_stmt(node, &[], false);
             }
             _ => self.expr_children(node),
+        }
+    }
+
+    /// The variables a GNU `typeof` names (`__typeof__(out[0]) c = …;`, which tree-sitter reads
+    /// as a macro type with a type descriptor): references, as the compiler sees them, so a
+    /// kernel names its own copy.
+    pub(super) fn typeof_refs(&mut self, ty: Node<'s>) {
+        if self.open.is_empty() || ty.node_kind() != "macro_type_specifier" {
+            return;
+        }
+        let named_typeof = ty
+            .child_by_field_id(fields().name.get())
+            .is_some_and(|n| matches!(self.text(n), "typeof" | "__typeof__" | "__typeof"));
+        let Some(inner) = ty.child_by_field_id(fields().ty.get()) else {
+            return;
+        };
+        if !named_typeof {
+            return;
+        }
+        let mut stack = vec![inner];
+        while let Some(n) = stack.pop() {
+            if matches!(n.node_kind(), "type_identifier" | "identifier") {
+                let name = self.text(n);
+                if !self.env.typedefs.contains_key(name) {
+                    if let Some(var) = self.lookup(name) {
+                        self.unit.refs.push(Ref {
+                            var,
+                            span: Self::span(n),
+                            implied: false,
+                        });
+                    }
+                }
+                continue;
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
         }
     }
 }

@@ -246,6 +246,11 @@ template <class T> static __device__ int __acc_fpclassify(T x) {
 #define _Noreturn
 #define _Thread_local thread_local
 #define __builtin_memcpy memcpy
+/* GNU C's `typeof`, which C++ spells with `decltype` (less a reference: `typeof(a[i])` is the
+ * element's type). */
+#define typeof(...) __acc_unref<decltype(__VA_ARGS__)>::type
+#define __typeof__(...) __acc_unref<decltype(__VA_ARGS__)>::type
+#define __typeof(...) __acc_unref<decltype(__VA_ARGS__)>::type
 /* GCC's builtins that C code calls by name (through its own macros, or for bit tricks): CUDA's
  * functions of the same meaning. */
 #define __extension__
