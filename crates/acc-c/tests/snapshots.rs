@@ -110,7 +110,35 @@ fn generated(path: &Path) -> String {
         }
     }
     // A header put in is named as the preprocessor found it, from the workspace's root.
-    from_root(&out)
+    without_symbol_tags(&from_root(&out))
+}
+
+/// `text` with the per-file tags of the kernel unit's symbols (`__asm__("__acc_kernel1_0_` and
+/// 16 hex digits) written `TAG`: the tag digests the file's text, which a header put in names
+/// by its absolute path, so it differs between checkouts.
+fn without_symbol_tags(text: &str) -> String {
+    const ASM: &str = "__asm__(\"";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find(ASM) {
+        let start = k + ASM.len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let Some(end) = rest.find('"') else {
+            continue;
+        };
+        let symbol = &rest[..end];
+        match symbol.rsplit_once('_') {
+            Some((name, tag)) if tag.len() == 16 && tag.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                out.push_str(name);
+                out.push_str("_TAG");
+            }
+            _ => out.push_str(symbol),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The CUDA module and routine library embedded in host C as string literals, each replaced
