@@ -120,6 +120,20 @@ pub struct HeaderItem {
     pub header: String,
 }
 
+/// GCC's and clang's arithmetic types beyond C's, which tree-sitter reads as type names.
+const GNU_SCALARS: &[&str] = &[
+    "__int128",
+    "__int128_t",
+    "__uint128_t",
+    "__float128",
+    "_Float16",
+    "_Float32",
+    "_Float64",
+    "_Float128",
+    "__fp16",
+    "__bf16",
+];
+
 /// Typedef names from the C standard headers that are scalars, for when the
 /// headers were not preprocessed.
 const STANDARD_SCALARS: &[&str] = &[
@@ -480,6 +494,7 @@ impl TypeEnv {
     pub fn knows_type(&self, name: &str) -> bool {
         self.typedefs.contains_key(name)
             || STANDARD_SCALARS.contains(&name)
+            || GNU_SCALARS.contains(&name)
             || self.macro_type(name).is_some()
     }
 
@@ -497,9 +512,17 @@ impl TypeEnv {
         // variable's own shape.
         let mut derivations = Vec::new();
         let mut d = declarator;
+        // The derivation next to the name makes a function (`f(int)`), not an object: a
+        // pointer to a function (`(*fn)(int)`) is a pointer.
+        let mut innermost_is_function = false;
         let name = loop {
             match d.node_kind() {
+                "identifier" | "type_identifier" if innermost_is_function => return None,
                 "identifier" | "type_identifier" => break &src[d.byte_range()],
+                "function_declarator" => {
+                    innermost_is_function = true;
+                    d = d.child_by_field_id(fields().declarator.get())?;
+                }
                 "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
                     d = d
                         .child_by_field_id(fields().declarator.get())
@@ -511,11 +534,13 @@ impl TypeEnv {
                         ch.node_kind() == "type_qualifier" && &src[ch.byte_range()] == "const"
                     });
                     derivations.push((Shape::Pointer, is_const, true));
+                    innermost_is_function = false;
                     d = d.child_by_field_id(fields().declarator.get())?;
                 }
                 "array_declarator" => {
                     let sized = d.child_by_field_id(fields().size.get()).is_some();
                     derivations.push((Shape::Array, false, sized));
+                    innermost_is_function = false;
                     d = d.child_by_field_id(fields().declarator.get())?;
                 }
                 _ => return None,
@@ -722,4 +747,29 @@ fn tag_and_enumerators(ty: Node, src: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    /// The unknown-type warnings of `src`'s analysis, by the type named.
+    fn unknown_types(src: &str) -> Vec<String> {
+        let a = crate::analyze_for(src, Default::default(), None);
+        a.diags
+            .iter()
+            .filter(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE))
+            .map(|d| src[d.span.start..d.span.end].to_string())
+            .collect()
+    }
+
+    /// A typedef of a pointer to a function is a pointer type, and GCC's `__int128` a
+    /// scalar: neither is an unknown type (whose warning asks for include paths).
+    #[test]
+    fn function_pointer_typedefs_and_gnu_integers_are_known_types() {
+        let src = "typedef int (*fn_t)(int);\ntypedef fn_t table_t[2];\n\
+                   static int inc(int x) { return x + 1; }\n\
+                   int main(void) {\n  fn_t f = inc;\n  __int128 w = 3;\n  mystery_t m;\n  int a[4];\n\
+                   #pragma acc parallel loop copyout(a)\n  for (int i = 0; i < 4; i++) a[i] = i + (int)w + (int)sizeof m + (f != 0);\n\
+                   return f(a[0]);\n}\n";
+        assert_eq!(unknown_types(src), ["mystery_t"]);
+    }
 }
