@@ -27,9 +27,12 @@ pub(super) fn device_parameters(n: Node, src: &str) -> String {
             }
         }
     }
-    if let Some(body) = n.child_by_field_name("body").filter(|_| !arrays.is_empty()) {
-        let open = body.start_byte() + 1;
-        edits.push((open..open, arrays));
+    if let Some(body) = n.child_by_field_name("body") {
+        pointer_initializers_cast(body, src, &mut edits);
+        if !arrays.is_empty() {
+            let open = body.start_byte() + 1;
+            edits.push((open..open, arrays));
+        }
     }
     let mut text = src[n.byte_range()].to_string();
     edits.sort_by_key(|(r, _)| r.start);
@@ -37,6 +40,41 @@ pub(super) fn device_parameters(n: Node, src: &str) -> String {
         text.replace_range(r.start - n.start_byte()..r.end - n.start_byte(), with);
     }
     text
+}
+
+/// Each pointer a declaration in `body` initializes (`const double *d = base;` with `base` a
+/// `const void *`, `char *s = "…"`) gets its value cast to its type: C converts from `void *`
+/// implicitly, the GPU's C++ only by a cast (NVRTC refuses the routine otherwise). The cast
+/// names the variable's own type (`decltype`), which C++ puts in scope before the
+/// initializer; a value of another pointer type the host compiler already checked.
+fn pointer_initializers_cast(body: Node, src: &str, edits: &mut Vec<(Range<usize>, String)>) {
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        if n.node_kind() == "init_declarator" {
+            let (Some(d), Some(v)) = (
+                n.child_by_field_name("declarator"),
+                n.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if d.node_kind() == "pointer_declarator" && v.node_kind() != "initializer_list" {
+                if let (_, Some(id)) = crate::syntax::derived(d) {
+                    edits.push((
+                        v.byte_range(),
+                        format!(
+                            "(decltype({}))({})",
+                            &src[id.byte_range()],
+                            &src[v.byte_range()]
+                        ),
+                    ));
+                }
+            }
+            stack.push(v);
+            continue;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
 }
 
 /// The function's own parameter list (not one of a function-pointer parameter).
