@@ -1,6 +1,7 @@
 //! The CUDA module's tokens that C and C++ read differently, written as C means them
 //! (`c_tokens_as_c_means_them`): character constants as `int`, the storage class `auto`, GNU's
-//! imaginary constants, compound literals. Part of the module's text as NVRTC must read it
+//! imaginary constants, compound literals; and GNU statement expressions as lambdas
+//! (`statement_expressions_as_lambdas`). Part of the module's text as NVRTC must read it
 //! (`super::text`); it must not choose what goes into the module.
 
 use super::text::after_preludes;
@@ -215,4 +216,241 @@ fn auto_is_a_storage_class(rest: &str) -> bool {
     }
     let after = rest[first..].trim_start();
     after.starts_with('*') || word(after) > 0
+}
+
+/// `module` with each GNU statement expression of the file's text (`({ int t = x; t * 2; })`,
+/// which `MAX`-style macros use) written as a C++ lambda called in place, `([&]() { int t = x;
+/// return (t * 2); }())`: NVRTC has no statement expressions. The value is the last
+/// statement's, when that is an expression; a statement expression whose last statement is
+/// not (a declaration, an `if`) has none, and neither has the lambda. `break`, `continue`
+/// and `goto` out of one would not leave the lambda: GNU C code does not use them there.
+pub fn statement_expressions_as_lambdas(module: &str) -> String {
+    let start = after_preludes(module);
+    if !module[start..].contains("({") && !has_spaced_statement_expression(&module[start..]) {
+        return module.to_string();
+    }
+    format!("{}{}", &module[..start], lambdas(&module[start..]))
+}
+
+/// Whether `text` may hold `(` and `{` apart (`( {`, `(\n{`).
+fn has_spaced_statement_expression(text: &str) -> bool {
+    text.match_indices('(').any(|(k, _)| {
+        text[k + 1..]
+            .trim_start_matches([' ', '\t', '\r', '\n', '\\'])
+            .starts_with('{')
+            && !text[k + 1..].starts_with('{')
+    })
+}
+
+/// [`statement_expressions_as_lambdas`] over `text`, inner ones first.
+fn lambdas(text: &str) -> String {
+    use crate::lex::{comment_end, literal_end};
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 64);
+    let (mut last, mut i) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => i = comment_end(text, i).unwrap_or(b.len()),
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(b.len(), |k| i + k)
+            }
+            b'"' | b'\'' => i = literal_end(b, i).unwrap_or(b.len()),
+            b'(' => {
+                let open = i + 1 + blank_len(&text[i + 1..]);
+                let Some(close) = (b.get(open) == Some(&b'{'))
+                    .then(|| matching(text, open))
+                    .flatten()
+                else {
+                    i += 1;
+                    continue;
+                };
+                let paren = close + 1 + blank_len(&text[close + 1..]);
+                if b.get(paren) != Some(&b')') {
+                    i += 1;
+                    continue;
+                }
+                let inner = lambdas(&text[open + 1..close]);
+                out.push_str(&text[last..i]);
+                out.push_str("([&]() {");
+                out.push_str(&with_return(&inner));
+                out.push_str("}())");
+                last = paren + 1;
+                i = paren + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// How many blanks (and line continuations) start `text`.
+fn blank_len(text: &str) -> usize {
+    text.len() - text.trim_start_matches([' ', '\t', '\r', '\n', '\\']).len()
+}
+
+/// Where the bracket that closes the one at `open` in `text` is, literals and comments
+/// skipped.
+fn matching(text: &str, open: usize) -> Option<usize> {
+    use crate::lex::{comment_end, literal_end};
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = comment_end(text, i)?;
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map(|k| i + k)?;
+                continue;
+            }
+            b'"' | b'\'' => {
+                i = literal_end(b, i)?;
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The statements of a statement expression with its last one, when an expression, returned.
+fn with_return(statements: &str) -> String {
+    use crate::lex::{comment_end, literal_end};
+    let b = statements.as_bytes();
+    // Where the last statement starts (after the previous one's `;` or `}` at the top level)
+    // and its `;`.
+    let (mut begin, mut last_end, mut end) = (0, 0, None);
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = comment_end(statements, i).unwrap_or(b.len());
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = statements[i..].find('\n').map_or(b.len(), |k| i + k);
+                continue;
+            }
+            b'"' | b'\'' => {
+                i = literal_end(b, i).unwrap_or(b.len());
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    (begin, last_end, end) = (i + 1, i + 1, None);
+                }
+            }
+            b';' if depth == 0 => {
+                begin = last_end;
+                end = Some(i);
+                last_end = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Blanks and line continuations (a macro's) may follow the last statement.
+    let blank = |t: &str| {
+        t.trim_matches(|c: char| c.is_whitespace() || c == '\\')
+            .is_empty()
+    };
+    let Some(end) = end.filter(|&e| blank(&statements[e + 1..])) else {
+        return statements.to_string();
+    };
+    let blank_char = |c: char| c.is_whitespace() || c == '\\';
+    let last = statements[begin..end].trim_matches(blank_char);
+    const NOT_AN_EXPRESSION: &[&str] = &[
+        "if",
+        "for",
+        "while",
+        "do",
+        "switch",
+        "return",
+        "break",
+        "continue",
+        "goto",
+        "case",
+        "default",
+        "int",
+        "char",
+        "short",
+        "long",
+        "float",
+        "double",
+        "signed",
+        "unsigned",
+        "const",
+        "volatile",
+        "static",
+        "struct",
+        "union",
+        "enum",
+        "void",
+        "_Bool",
+        "typedef",
+        "typeof",
+        "__typeof__",
+        "__typeof",
+        "auto",
+        "register",
+    ];
+    let first_word: String = last
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if last.is_empty() || NOT_AN_EXPRESSION.contains(&first_word.as_str()) {
+        return statements.to_string();
+    }
+    let at = begin
+        + (statements[begin..].len() - statements[begin..].trim_start_matches(blank_char).len());
+    format!(
+        "{}return ({});{}",
+        &statements[..at],
+        last,
+        &statements[end + 1..]
+    )
+}
+
+#[cfg(test)]
+mod statement_expression_tests {
+    use super::lambdas;
+
+    #[test]
+    fn statement_expressions_become_lambdas_returning_their_last_expression() {
+        assert_eq!(
+            lambdas("x = ({ int t = i; t * 2; });"),
+            "x = ([&]() { int t = i; return (t * 2); }());"
+        );
+        // Nested, a block inside, and one whose last statement is no expression.
+        assert_eq!(
+            lambdas("y = ({ int a = ({ 1; }); if (a) { a++; } a; }); ({ if (c) f(); });"),
+            "y = ([&]() { int a = ([&]() { return (1); }()); if (a) { a++; } return (a); }()); \
+             ([&]() { if (c) f(); }());"
+        );
+        // Calls and compound literals are not statement expressions; literals are skipped.
+        assert_eq!(
+            lambdas("f(x); g(\"({\"); (S){1};"),
+            "f(x); g(\"({\"); (S){1};"
+        );
+        // A macro's, lines continued.
+        assert_eq!(
+            lambdas("#define M(a) \\\n  ({ int t = (a); \\\n  t; \\\n  })"),
+            "#define M(a) \\\n  ([&]() { int t = (a); \\\n  return (t); \\\n  }())"
+        );
+    }
 }

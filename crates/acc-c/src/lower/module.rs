@@ -140,8 +140,9 @@ impl Lowerer<'_> {
             let declarations = format!("{}\n{headers}", self.src);
             let own = headers + own;
             let text = crate::cuda::cxx_types(&emit(&own), self.includes_header("complex"));
-            let text =
-                crate::cuda::enums_as_integers(&crate::cuda::c_tokens_as_c_means_them(&text));
+            let text = crate::cuda::statement_expressions_as_lambdas(
+                &crate::cuda::enums_as_integers(&crate::cuda::c_tokens_as_c_means_them(&text)),
+            );
             let text = crate::cuda::standard_typedefs_left_to_the_file(&text, &declarations);
             // <tgmath.h>'s `sin(x)` of a float is `sinf`: C++'s overloads, which the prelude
             // then keeps (it gives <math.h>'s names their one C signature otherwise).
