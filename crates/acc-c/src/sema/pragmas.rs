@@ -215,6 +215,9 @@ impl<'s> Walker<'s> {
                      (OpenACC 3.3 2.1), which C has in function bodies only",
                 ),
             );
+            // Nothing else is said of it: its names are a function's (a directive between a
+            // function's parameters and its body), which are not in scope here.
+            self.unit.constructs.truncate(id.0 as usize);
             return 1;
         }
         if !needs_block {

@@ -72,6 +72,13 @@ fn directives_refused_where_c_has_no_statement() {
             "{d}: {e:?}"
         );
     }
+    // Between a function's parameters and its body (an old PGI sample): said once, not with
+    // the parameters it names as undeclared.
+    let e = file(
+        "void f(float *out, int n)\n#pragma acc kernels copyout(out[0:n])\n{\n  out[0] = n;\n}\n",
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].contains("must be inside a function"), "{e:?}");
     assert!(file("int g;\n#pragma acc declare create(g)\n#pragma acc routine seq\nint f(void) { return 1; }\n").is_empty());
     let e = file(
         "double g[8], h[8];\n#pragma acc declare copy(g) create(h)\nint main(void) { return 0; }\n",
