@@ -1,7 +1,7 @@
 /* Routines that take `void *` and declare typed pointers from it (`const double *d = base;`,
- * as generic C code does), and a `char *` set from a string constant: C converts both
- * implicitly, a GPU's C++ only with a cast, so the routines had no device version there (the
- * CUDA simulator and NVRTC refused them). */
+ * as generic C code does), a `char *` set from a string constant, and a kernel's typed
+ * pointer set from a `void *`: C converts all implicitly, a GPU's C++ only with a cast, so the
+ * module did not compile there (the CUDA simulator and NVRTC refused it). */
 #include <stdio.h>
 
 #define N 16
@@ -33,7 +33,8 @@ int main(void) {
 #pragma acc parallel loop copyin(a) copyout(b, c)
   for (int i = 0; i < N; i++) {
     void *out = b;
-    store(out, i, 2 * load(a, i));
+    double *typed = out;
+    store(typed, i, 2 * load(a, i));
     c[i] = letters(i);
   }
   int wrong = 0;

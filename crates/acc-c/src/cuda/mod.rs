@@ -25,6 +25,7 @@ mod parameters;
 pub use flexible::without_unnamed_flexible_types;
 use globals::pointer_declaration;
 pub use globals::{routine_globals, RoutineGlobal};
+pub use parameters::kernel_pointer_initializers_cast;
 mod text;
 mod tokens;
 pub use text::{

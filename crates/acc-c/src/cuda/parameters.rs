@@ -77,6 +77,36 @@ fn pointer_initializers_cast(body: Node, src: &str, edits: &mut Vec<(Range<usize
     }
 }
 
+/// A kernel's statements (C text) with [`pointer_initializers_cast`]'s casts, for its CUDA
+/// version.
+pub fn kernel_pointer_initializers_cast(body: &str) -> String {
+    if !body.contains('*') {
+        return body.to_string();
+    }
+    const HEAD: &str = "void __acc_k(void) {\n";
+    let text = format!("{HEAD}{body}\n}}\n");
+    let Some(tree) = crate::syntax::parser().parse(&text, None) else {
+        return body.to_string();
+    };
+    let Some(function_body) = tree
+        .root_node()
+        .named_child(0)
+        .and_then(|f| f.child_by_field_name("body"))
+    else {
+        return body.to_string();
+    };
+    let mut edits = Vec::new();
+    pointer_initializers_cast(function_body, &text, &mut edits);
+    let mut out = body.to_string();
+    edits.sort_by_key(|(r, _)| r.start);
+    for (r, with) in edits.iter().rev() {
+        if r.start >= HEAD.len() && r.end - HEAD.len() <= out.len() {
+            out.replace_range(r.start - HEAD.len()..r.end - HEAD.len(), with);
+        }
+    }
+    out
+}
+
 /// The function's own parameter list (not one of a function-pointer parameter).
 fn parameter_list(n: Node) -> Option<Node> {
     let mut d = n.child_by_field_name("declarator");

@@ -566,8 +566,9 @@ impl<'a> Lowerer<'a> {
                     // Macros the file changes or defines after the construct, as they are here.
                     let (before, after) =
                         self.site_macro_lines(&self.macros_to_save(span), span.start);
+                    let kernel_body = crate::cuda::kernel_pointer_initializers_cast(&kernel_body);
                     if before.is_empty() {
-                        kernel_body.clone()
+                        kernel_body
                     } else {
                         format!(
                             "{before}#line {} \"{}\"\n{kernel_body}\n{after}",
