@@ -32,7 +32,9 @@ pub use text::{
     as_preprocessed, ascii_module, cxx_keywords_renamed, cxx_types, enums_as_integers,
     long_double_constants, standard_typedefs_left_to_the_file,
 };
-pub use tokens::{c_tokens_as_c_means_them, statement_expressions_as_lambdas};
+pub use tokens::{
+    c_tokens_as_c_means_them, case_ranges_expanded, statement_expressions_as_lambdas,
+};
 
 /// The function a `routine` directive names: `routine(name)`, or the function after an
 /// unnamed one (whether written `#pragma acc`, `_Pragma`, or through a macro).

@@ -1,7 +1,8 @@
 //! The CUDA module's tokens that C and C++ read differently, written as C means them
 //! (`c_tokens_as_c_means_them`): character constants as `int`, the storage class `auto`, GNU's
-//! imaginary constants, compound literals; and GNU statement expressions as lambdas
-//! (`statement_expressions_as_lambdas`). Part of the module's text as NVRTC must read it
+//! imaginary constants, compound literals; GNU statement expressions as lambdas
+//! (`statement_expressions_as_lambdas`) and case ranges as their labels
+//! (`case_ranges_expanded`). Part of the module's text as NVRTC must read it
 //! (`super::text`); it must not choose what goes into the module.
 
 use super::text::after_preludes;
@@ -452,5 +453,97 @@ mod statement_expression_tests {
             lambdas("#define M(a) \\\n  ({ int t = (a); \\\n  t; \\\n  })"),
             "#define M(a) \\\n  ([&]() { int t = (a); \\\n  return (t); \\\n  }())"
         );
+    }
+}
+
+/// `module` with each GNU case range of the file's text (`case 1 ... 3:`, `case 'a' ... 'z':`)
+/// written as the labels it stands for (`case 1: case 2: case 3:`), which C++ has no range
+/// for. Only a range of integer or character constants, of at most [`MAX_CASE_RANGE`] values,
+/// is written out; any other stays, for NVRTC to refuse.
+pub fn case_ranges_expanded(module: &str) -> String {
+    let start = after_preludes(module);
+    if !module[start..].contains("...") {
+        return module.to_string();
+    }
+    let text = &module[start..];
+    let mut out = String::with_capacity(module.len());
+    out.push_str(&module[..start]);
+    let mut last = 0;
+    for (at, _) in text.match_indices("case") {
+        let before_ok = at == 0 || !crate::lex::is_word(text.as_bytes()[at - 1]);
+        let rest = &text[at + 4..];
+        if !before_ok || rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let Some(colon) = rest.find(':') else {
+            continue;
+        };
+        let Some((lo, hi)) = rest[..colon].split_once("...") else {
+            continue;
+        };
+        let (Some(lo), Some(hi)) = (case_constant(lo.trim()), case_constant(hi.trim())) else {
+            continue;
+        };
+        if hi < lo || hi - lo >= MAX_CASE_RANGE || at < last {
+            continue;
+        }
+        out.push_str(&text[last..at]);
+        let labels: Vec<String> = (lo..=hi).map(|v| format!("case {v}")).collect();
+        out.push_str(&labels.join(": "));
+        last = at + 4 + colon;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// The most values a case range is written out for.
+const MAX_CASE_RANGE: i64 = 4096;
+
+/// The value of an integer constant (decimal, octal or hex, with a sign and suffixes) or a
+/// plain character constant (`'a'`, `'\n'`).
+fn case_constant(text: &str) -> Option<i64> {
+    if let Some(c) = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+        return match c.as_bytes() {
+            [b] if *b != b'\\' => Some(i64::from(*b)),
+            [b'\\', e] => Some(match e {
+                b'n' => 10,
+                b't' => 9,
+                b'r' => 13,
+                b'0' => 0,
+                b'\\' => 92,
+                b'\'' => 39,
+                _ => return None,
+            }),
+            _ => None,
+        };
+    }
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d.trim_start()),
+        None => (false, text),
+    };
+    let digits = digits.trim_end_matches(['u', 'U', 'l', 'L']);
+    let value = if let Some(hex) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        i64::from_str_radix(&digits[1..], 8).ok()?
+    } else {
+        digits.parse().ok()?
+    };
+    Some(if negative { -value } else { value })
+}
+
+#[cfg(test)]
+mod case_range_tests {
+    use super::case_ranges_expanded;
+
+    #[test]
+    fn case_ranges_of_constants_are_written_out() {
+        assert_eq!(
+            case_ranges_expanded("switch (x) { case 1 ... 3: y = 1; break; case 'a'...'c': y = 2; }"),
+            "switch (x) { case 1: case 2: case 3: y = 1; break; case 97: case 98: case 99: y = 2; }"
+        );
+        // A range of names stays.
+        let named = "switch (x) { case LO ... HI: y = 1; }";
+        assert_eq!(case_ranges_expanded(named), named);
     }
 }

@@ -141,7 +141,9 @@ impl Lowerer<'_> {
             let own = headers + own;
             let text = crate::cuda::cxx_types(&emit(&own), self.includes_header("complex"));
             let text = crate::cuda::statement_expressions_as_lambdas(
-                &crate::cuda::enums_as_integers(&crate::cuda::c_tokens_as_c_means_them(&text)),
+                &crate::cuda::enums_as_integers(&crate::cuda::c_tokens_as_c_means_them(
+                    &crate::cuda::case_ranges_expanded(&text),
+                )),
             );
             let text = crate::cuda::standard_typedefs_left_to_the_file(&text, &declarations);
             // <tgmath.h>'s `sin(x)` of a float is `sinf`: C++'s overloads, which the prelude
