@@ -23,6 +23,10 @@ pub struct TypeFacts {
 pub struct TypeEnv {
     pub typedefs: HashMap<String, TypeFacts>,
     pub complete_tags: std::collections::HashSet<String>,
+    /// Typedefs of a struct or union tag the file had not yet defined (`typedef struct P P;`
+    /// before `struct P { … };`, or a typedef through such a one): the tag, and the typedef's
+    /// facts once the tag is complete.
+    pub typedef_tags: HashMap<String, (String, TypeFacts)>,
     /// The members of each struct definition, by tag (and by typedef name
     /// for `typedef struct { … } name`).
     pub struct_fields: HashMap<String, Vec<acc_engine::facts::Field>>,
@@ -179,6 +183,17 @@ impl TypeEnv {
                     return;
                 };
                 let base = self.base_facts(node, ty, src);
+                // The tag an incomplete base waits for.
+                let pending_tag = match ty.node_kind() {
+                    "struct_specifier" | "union_specifier" if !base.is_complete => ty
+                        .child_by_field_id(fields().name.get())
+                        .map(|n| src[n.byte_range()].to_string()),
+                    "type_identifier" => self
+                        .typedef_tags
+                        .get(&src[ty.byte_range()])
+                        .map(|(tag, _)| tag.clone()),
+                    _ => None,
+                };
                 let mut c = node.walk();
                 let members = match (ty.node_kind(), ty.child_by_field_id(fields().body.get())) {
                     ("struct_specifier", Some(body)) => Some(struct_fields(body, src)),
@@ -188,6 +203,17 @@ impl TypeEnv {
                     _ => None,
                 };
                 for d in node.children_by_field_id(fields().declarator, &mut c) {
+                    if let Some(tag) = &pending_tag {
+                        let completed = TypeFacts {
+                            is_complete: true,
+                            ..base
+                        };
+                        if let Some((name, facts)) = self.declarator_facts(completed, d, src, false)
+                        {
+                            self.typedef_tags
+                                .insert(name.to_string(), (tag.clone(), facts));
+                        }
+                    }
                     if let Some((name, facts)) = self.declarator_facts(base, d, src, false) {
                         if d.node_kind() == "type_identifier" && facts.shape == Shape::Scalar {
                             let mut written = type_qualifiers(node, src);
@@ -257,8 +283,18 @@ impl TypeEnv {
                     ty.child_by_field_id(fields().body.get()),
                 ) {
                     let tag = src[name.byte_range()].to_string();
-                    self.struct_fields
-                        .insert(tag.clone(), struct_fields(body, src));
+                    let fields = struct_fields(body, src);
+                    // The typedefs made before the definition name its members too.
+                    let waiting: Vec<String> = self
+                        .typedef_tags
+                        .iter()
+                        .filter(|(_, (t, facts))| *t == tag && facts.shape == Shape::Aggregate)
+                        .map(|(name, _)| name.clone())
+                        .collect();
+                    for name in waiting {
+                        self.struct_fields.insert(name, fields.clone());
+                    }
+                    self.struct_fields.insert(tag.clone(), fields);
                     self.complete_tags.insert(tag);
                 }
             }
@@ -312,6 +348,17 @@ impl TypeEnv {
             }
             "type_identifier" => {
                 let name = &src[ty.byte_range()];
+                // A typedef made before its struct was defined, which it is now.
+                if let Some((_, facts)) = self
+                    .typedef_tags
+                    .get(name)
+                    .filter(|(tag, _)| self.complete_tags.contains(tag))
+                {
+                    return TypeFacts {
+                        is_const: facts.is_const || is_const,
+                        ..*facts
+                    };
+                }
                 self.typedefs.get(name).copied().unwrap_or(TypeFacts {
                     shape: Shape::Scalar,
                     is_const: false,
