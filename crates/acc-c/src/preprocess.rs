@@ -304,10 +304,15 @@ pub fn learn_text(text: &str) -> TypeEnv {
     env.program_headers = program_headers(text);
     env.early_feature_macros = early_feature_macros(text);
     env.live_macro_lines = Some(main_macro_lines(text));
+    // `#pragma pack` as the headers set it: the alignment their structs are laid out with.
+    let mut pack = PackState::default();
     for tree in crate::syntax::parse(text) {
         let root = tree.root_node();
         let mut c = root.walk();
         for n in root.children(&mut c) {
+            if n.kind() == "preproc_call" {
+                pack.read(&text[n.byte_range()]);
+            }
             env.learn(n, text);
             if origins.get(n.start_position().row) == Some(&Origin::Program) {
                 if n.kind() == "function_definition" {
@@ -323,12 +328,63 @@ pub fn learn_text(text: &str) -> TypeEnv {
                 env.learn_header_item(n, text);
                 if env.header_items.len() > known {
                     let header = files.get(n.start_position().row).copied().unwrap_or("");
-                    env.header_items.last_mut().expect("just learned").header = header.into();
+                    let item = env.header_items.last_mut().expect("just learned");
+                    item.header = header.into();
+                    if let Some(n) = pack.current() {
+                        item.text = format!(
+                            "#pragma pack(push, {n})\n{}\n#pragma pack(pop)",
+                            item.text.trim_end()
+                        );
+                    }
                 }
             }
         }
     }
     env
+}
+
+/// The alignment `#pragma pack` lines set, as the compiler reads them: `pack(N)`, `pack()`,
+/// `pack(push[, N])`, `pack(pop)`.
+#[derive(Default)]
+struct PackState {
+    current: Option<String>,
+    saved: Vec<Option<String>>,
+}
+
+impl PackState {
+    /// Takes in a preprocessor line (any: only `#pragma pack` ones count).
+    fn read(&mut self, line: &str) {
+        let Some(args) = line
+            .trim_start()
+            .strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|l| l.strip_prefix("pragma"))
+            .map(str::trim_start)
+            .and_then(|l| l.strip_prefix("pack"))
+            .map(str::trim)
+            .and_then(|l| l.strip_prefix('('))
+            .and_then(|l| l.strip_suffix(')'))
+        else {
+            return;
+        };
+        let parts: Vec<&str> = args.split(',').map(str::trim).collect();
+        match parts.as_slice() {
+            [""] => self.current = None,
+            ["push", rest @ ..] => {
+                self.saved.push(self.current.clone());
+                if let Some(n) = rest.last().filter(|n| n.parse::<u32>().is_ok()) {
+                    self.current = Some(n.to_string());
+                }
+            }
+            ["pop", ..] => self.current = self.saved.pop().flatten(),
+            [n] if n.parse::<u32>().is_ok() => self.current = Some(n.to_string()),
+            _ => {}
+        }
+    }
+
+    fn current(&self) -> Option<&str> {
+        self.current.as_deref()
+    }
 }
 
 /// The OpenACC directives of `$CC -E` output that come from the program's own headers (not
@@ -817,6 +873,27 @@ mod tests {
         let mut lines: Vec<usize> = super::main_macro_lines(text).into_iter().collect();
         lines.sort_unstable();
         assert_eq!(lines, [6, 8]);
+    }
+
+    #[test]
+    fn pack_pragmas_are_followed_as_the_compiler_does() {
+        let mut pack = super::PackState::default();
+        let mut seen = Vec::new();
+        for line in [
+            "#pragma pack(2)",
+            "#pragma pack(push, 1)",
+            "#pragma once",
+            "#pragma pack(pop)",
+            "#pragma pack()",
+            "# pragma pack (push)",
+            "#pragma pack(pop)",
+        ] {
+            pack.read(line);
+            seen.push(pack.current().map(str::to_string));
+        }
+        let two = Some("2".to_string());
+        let one = Some("1".to_string());
+        assert_eq!(seen, [two.clone(), one.clone(), one, two, None, None, None]);
     }
 
     #[test]

@@ -621,6 +621,9 @@ pub fn support(
         }
         let keep = match n.node_kind() {
             "preproc_def" | "preproc_function_def" | "type_definition" => Some(text.to_string()),
+            // `#pragma pack(1)` … `#pragma pack()` around a struct: the module's layout must be
+            // the host's (NVRTC knows the pragma).
+            "preproc_call" if is_pack_pragma(text) => Some(text.to_string()),
             "declaration" if is_type_only(*n) => Some(text.to_string()),
             // `struct S {…} SS[N];`: the type, which kernels name by its tag.
             "declaration" if !routine && defined_type(*n).is_some() => {
@@ -719,6 +722,18 @@ pub(crate) fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
             _ => out.push(child),
         }
     }
+}
+
+/// Whether `line` is a `#pragma pack` line.
+fn is_pack_pragma(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix('#')
+        .map(str::trim_start)
+        .and_then(|l| l.strip_prefix("pragma"))
+        .is_some_and(|l| {
+            let l = l.trim_start();
+            l.starts_with("pack") && !l[4..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
 }
 
 /// `struct s { … };`, `enum e { … };` and the like: a declaration that
