@@ -29,6 +29,32 @@ typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
 typedef unsigned long uint64_t;
+typedef long ssize_t;
+typedef long intmax_t;
+typedef unsigned long uintmax_t;
+typedef signed char int_least8_t;
+typedef short int_least16_t;
+typedef int int_least32_t;
+typedef long int_least64_t;
+typedef unsigned char uint_least8_t;
+typedef unsigned short uint_least16_t;
+typedef unsigned int uint_least32_t;
+typedef unsigned long uint_least64_t;
+typedef signed char int_fast8_t;
+typedef long int_fast16_t;
+typedef long int_fast32_t;
+typedef long int_fast64_t;
+typedef unsigned char uint_fast8_t;
+typedef unsigned long uint_fast16_t;
+typedef unsigned long uint_fast32_t;
+typedef unsigned long uint_fast64_t;
+typedef long off_t;
+typedef long time_t;
+typedef int pid_t;
+typedef float float_t;
+typedef double double_t;
+typedef int sig_atomic_t;
+typedef unsigned int wint_t;
 #define _Bool bool
 #define restrict __restrict__
 /* A mapped variable the kernel's text reaches only through a macro's replacement text (see
