@@ -620,6 +620,14 @@ pub fn support(
             }
         }
         let keep = match n.node_kind() {
+            // A portable header's `#define __device__` (for compilers that are not CUDA's)
+            // would take CUDA's own meaning away.
+            "preproc_def" | "preproc_function_def"
+                if n.child_by_field_name("name")
+                    .is_some_and(|m| CUDA_RESERVED_MACROS.contains(&&src[m.byte_range()])) =>
+            {
+                None
+            }
             "preproc_def" | "preproc_function_def" | "type_definition" => Some(text.to_string()),
             // `#pragma pack(1)` … `#pragma pack()` around a struct: the module's layout must be
             // the host's (NVRTC knows the pragma).
@@ -694,7 +702,12 @@ pub fn header_support(items: &[crate::types::HeaderItem], module: &str) -> Strin
         }
     }
     let mut out = String::new();
-    for (item, _) in items.iter().zip(&taken).filter(|(_, &t)| t) {
+    for (item, _) in items.iter().zip(&taken).filter(|(item, &t)| {
+        t && !item
+            .names
+            .iter()
+            .any(|n| CUDA_RESERVED_MACROS.contains(&n.as_str()))
+    }) {
         out.push_str(&item.text);
         out.push('\n');
     }
@@ -723,6 +736,20 @@ pub(crate) fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
         }
     }
 }
+
+/// CUDA's keywords that C code defines away for other compilers (`#ifndef __CUDACC__` /
+/// `#define __device__`): the module keeps CUDA's meaning.
+pub(crate) const CUDA_RESERVED_MACROS: &[&str] = &[
+    "__device__",
+    "__host__",
+    "__global__",
+    "__forceinline__",
+    "__noinline__",
+    "__shared__",
+    "__constant__",
+    "__managed__",
+    "__launch_bounds__",
+];
 
 /// Whether `line` is a `#pragma pack` line.
 fn is_pack_pragma(line: &str) -> bool {
