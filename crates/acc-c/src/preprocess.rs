@@ -102,23 +102,9 @@ pub(crate) fn braces_split_by_conditionals(src: &str) -> bool {
 /// the compiler sees (and so which directive owns the statement after `#endif`) is then the
 /// preprocessor's answer.
 fn directive_in_conditional(src: &str) -> bool {
-    let mut depth = 0usize;
-    for line in src.lines() {
-        let Some(d) = line.trim_start().strip_prefix('#').map(str::trim_start) else {
-            continue;
-        };
-        if d.starts_with("if") {
-            depth += 1;
-        } else if d.starts_with("endif") {
-            depth = depth.saturating_sub(1);
-        } else if depth > 0
-            && d.starts_with("pragma")
-            && d["pragma".len()..].trim_start().starts_with("acc")
-        {
-            return true;
-        }
-    }
-    false
+    line_in_conditional(src, |_, d| {
+        d.starts_with("pragma") && d["pragma".len()..].trim_start().starts_with("acc")
+    })
 }
 
 /// Whether a `#if` arm of the text defines or undefines a macro (`#ifndef BIG` / `#define
@@ -126,6 +112,12 @@ fn directive_in_conditional(src: &str) -> bool {
 /// answer for every name the conditions test (a CUDA module must define the one the host
 /// compiler saw).
 fn macro_in_conditional(src: &str) -> bool {
+    line_in_conditional(src, |line, _| crate::lex::macro_line(line).is_some())
+}
+
+/// Whether a preprocessor line inside a `#if` block of the text is one `wanted` takes (given
+/// the line and its directive, from the word after `#`).
+fn line_in_conditional(src: &str, wanted: impl Fn(&str, &str) -> bool) -> bool {
     let mut depth = 0usize;
     for line in src.lines() {
         let Some(d) = line.trim_start().strip_prefix('#').map(str::trim_start) else {
@@ -135,7 +127,7 @@ fn macro_in_conditional(src: &str) -> bool {
             depth += 1;
         } else if d.starts_with("endif") {
             depth = depth.saturating_sub(1);
-        } else if depth > 0 && crate::lex::macro_line(line).is_some() {
+        } else if depth > 0 && wanted(line, d) {
             return true;
         }
     }
