@@ -13,7 +13,8 @@
 //! Layout: this module chooses what the module holds (support, header items, routines,
 //! implicit routines, what a file gives and takes); `globals` the file-scope variables
 //! routines use; `flexible` the types with flexible array members, which it leaves out when
-//! unused; `text` and `tokens` write it as NVRTC must read it.
+//! unused; `nested_tags` the types a structure defines inside it, which C++ would scope to
+//! it; `text` and `tokens` write it as NVRTC must read it.
 
 use crate::syntax::derived;
 use crate::syntax::NodeKind;
@@ -21,11 +22,12 @@ use tree_sitter::Node;
 
 mod flexible;
 mod globals;
+mod nested_tags;
 mod parameters;
 pub use flexible::without_unnamed_flexible_types;
 use globals::pointer_declaration;
 pub use globals::{routine_globals, RoutineGlobal};
-pub use parameters::kernel_pointer_initializers_cast;
+pub use parameters::kernel_void_pointer_conversions_cast;
 mod text;
 mod tokens;
 pub use text::{
@@ -644,6 +646,10 @@ pub fn support(
             )),
             _ => None,
         };
+        let keep = keep.map(|text| match routine {
+            false => nested_tags::nested_tags_hoisted(&text).unwrap_or(text),
+            true => text,
+        });
         if let Some(text) = keep {
             let place = lines.place(n.start_byte());
             // The macros only around routines: elsewhere the names may mean something else
@@ -708,7 +714,10 @@ pub fn header_support(items: &[crate::types::HeaderItem], module: &str) -> Strin
             .iter()
             .any(|n| CUDA_RESERVED_MACROS.contains(&n.as_str()))
     }) {
-        out.push_str(&item.text);
+        match nested_tags::nested_tags_hoisted(&item.text) {
+            Some(text) => out.push_str(&text),
+            None => out.push_str(&item.text),
+        }
         out.push('\n');
     }
     out

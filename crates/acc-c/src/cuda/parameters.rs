@@ -28,7 +28,7 @@ pub(super) fn device_parameters(n: Node, src: &str) -> String {
         }
     }
     if let Some(body) = n.child_by_field_name("body") {
-        pointer_initializers_cast(body, src, &mut edits);
+        void_pointer_conversions_cast(n, body, src, &mut edits);
         if !arrays.is_empty() {
             let open = body.start_byte() + 1;
             edits.push((open..open, arrays));
@@ -43,11 +43,21 @@ pub(super) fn device_parameters(n: Node, src: &str) -> String {
 }
 
 /// Each pointer a declaration in `body` initializes (`const double *d = base;` with `base` a
-/// `const void *`, `char *s = "…"`) gets its value cast to its type: C converts from `void *`
-/// implicitly, the GPU's C++ only by a cast (NVRTC refuses the routine otherwise). The cast
-/// names the variable's own type (`decltype`), which C++ puts in scope before the
-/// initializer; a value of another pointer type the host compiler already checked.
-fn pointer_initializers_cast(body: Node, src: &str, edits: &mut Vec<(Range<usize>, String)>) {
+/// `const void *`, `char *s = "…"`), and each one `body` assigns by name (`p = base;`), gets
+/// its value cast to its type: C converts from `void *` implicitly, the GPU's C++ only by a
+/// cast (NVRTC refuses the routine otherwise). The cast names the variable's own type
+/// (`decltype`), which C++ puts in scope before the initializer, and which is the type of
+/// whatever the name means where it is assigned (a value of another pointer type the host
+/// compiler already checked; one of the same type it leaves as it is). The names assigned are
+/// those `scope` (the function, its parameters included, or the kernel's body) declares as
+/// pointers: a global's assignment inside a kernel is rare enough to leave alone.
+fn void_pointer_conversions_cast(
+    scope: Node,
+    body: Node,
+    src: &str,
+    edits: &mut Vec<(Range<usize>, String)>,
+) {
+    let pointers = pointer_names(scope, src);
     let mut stack = vec![body];
     while let Some(n) = stack.pop() {
         if n.node_kind() == "init_declarator" {
@@ -61,25 +71,58 @@ fn pointer_initializers_cast(body: Node, src: &str, edits: &mut Vec<(Range<usize
                 if let (_, Some(id)) = crate::syntax::derived(d) {
                     edits.push((
                         v.byte_range(),
-                        format!(
-                            "(decltype({}))({})",
-                            &src[id.byte_range()],
-                            &src[v.byte_range()]
-                        ),
+                        cast_to_type_of(&src[id.byte_range()], v, src),
                     ));
                 }
             }
             stack.push(v);
             continue;
         }
+        if n.node_kind() == "assignment_expression" {
+            let assigned = n
+                .child_by_field_name("left")
+                .filter(|l| l.node_kind() == "identifier")
+                .map(|l| &src[l.byte_range()]);
+            let plain = n
+                .child_by_field_name("operator")
+                .is_some_and(|o| &src[o.byte_range()] == "=");
+            if let (Some(name), true, Some(v)) = (assigned, plain, n.child_by_field_name("right")) {
+                if pointers.contains(name) {
+                    edits.push((v.byte_range(), cast_to_type_of(name, v, src)));
+                    stack.push(v);
+                    continue;
+                }
+            }
+        }
         let mut c = n.walk();
         stack.extend(n.named_children(&mut c));
     }
 }
 
-/// A kernel's statements (C text) with [`pointer_initializers_cast`]'s casts, for its CUDA
+/// `value` cast to the type of the variable `name`.
+fn cast_to_type_of(name: &str, value: Node, src: &str) -> String {
+    format!("(decltype({name}))({})", &src[value.byte_range()])
+}
+
+/// The names `scope` declares as pointers (the declarator nearest the name is `*`).
+fn pointer_names<'s>(scope: Node, src: &'s str) -> std::collections::HashSet<&'s str> {
+    let mut names = std::collections::HashSet::new();
+    let mut stack = vec![scope];
+    while let Some(n) = stack.pop() {
+        if n.node_kind() == "pointer_declarator" {
+            if let (Some("pointer_declarator"), Some(id)) = crate::syntax::derived(n) {
+                names.insert(&src[id.byte_range()]);
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    names
+}
+
+/// A kernel's statements (C text) with [`void_pointer_conversions_cast`]'s casts, for its CUDA
 /// version.
-pub fn kernel_pointer_initializers_cast(body: &str) -> String {
+pub fn kernel_void_pointer_conversions_cast(body: &str) -> String {
     if !body.contains('*') {
         return body.to_string();
     }
@@ -96,7 +139,7 @@ pub fn kernel_pointer_initializers_cast(body: &str) -> String {
         return body.to_string();
     };
     let mut edits = Vec::new();
-    pointer_initializers_cast(function_body, &text, &mut edits);
+    void_pointer_conversions_cast(function_body, function_body, &text, &mut edits);
     let mut out = body.to_string();
     edits.sort_by_key(|(r, _)| r.start);
     for (r, with) in edits.iter().rev() {

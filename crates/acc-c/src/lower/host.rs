@@ -566,7 +566,8 @@ impl<'a> Lowerer<'a> {
                     // Macros the file changes or defines after the construct, as they are here.
                     let (before, after) =
                         self.site_macro_lines(&self.macros_to_save(span), span.start);
-                    let kernel_body = crate::cuda::kernel_pointer_initializers_cast(&kernel_body);
+                    let kernel_body =
+                        crate::cuda::kernel_void_pointer_conversions_cast(&kernel_body);
                     if before.is_empty() {
                         kernel_body
                     } else {
