@@ -196,6 +196,7 @@ pub fn parse(src: &str) -> Vec<tree_sitter::Tree> {
     PARSES.with(|n| n.set(n.get() + 1));
     let src = directive_comments_as_spaces(src);
     let src = &*complex_as_qualifier(&src);
+    let src = &*macro_definitions_closed(src);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if src.len() < CHUNKED_PARSE_MIN_BYTES || threads < 2 {
         return vec![parse_whole(src)];
@@ -397,6 +398,44 @@ fn directive_comments_as_spaces(src: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// tree-sitter-c reads a `#define` line that ends in blanks (`#define EMPTY ` with a trailing
+/// space, as editors and generated headers leave them) as a definition whose replacement is
+/// the next line, which then vanishes from the tree (a declaration, or the next `#define`).
+/// Parsing a copy where the newline comes before those blanks gives the right tree with the
+/// same offsets for every token: the blanks only move to the start of the next line.
+fn macro_definitions_closed(src: &str) -> std::borrow::Cow<'_, str> {
+    if !src.contains("define") {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let mut out: Option<Vec<u8>> = None;
+    let mut line_start = 0;
+    while line_start < src.len() {
+        let end = src[line_start..]
+            .find('\n')
+            .map_or(src.len(), |e| line_start + e);
+        let line = &src[line_start..end];
+        let code = line.strip_suffix('\r').unwrap_or(line);
+        let body = code.trim_end_matches([' ', '\t']);
+        let is_define = code
+            .trim_start()
+            .strip_prefix('#')
+            .is_some_and(|d| d.trim_start().starts_with("define"));
+        if is_define && body.len() < code.len() && !body.ends_with('\\') && end < src.len() {
+            let blanks = line_start + body.len()..line_start + code.len();
+            let newline = &src[blanks.end..=end];
+            let out = out.get_or_insert_with(|| src.as_bytes().to_vec());
+            let moved: Vec<u8> = newline.bytes().chain(src[blanks.clone()].bytes()).collect();
+            out[blanks.start..=end].copy_from_slice(&moved);
+        }
+        line_start = end + 1;
+    }
+    match out {
+        // Only ASCII bytes moved: still UTF-8.
+        Some(bytes) => String::from_utf8(bytes).map_or(std::borrow::Cow::Borrowed(src), Into::into),
+        None => std::borrow::Cow::Borrowed(src),
+    }
+}
+
 /// tree-sitter-c does not know `_Complex` (nor `complex` from
 /// `<complex.h>`), and `float _Complex z` then parses as a declaration of
 /// `_Complex`. Parsing a copy where they are qualifiers of the same length
@@ -454,6 +493,37 @@ mod tests {
                     .collect::<Vec<_>>()
             })
             .collect()
+    }
+
+    /// An empty definition written with trailing blanks keeps the line after it: the next
+    /// declaration and the next definition are items of their own, at their offsets.
+    #[test]
+    fn definitions_ending_in_blanks_end_at_their_line() {
+        let src = "#define EMPTY \t\nint kept;\n#define FN(x) \r\n#define NEXT worker \nint b;\n";
+        let moved = macro_definitions_closed(src);
+        assert_eq!(moved.len(), src.len());
+        assert_eq!(
+            moved,
+            "#define EMPTY\n \tint kept;\n#define FN(x)\r\n #define NEXT worker\n int b;\n"
+        );
+        let trees = parse(src);
+        let kinds: Vec<(&str, &str)> = {
+            let root = trees[0].root_node();
+            let mut c = root.walk();
+            root.children(&mut c)
+                .map(|n| (n.kind(), src[n.byte_range()].trim()))
+                .collect()
+        };
+        assert_eq!(
+            kinds,
+            [
+                ("preproc_def", "#define EMPTY"),
+                ("declaration", "int kept;"),
+                ("preproc_function_def", "#define FN(x)"),
+                ("preproc_def", "#define NEXT worker"),
+                ("declaration", "int b;")
+            ]
+        );
     }
 
     #[test]

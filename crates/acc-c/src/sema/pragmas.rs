@@ -256,7 +256,17 @@ impl<'s> Walker<'s> {
             let end = self.src[base..]
                 .find('"')
                 .map_or(self.src.len(), |e| base + e);
-            directive::parse_pragma_operator(&self.src[base..end], base)
+            // The pragma's text is macro-replaced as a `#pragma` line's is (C11 6.10.9 makes
+            // the operator's destringized text one).
+            let contents = &self.src[base..end];
+            match directive::destringize(contents).and_then(|(text, in_contents)| {
+                let (expanded, in_text) = self.expand_directive_macros(&text)?;
+                let map: Vec<usize> = in_text.iter().map(|&k| in_contents[k]).collect();
+                Some((expanded, map))
+            }) {
+                Some((expanded, map)) => directive::parse_directive_mapped(&expanded, &map, base),
+                None => directive::parse_pragma_operator(contents, base),
+            }
         } else {
             let end = node
                 .child_by_field_id(fields().argument.get())

@@ -328,8 +328,19 @@ impl<'s> Walker<'s> {
             self.env.function_macros.contains_key(&text[i..j])
                 && text[j..].trim_start().starts_with('(')
         };
+        // So is an object-like macro whose replacement is no value (`#define SECTION a[0:N]`,
+        // `#define VARS a, b`, `#define OP +`, an empty one): it shapes the list or the
+        // operator, which acc must read. One that is a value (`N`, `(N * 2)`, another name)
+        // stays as written, for the constant reader and the printer; but not as a reduction's
+        // operator, which is a keyword of the directive (`#define OP max`).
+        let shapes_clause = |i: usize, j: usize| {
+            self.env.constants.get(&text[i..j]).is_some_and(|value| {
+                !is_value_like(value) || is_reduction_operator_position(&text[..i])
+            })
+        };
         let replaced = |depth: i32, first_word: bool, i: usize, j: usize| -> bool {
-            (depth == 0 && !first_word && is_macro(&text[i..j])) || (depth > 0 && is_call(i, j))
+            (depth == 0 && !first_word && is_macro(&text[i..j]))
+                || (depth > 0 && (is_call(i, j) || shapes_clause(i, j)))
         };
         // A first pass: is any top-level word (after `acc`) a macro?
         let mut depth = 0i32;
@@ -531,6 +542,33 @@ pub(super) fn substitute(body: &str, params: &[String], args: &[&str]) -> String
     }
     flush(&mut word, &mut out);
     out
+}
+
+/// Whether a macro's replacement reads as one value where a clause's list has an item or an
+/// expression: a name, a number, an expression of them; not empty, not an operator alone, and
+/// nothing that builds a list or a section (`,` outside parentheses, `[`, `]`, `:`).
+fn is_value_like(replacement: &str) -> bool {
+    let r = replacement.trim();
+    let mut depth = 0i32;
+    let mut top_level_comma = false;
+    for c in r.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => top_level_comma = true,
+            _ => {}
+        }
+    }
+    r.chars().any(|c| c.is_ascii_alphanumeric()) && !top_level_comma && !r.contains(['[', ']', ':'])
+}
+
+/// Whether `before` (a directive's text up to a word) ends with `reduction(`: the word is the
+/// clause's operator.
+fn is_reduction_operator_position(before: &str) -> bool {
+    before
+        .trim_end()
+        .strip_suffix('(')
+        .is_some_and(|b| b.trim_end().ends_with("reduction"))
 }
 
 #[cfg(test)]

@@ -55,6 +55,16 @@ pub fn parse_pragma_operator(
     string_literal_contents: &str,
     base: usize,
 ) -> (Option<Directive>, Vec<Diagnostic>) {
+    match destringize(string_literal_contents) {
+        Some((text, map)) => parse_directive_mapped(&text, &map, base),
+        None => parse_directive(string_literal_contents, base),
+    }
+}
+
+/// A `_Pragma` string literal's contents as the pragma's text (C11 6.10.9: `\"` and `\\`
+/// lose their backslash), with the offset in the contents of each byte of the text and of its
+/// end; `None` when that is not UTF-8.
+pub fn destringize(string_literal_contents: &str) -> Option<(String, Vec<usize>)> {
     let src = string_literal_contents.as_bytes();
     let mut text = Vec::with_capacity(src.len());
     let mut map = Vec::with_capacity(src.len() + 1);
@@ -73,13 +83,7 @@ pub fn parse_pragma_operator(
     }
     map.push(src.len());
     // Only ASCII backslashes were removed, so the text is still UTF-8.
-    let text = match String::from_utf8(text) {
-        Ok(t) => t,
-        Err(_) => return parse_directive(string_literal_contents, base),
-    };
-    let mut p = parse::Parser::new(&text, Some(&map), base);
-    let d = p.directive();
-    (d, p.diags)
+    String::from_utf8(text).ok().map(|t| (t, map))
 }
 
 impl fmt::Display for Directive {
