@@ -32,7 +32,7 @@ pub mod types;
 mod vla;
 
 use acc_engine::omp::{OmpForm, OmpOptions};
-use acc_engine::Diagnostic;
+use acc_engine::{Diagnostic, Span};
 
 pub use print::Mode;
 pub use types::TypeEnv;
@@ -60,6 +60,11 @@ pub struct Analysis {
     /// The feature-test macros the program's headers define before the C library's first
     /// header (see [`types::TypeEnv::early_feature_macros`]).
     pub early_feature_macros: Vec<String>,
+    /// The uses of macros that expand to a directive and code (`#define PAR_FOR(i, n)
+    /// _Pragma("acc parallel loop") for (int i = 0; i < n; i++)`), refused in the
+    /// diagnostics, each with its expansion: [`with_code_macros_expanded`] makes the text a
+    /// compiler of the file analyses instead.
+    pub code_macros: Vec<(Span, String)>,
 }
 
 /// Analyses OpenACC C source. `headers` holds what the preprocessor found
@@ -87,7 +92,13 @@ pub fn analyze_parsed(
     let header_warnings = preprocess::header_directive_warnings(src, &headers.header_directives);
     let macros = headers.macros.clone();
     let early_feature_macros = headers.early_feature_macros.clone();
-    let (unit, mut diags, trees, view) = sema::analyze_trees(trees, src, headers, omp.is_none());
+    let sema::Analyzed {
+        unit,
+        mut diags,
+        trees,
+        view,
+        code_macros,
+    } = sema::analyze_trees(trees, src, headers, omp.is_none());
     diags.extend(header_warnings);
     diags.extend(acc_engine::check::check_unit(&unit));
     let (attrs, d) = acc_engine::attrs::analyze(&unit);
@@ -111,18 +122,107 @@ pub fn analyze_parsed(
         view,
         macros,
         early_feature_macros,
+        code_macros,
+    }
+}
+
+/// `src` with each use of [`Analysis::code_macros`] replaced by its expansion, as the
+/// compiler will read it: the directive applies to the expansion's code, which only the
+/// expansion has. The use's line breaks follow the expansion, so every later line keeps its
+/// number (and the `#line` markers of the lowering stay true). With the text: where each
+/// expansion stands in it, and the use it replaced (for [`note_code_macros`]).
+pub fn with_code_macros_expanded(
+    src: &str,
+    code_macros: &[(Span, String)],
+) -> (String, Vec<(Span, String)>) {
+    let mut out = String::with_capacity(src.len() + 256);
+    let mut placed = Vec::new();
+    let mut at = 0;
+    let mut uses: Vec<&(Span, String)> = code_macros.iter().collect();
+    uses.sort_by_key(|(span, _)| span.start);
+    for (span, expansion) in uses {
+        if span.start < at {
+            continue;
+        }
+        out.push_str(&src[at..span.start]);
+        placed.push((
+            Span::new(out.len(), out.len() + expansion.len()),
+            src[span.range()]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        ));
+        out.push_str(expansion);
+        out.extend(src[span.range()].matches('\n').map(|_| '\n'));
+        at = span.end;
+    }
+    out.push_str(&src[at..]);
+    (out, placed)
+}
+
+/// Tells each diagnostic about code of a macro's expansion which use it is in: the line it
+/// shows is the expansion, not the file's.
+pub fn note_code_macros(diags: &mut [Diagnostic], placed: &[(Span, String)]) {
+    for d in diags {
+        if let Some((_, used)) = placed
+            .iter()
+            .find(|(at, _)| at.start <= d.span.start && d.span.start < at.end)
+        {
+            d.notes.push(format!(
+                "in the expansion of `{used}`, which the line shows as acc read it"
+            ));
+        }
     }
 }
 
 /// Translates OpenACC C to the given print mode. The text is produced even
-/// when there are errors; callers decide whether to use it.
+/// when there are errors; callers decide whether to use it. Where macros expand to a
+/// directive and code, the diagnostics are about the text [`translate_source`] returns.
 pub fn translate(
     src: &str,
     headers: TypeEnv,
     opts: OmpOptions,
     mode: Mode,
 ) -> (String, Vec<Diagnostic>) {
-    let a = analyze(src, headers, opts);
-    let text = print::print(src, &a.unit, &a.forms, mode);
-    (text, a.diags)
+    let t = translate_source(src, headers, opts, mode);
+    (t.text, t.diags)
+}
+
+/// What [`translate_source`] gives.
+pub struct Translation {
+    pub text: String,
+    pub diags: Vec<Diagnostic>,
+    /// The text translated when it is not the file's: the file with the uses of macros that
+    /// expand to a directive and code replaced by their expansions
+    /// ([`with_code_macros_expanded`]), which the diagnostics are about (and, but in
+    /// [`Mode::Acc`], which prints the file as it is, the text printed).
+    pub source: Option<String>,
+}
+
+/// As [`translate`], saying which text was translated: a directive a macro use gives with the
+/// code it applies to becomes OpenMP only in the expansion (the printed file has the
+/// expansion in place of the use; every line keeps its number).
+pub fn translate_source(src: &str, headers: TypeEnv, opts: OmpOptions, mode: Mode) -> Translation {
+    let again = (src.contains("_Pragma")
+        || headers.macros.values().any(|d| d.body.contains("_Pragma")))
+    .then(|| headers.clone());
+    let mut a = analyze(src, headers, opts);
+    let mut source = None;
+    if let (false, Some(env)) = (a.code_macros.is_empty(), again) {
+        let (expanded, placed) = with_code_macros_expanded(src, &a.code_macros);
+        a = analyze(&expanded, env, opts);
+        note_code_macros(&mut a.diags, &placed);
+        source = Some(expanded);
+    }
+    // The OpenACC print is the file itself, whatever its macros expand to.
+    let printed = match mode {
+        Mode::Acc => src,
+        _ => source.as_deref().unwrap_or(src),
+    };
+    let text = print::print(printed, &a.unit, &a.forms, mode);
+    Translation {
+        text,
+        diags: a.diags,
+        source,
+    }
 }

@@ -92,6 +92,13 @@ impl Tok {
     }
 }
 
+/// C's punctuators of more than one character (C11 6.4.6), longest first: a pp-token is the
+/// longest that fits, so `i++` is `i` `++`, and an expansion written out reads as it was lexed.
+const PUNCTUATORS: [&str; 23] = [
+    "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=",
+    "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##",
+];
+
 /// Splits `text` into pp-tokens. `origin(i)` is the file offset of `text`'s byte `i`.
 fn lex(text: &str, origin: &dyn Fn(usize) -> usize) -> Result<Vec<Tok>, String> {
     let b = text.as_bytes();
@@ -149,10 +156,8 @@ fn lex(text: &str, origin: &dyn Fn(usize) -> usize) -> Result<Vec<Tok>, String> 
             } else {
                 (TokKind::Ident, end)
             }
-        } else if text[i..].starts_with("##") {
-            (TokKind::Punct, i + 2)
-        } else if text[i..].starts_with("...") {
-            (TokKind::Punct, i + 3)
+        } else if let Some(p) = PUNCTUATORS.iter().find(|p| text[i..].starts_with(**p)) {
+            (TokKind::Punct, i + p.len())
         } else {
             let len = text[i..].chars().next().map_or(1, char::len_utf8);
             (TokKind::Punct, i + len)

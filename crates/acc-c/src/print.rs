@@ -126,6 +126,19 @@ pub fn print(src: &str, unit: &Unit, forms: &[OmpForm], mode: Mode) -> String {
                     }
                 }
                 text.push_str(&lines.join(&nl));
+                // A `_Pragma` operator shares its line with code (`_Pragma("acc loop") for …`,
+                // or what a macro expanded to): the `#pragma` lines must have lines of their own.
+                let mut blanks_after = 0;
+                if !text.is_empty() && original.starts_with("_Pragma") {
+                    if !alone_on_line {
+                        text.insert_str(0, &nl);
+                    }
+                    let rest_of_line = src[span.end..].split('\n').next().unwrap_or("");
+                    if !rest_of_line.trim().is_empty() {
+                        text.push_str(&nl);
+                        blanks_after = rest_of_line.len() - rest_of_line.trim_start().len();
+                    }
+                }
                 let (start, end) = if text.is_empty() && alone_on_line {
                     // Remove the whole line of a directive that disappears.
                     let end = src[span.end..]
@@ -133,7 +146,7 @@ pub fn print(src: &str, unit: &Unit, forms: &[OmpForm], mode: Mode) -> String {
                         .map_or(src.len(), |i| span.end + i + 1);
                     (line_start, end)
                 } else {
-                    (span.start, span.end)
+                    (span.start, span.end + blanks_after)
                 };
                 edits.push(Edit {
                     start,

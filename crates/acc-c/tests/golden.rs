@@ -72,11 +72,16 @@ fn golden() {
     for input in &inputs {
         let src = fs::read_to_string(input).unwrap();
         let (mode, opts) = options(&src);
-        let (text, diags) = acc_c::translate(&src, Default::default(), opts, mode);
+        let acc_c::Translation {
+            text,
+            diags,
+            source,
+        } = acc_c::translate_source(&src, Default::default(), opts, mode);
+        let shown = source.as_deref().unwrap_or(&src);
         let name = input.file_name().unwrap().to_string_lossy().to_string();
         let rendered: String = diags
             .iter()
-            .map(|d| acc_c::render::render(d, &name, &src))
+            .map(|d| acc_c::render::render(d, &name, shown))
             .collect();
         let stem = input.with_extension("");
         check(&stem.with_extension("diag"), &rendered, &mut failures);

@@ -546,20 +546,25 @@ impl Ctx<'_> {
             true => headers()?,
             false => acc_c::TypeEnv::default(),
         };
-        let (mut text, mut diags) =
-            acc_c::translate(src, env.clone(), omp.options, acc_c::Mode::Omp);
+        let mut t = acc_c::translate_source(src, env.clone(), omp.options, acc_c::Mode::Omp);
         let unknown_type = |diags: &[acc_engine::Diagnostic]| {
             diags
                 .iter()
                 .any(|d| d.message.starts_with(acc_c::sema::UNKNOWN_TYPE))
         };
-        if unknown_type(&diags) && !acc_c::preprocess::includes_program_header(src) {
+        if unknown_type(&t.diags) && !acc_c::preprocess::includes_program_header(src) {
             env = headers()?;
-            (text, diags) = acc_c::translate(src, env, omp.options, acc_c::Mode::Omp);
+            t = acc_c::translate_source(src, env, omp.options, acc_c::Mode::Omp);
         }
+        let acc_c::Translation {
+            text,
+            diags,
+            source,
+        } = t;
+        let shown = source.as_deref().unwrap_or(src);
         let mut stderr = std::io::stderr().lock();
         for d in &diags {
-            let _ = stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, path, src)));
+            let _ = stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, path, shown)));
         }
         let errors = diags.iter().filter(|d| d.is_error()).count();
         if errors > 0 {

@@ -205,12 +205,19 @@ fn translate(args: TranslateArgs) -> Result<ExitCode> {
             Err(e) => bail!("{e}"),
         }
     };
-    let (text, diags) = acc_c::translate(&src, headers, opts, mode);
+    let acc_c::Translation {
+        text,
+        diags,
+        source,
+    } = acc_c::translate_source(&src, headers, opts, mode);
     let text = acc_c::text::restore(&text, layout);
     let name = args.file.display().to_string();
     let mut stderr = std::io::stderr().lock();
+    let shown = source.as_deref().unwrap_or(&src);
     for d in &diags {
-        stderr.write_all(&acc_c::text::encode(&acc_c::render::render(d, &name, &src)))?;
+        stderr.write_all(&acc_c::text::encode(&acc_c::render::render(
+            d, &name, shown,
+        )))?;
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     if errors > 0 {

@@ -191,6 +191,7 @@ pub fn lower_file_lazy(
     opts: &LowerOptions,
 ) -> Result<LazyLowering, String> {
     let mut analysis = crate::analyze_for(src, TypeEnv::default(), None);
+    let mut again = Some(TypeEnv::default());
     let unknown_type = analysis
         .diags
         .iter()
@@ -231,7 +232,10 @@ pub fn lower_file_lazy(
                 let headers = inlined.headers();
                 header_items.retain(|i| !headers.contains(&i.header));
                 let text = inlined.text;
+                let again = may_expand_to_pragma(&text, &env).then(|| env.clone());
                 let analysis = crate::analyze_for(&text, env, None);
+                let (analysis, expanded) = with_code_macros_analysed(&text, analysis, again);
+                let text = expanded.unwrap_or(text);
                 let (mut lowered, diags) =
                     lower_analysis(&text, analysis, opts, &header_items, &header_globals);
                 if let Some(l) = &mut lowered {
@@ -246,14 +250,42 @@ pub fn lower_file_lazy(
         }
         // The same tree, analysed again with the headers' facts.
         let trees = std::mem::take(&mut analysis.trees);
+        again = may_expand_to_pragma(src, &env).then(|| env.clone());
         analysis = crate::analyze_parsed(src, trees, env, None);
     }
-    let (lowered, diags) = lower_analysis(src, analysis, opts, &header_items, &header_globals);
+    let (analysis, expanded) = with_code_macros_analysed(src, analysis, again);
+    let text = expanded.as_deref().unwrap_or(src);
+    let (lowered, diags) = lower_analysis(text, analysis, opts, &header_items, &header_globals);
     Ok(LazyLowering {
         lowered,
         diags,
-        text: None,
+        text: expanded,
     })
+}
+
+/// Whether a macro use in `text` may expand to `_Pragma` (one the file or a header defines
+/// names it, or the text does).
+fn may_expand_to_pragma(text: &str, env: &TypeEnv) -> bool {
+    text.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"))
+}
+
+/// `analysis` of `text`, or, where macro uses in it expand to a directive and code
+/// ([`crate::Analysis::code_macros`]), the analysis of the text with those uses expanded, which
+/// is returned too: the directive applies to code only the expansion has, so the lowering and
+/// its diagnostics are about that text. `env`: the facts `analysis` had, when the text may
+/// hold such uses.
+fn with_code_macros_analysed(
+    text: &str,
+    analysis: crate::Analysis,
+    env: Option<TypeEnv>,
+) -> (crate::Analysis, Option<String>) {
+    if analysis.code_macros.is_empty() {
+        return (analysis, None);
+    }
+    let (expanded, placed) = crate::with_code_macros_expanded(text, &analysis.code_macros);
+    let mut analysis = crate::analyze_for(&expanded, env.unwrap_or_default(), None);
+    crate::note_code_macros(&mut analysis.diags, &placed);
+    (analysis, Some(expanded))
 }
 
 /// The statements of the unit's compute constructs, as byte ranges.

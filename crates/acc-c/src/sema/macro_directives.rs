@@ -8,8 +8,10 @@
 //! which the use is an empty statement of the same length (so every offset, line and column
 //! stays the file's), and the walk reads the directive from the expansion, each byte mapped
 //! back to what the use wrote. A use that expands to a directive and more (`_Pragma("acc
-//! parallel loop") for (…)`) is an error: the directive would apply to code only the expansion
-//! has.
+//! parallel loop") for (…)`) applies the directive to code only the expansion has: the walk
+//! refuses it, and [`Found::code_uses`] gives its expansion, with which a compiler of the file
+//! analyses the text as the compiler reads it ([`crate::with_code_macros_expanded`]); the
+//! printer of OpenMP does too, so its output has the expansion where the use was.
 //!
 //! It owns finding the uses (in the code of the live branches, at the definitions in effect
 //! there) and the masked copy. It must not parse directives (the walk does, from
@@ -115,6 +117,9 @@ pub(super) struct Found {
     /// The file with each directive use replaced by an empty statement of its length, and
     /// each use of an empty object-like macro by blanks; `None` when there is neither.
     pub masked: Option<String>,
+    /// The uses that expand to a directive and code, refused in `diags`, with the expansion's
+    /// text (see [`crate::with_code_macros_expanded`]).
+    pub code_uses: Vec<(Span, String)>,
 }
 
 /// The definitions in effect at each point: the file's own, as the walk met them in the live
@@ -295,16 +300,19 @@ pub(super) fn find(src: &str, defs: &Definitions, dead: &[Span]) -> Found {
         match expand_one(src, defs, i, use_end, name) {
             Ok(Some(d)) => uses.push(d),
             Ok(None) => {}
-            Err(Refusal::Shape(what)) => found.diags.push(use_error(
-                format!(
-                    "`{name}` expands to an OpenACC directive and {what}, and acc applies a \
-                     directive from a macro only where the expansion is the directive alone"
-                ),
-                defs,
-                name,
-                i,
-                end,
-            )),
+            Err(Refusal::Shape(what, expansion)) => {
+                found.diags.push(use_error(
+                    format!(
+                        "`{name}` expands to an OpenACC directive and {what}, and acc applies a \
+                         directive from a macro only where the expansion is the directive alone"
+                    ),
+                    defs,
+                    name,
+                    i,
+                    end,
+                ));
+                found.code_uses.push((Span::new(i, use_end), expansion));
+            }
             // A macro that may give some other pragma (a compiler's diagnostic push, say) is
             // not acc's to refuse when acc cannot expand it.
             Err(Refusal::Expansion(_))
@@ -401,8 +409,8 @@ fn arguments_end(b: &[u8], src: &str, mut i: usize) -> Option<usize> {
 
 /// Why a use that may expand to a directive is refused.
 enum Refusal {
-    /// It expands to a directive and what this says.
-    Shape(&'static str),
+    /// It expands to a directive and what this says; the expansion's text.
+    Shape(&'static str, String),
     /// The expansion failed, for this reason.
     Expansion(String),
 }
@@ -438,9 +446,31 @@ fn expand_one(
                 name: name.to_string(),
             }))
         }
-        _ if acc.len() > 1 => Err(Refusal::Shape("other directives")),
-        _ => Err(Refusal::Shape("other code")),
+        _ if acc.len() > 1 => Err(Refusal::Shape("other directives", spelled(&tokens))),
+        _ => Err(Refusal::Shape("other code", spelled(&tokens))),
     }
+}
+
+/// The text of an expansion's tokens, on one line: a blank where one stood, and wherever two
+/// tokens would otherwise read as one (`a` `b`, `+` `+`).
+fn spelled(tokens: &[crate::macro_expand::Tok]) -> String {
+    use crate::macro_expand::TokKind;
+    let separates = |c: char| matches!(c, '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';');
+    let mut out = String::new();
+    for t in tokens.iter().filter(|t| t.kind != TokKind::Placemarker) {
+        let (Some(last), Some(first)) = (out.chars().last(), t.text.chars().next()) else {
+            out.push_str(&t.text);
+            continue;
+        };
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '"' || c == '\'';
+        let both_words = word(last) && word(first);
+        let both_punct = !word(last) && !word(first) && !separates(last) && !separates(first);
+        if t.space_before || both_words || both_punct {
+            out.push(' ');
+        }
+        out.push_str(&t.text);
+    }
+    out
 }
 
 fn use_error(

@@ -54,65 +54,73 @@ pub fn analyze(
     (w.unit, w.diags)
 }
 
+/// What [`analyze_trees`] gives.
+pub struct Analyzed {
+    pub unit: Unit,
+    pub diags: Vec<Diagnostic>,
+    /// The trees the unit is of: the file's, or those of a copy (see [`analyze_trees`]).
+    pub trees: Vec<tree_sitter::Tree>,
+    /// The text the trees are the parse of when it is not `src` itself (the file with `#if`
+    /// chains resolved, see `conditionals`).
+    pub view: Option<String>,
+    /// The uses of macros whose expansion is a directive and code (see
+    /// [`macro_directives::find`]), each with its expansion's text: the walk refuses them,
+    /// and the text with them replaced is what a compiler of the file must analyse instead.
+    pub code_macros: Vec<(Span, String)>,
+}
+
 /// As [`analyze`], for the file's syntax trees ([`crate::syntax::parse`]), with the directives
 /// that macro uses expand to (see [`macro_directives`]): when there are some, the file is
 /// parsed again with the uses masked, and those trees are returned in place of `trees`.
-///
-/// The last item: the text the trees are the parse of when it is not `src` itself (the file
-/// with `#if` chains resolved, see `conditionals`).
-#[allow(clippy::type_complexity)]
 pub fn analyze_trees(
     trees: Vec<tree_sitter::Tree>,
     src: &str,
     env: TypeEnv,
     for_runtime: bool,
-) -> (
-    Unit,
-    Vec<Diagnostic>,
-    Vec<tree_sitter::Tree>,
-    Option<String>,
-) {
-    let (unit, diags, trees, unread) = analyze_text(trees, src, src, env, for_runtime);
+) -> Analyzed {
+    let (first, unread) = analyze_text(trees, src, src, env, for_runtime);
     // Braces split across `#if` branches, or directives in code tree-sitter could not read:
     // read the file again as the compiler will see it, the `#if` chains acc can evaluate
     // resolved (see `conditionals`). Split braces alone are reason enough: tree-sitter then
     // nests what follows into the branch, which a dead branch would hide from the walk.
     if let Some((view, env)) = unread {
         let view_trees = crate::syntax::parse(&view);
-        let (unit2, diags2, trees2, unread2) =
-            analyze_text(view_trees, src, &view, env, for_runtime);
+        let (second, unread2) = analyze_text(view_trees, src, &view, env, for_runtime);
         if unread2.is_none() {
-            return (unit2, diags2, trees2, Some(view));
+            return Analyzed {
+                view: Some(view),
+                ..second
+            };
         }
     }
-    (unit, diags, trees, None)
+    first
 }
 
 /// The analysis of `src` from `trees`, the parse of `text` (`src`, or `src` with `#if` chains
-/// resolved: the same bytes where it matters, see `conditionals`). The last item, when
-/// directives stood in code the parse could not read: the resolved text to try instead, and
-/// the environment back.
-#[allow(clippy::type_complexity)]
+/// resolved: the same bytes where it matters, see `conditionals`) (its `view` is not set).
+/// The second item, when directives stood in code the parse could not read: the resolved
+/// text to try instead, and the environment back.
 fn analyze_text(
     trees: Vec<tree_sitter::Tree>,
     src: &str,
     text: &str,
     env: TypeEnv,
     for_runtime: bool,
-) -> (
-    Unit,
-    Vec<Diagnostic>,
-    Vec<tree_sitter::Tree>,
-    Option<(String, TypeEnv)>,
-) {
+) -> (Analyzed, Option<(String, TypeEnv)>) {
     let may_expand_to_pragma =
         text.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"));
     if !may_expand_to_pragma && !may_use_empty_macro(text, &env) {
         let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
         let mut w = walk(&roots, src, env, for_runtime, HashMap::new());
         let unread = w.unread_view(text);
-        let (unit, diags) = (w.unit, w.diags);
-        return (unit, diags, trees, unread);
+        let analyzed = Analyzed {
+            unit: w.unit,
+            diags: w.diags,
+            trees,
+            view: None,
+            code_macros: Vec::new(),
+        };
+        return (analyzed, unread);
     }
     let header_macros = env.macros.clone();
     let again = env.clone();
@@ -124,8 +132,14 @@ fn analyze_text(
         let unread = first.unread_view(text);
         let mut diags = first.diags;
         diags.extend(found.diags);
-        let unit = first.unit;
-        return (unit, diags, trees, unread);
+        let analyzed = Analyzed {
+            unit: first.unit,
+            diags,
+            trees,
+            view: None,
+            code_macros: found.code_uses,
+        };
+        return (analyzed, unread);
     };
     drop(first);
     let masked_trees = crate::syntax::parse(&masked);
@@ -156,8 +170,14 @@ fn analyze_text(
         .collect();
     w.diags.extend(unused);
     let unread = w.unread_view(text);
-    let (unit, diags) = (w.unit, w.diags);
-    (unit, diags, masked_trees, unread)
+    let analyzed = Analyzed {
+        unit: w.unit,
+        diags: w.diags,
+        trees: masked_trees,
+        view: None,
+        code_macros: found.code_uses,
+    };
+    (analyzed, unread)
 }
 
 /// Whether `src` may use an object-like macro that expands to nothing or to qualifiers (see

@@ -1,6 +1,6 @@
 /* Errors: macro uses whose expansion holds an OpenACC directive that acc cannot apply where
- * the macro is used: the directive with code only the expansion has, two directives, a use
- * where no directive may stand, a use whose expansion is wrong. A macro that is only
+ * the macro is used: where no directive may stand, a use whose expansion is wrong. A directive
+ * with code (`LOOP`) or with another directive (`TWO`) is applied in the expansion; a macro only
  * defined, one that expands to another pragma, and `_Pragma` written in the code are fine. */
 #define LOOP(n) _Pragma("acc parallel loop") for (int i = 0; i < (n); i++)
 #define TWO _Pragma("acc parallel") _Pragma("acc loop")
