@@ -1,9 +1,11 @@
 /* What C allows and C++ does not, in code that runs on the device: a `void *` assigned to a
- * typed pointer (C converts implicitly, in assignments as in initializers), and structure,
+ * typed pointer (C converts implicitly, in assignments as in initializers), the storage class
+ * `register` in a routine (C++17 reserves the word), and structure,
  * union and enumeration types defined inside a structure, whose tags C gives file scope (C++
  * would scope them to the outer type, so a kernel's `struct cell c` would name nothing).
- * The CUDA module had both as written and NVRTC refused it ("a value of type void * cannot be
- * assigned", "incomplete type is not allowed"). */
+ * The CUDA module had them as written and NVRTC refused it ("a value of type void * cannot be
+ * assigned", "use of the register storage class specifier is not allowed", "incomplete type is
+ * not allowed"). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,8 +23,8 @@ typedef struct grid {
 } grid;
 
 #pragma acc routine seq
-static const double *element(const void *base, int i) {
-  const double *typed;
+static const double *element(register const void *base, register int i) {
+  register const double *typed;
   typed = base;
   return typed + i;
 }

@@ -132,6 +132,12 @@ fn character_constants_are_ints_as_in_c() {
         c_tokens_as_c_means_them("auto int t; auto real_t x; auto p *q; auto y = 2; autos z;"),
         "/* auto */ int t; /* auto */ real_t x; /* auto */ p *q; auto y = 2; autos z;"
     );
+    assert_eq!(
+        c_tokens_as_c_means_them(
+            "double f(register const double *a) { register int i; registers r; }"
+        ),
+        "double f(/* register */ const double *a) { /* register */ int i; registers r; }"
+    );
     // GNU's imaginary constants.
     assert_eq!(
         c_tokens_as_c_means_them("z = 2.0i + 1.5fI * 3j + 1e3L + 0x1p2 + 12u + x1i;"),

@@ -1,5 +1,6 @@
 //! The CUDA module's tokens that C and C++ read differently, written as C means them
-//! (`c_tokens_as_c_means_them`): character constants as `int`, the storage class `auto`, GNU's
+//! (`c_tokens_as_c_means_them`): character constants as `int`, the storage classes `auto` and
+//! `register`, GNU's
 //! imaginary constants, compound literals; GNU statement expressions as lambdas
 //! (`statement_expressions_as_lambdas`) and case ranges as their labels
 //! (`case_ranges_expanded`). Part of the module's text as NVRTC must read it
@@ -9,8 +10,8 @@ use super::text::after_preludes;
 
 /// `module` with the file's tokens that mean one thing in C and another in C++ written as C
 /// means them: each character constant (`'a'`, `'\n'`) as `((int)'a')` (in C a character
-/// constant is an `int`, `sizeof('a')` is 4; in C++ a `char`, 1) and the storage class `auto`
-/// as a comment (see [`auto_is_a_storage_class`]), and GNU's imaginary constants (`2.0i`) as the
+/// constant is an `int`, `sizeof('a')` is 4; in C++ a `char`, 1) and the storage classes `auto`
+/// (see [`auto_is_a_storage_class`]) and `register` as comments, and GNU's imaginary constants (`2.0i`) as the
 /// prelude's complex values (see [`imaginary_constant`]). Prefixed character constants (`L'a'`,
 /// `u'a'`) have the same type in both and stay, as do those in `#if` and `#elif` lines, where
 /// a cast is not allowed (and the preprocessor's arithmetic is the same in both), and the
@@ -92,6 +93,13 @@ pub fn c_tokens_as_c_means_them(module: &str) -> String {
                 if &text[word..i] == "auto" && auto_is_a_storage_class(&text[i..]) {
                     out.push_str(&text[last..word]);
                     out.push_str("/* auto */");
+                    last = i;
+                }
+                // C's `register` (a storage class that asks nothing a compiler heeds) is no
+                // keyword C++17 lets a program use.
+                if &text[word..i] == "register" {
+                    out.push_str(&text[last..word]);
+                    out.push_str("/* register */");
                     last = i;
                 }
                 // `return (vec2){…}` is a compound literal; `f (x)`, `if (x)` are not.
