@@ -92,7 +92,8 @@ impl Wanted {
 /// `src` (the file named `file`) with the headers of `directives` put in at the `#include`s
 /// that brought them in: a header the file includes itself, and one such a header includes
 /// (to any depth), each where the preprocessor read its directives, and the headers of the
-/// inclusion chains `also` (headers that define functions the file's compute constructs call);
+/// inclusion chains `also` (headers that define functions the file's compute constructs call,
+/// or that are included inside a construct's statement);
 /// `None` when none can be. `program_headers` are all the program's headers the preprocessor read: a header guarded
 /// by `#pragma once` alone goes in only when none of them that stays a header includes it
 /// (it would be read again there), and the other `#include`s of it in the text that went in

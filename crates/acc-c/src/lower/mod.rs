@@ -214,7 +214,12 @@ pub fn lower_file_lazy(
         header_items = env.header_items.clone();
         header_globals = env.header_globals.clone();
         if opts.inline_headers {
-            let called = headers_of_called_functions(src, &analysis, &env);
+            let mut called = headers_of_called_functions(src, &analysis, &env);
+            for chain in headers_included_in_constructs(src, &analysis, &env) {
+                if !called.contains(&chain) {
+                    called.push(chain);
+                }
+            }
             if let Some(inlined) = crate::inline::headers_into_file(
                 src,
                 &opts.file_name,
@@ -332,6 +337,31 @@ fn headers_of_called_functions(
         }
     }
     chains
+}
+
+/// The inclusion chains of the program's headers that the file includes inside a compute
+/// construct's statement (`#include "body.inc"` as a loop's body, the style of generated
+/// code): part of the construct's code is theirs, which acc must read to map its data and
+/// write its kernels, so they go into the file where they are included.
+fn headers_included_in_constructs(
+    src: &str,
+    analysis: &crate::Analysis,
+    env: &TypeEnv,
+) -> Vec<Vec<(String, usize)>> {
+    let line_of = |offset: usize| src[..offset.min(src.len())].matches('\n').count() + 1;
+    let lines: Vec<std::ops::RangeInclusive<usize>> = compute_bodies(&analysis.unit)
+        .into_iter()
+        .map(|b| line_of(b.start)..=line_of(b.end))
+        .collect();
+    env.program_headers
+        .iter()
+        .filter(|chain| {
+            chain
+                .first()
+                .is_some_and(|(_, line)| lines.iter().any(|l| l.contains(line)))
+        })
+        .cloned()
+        .collect()
 }
 
 /// What [`lower_file_lazy`] gives.
