@@ -1,12 +1,13 @@
 /* Macros that expand to a directive together with the code it applies to: a loop header
  * (`PAR_FOR(i, n) { … }`), a whole reduction loop written over several lines, and a
  * `parallel` region whose `loop` directive and loop come from one macro (the style of GCC's
- * OpenACC reduction tests). The compiler applies each directive to the expansion's code, so
- * acc analyses and lowers the file with those uses expanded; it had refused them. */
+ * OpenACC reduction tests, `_Pragma (` spaced as there). The compiler applies each directive
+ * to the expansion's code, so acc analyses and lowers the file with those uses expanded; it
+ * had refused them. */
 #include <stdio.h>
 
 #define N 100
-#define PRAGMA(x) _Pragma(#x)
+#define PRAGMA(x) _Pragma (#x)
 #define PAR_FOR(i, n) PRAGMA(acc parallel loop copy(a[0:n])) for (int i = 0; i < (n); i++)
 #define SUM_INTO(s, i, n, expr)                                                           \
   PRAGMA(acc parallel loop reduction(+ : s) copyin(a[0:n]))                               \

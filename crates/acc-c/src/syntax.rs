@@ -197,6 +197,7 @@ pub fn parse(src: &str) -> Vec<tree_sitter::Tree> {
     let src = directive_comments_as_spaces(src);
     let src = &*complex_as_qualifier(&src);
     let src = &*macro_definitions_closed(src);
+    let src = &*pragma_operators_closed(src);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if src.len() < CHUNKED_PARSE_MIN_BYTES || threads < 2 {
         return vec![parse_whole(src)];
@@ -398,6 +399,37 @@ fn directive_comments_as_spaces(src: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// tree-sitter-c reads `_Pragma ("acc loop")`, with blanks before the parenthesis, after
+/// another `_Pragma` operator as something other than a call (the pair then holds no
+/// directive the walk can see). Parsing a copy where the blanks follow the parenthesis
+/// (`_Pragma( "acc loop")`) gives the tree of the operator as usually written, with the
+/// string literal, and every token but the `(`, at its offset.
+fn pragma_operators_closed(src: &str) -> std::borrow::Cow<'_, str> {
+    if !src.contains("_Pragma ") && !src.contains("_Pragma\t") {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let b = src.as_bytes();
+    let mut out = b.to_vec();
+    let mut from = 0;
+    while let Some(k) = src[from..].find("_Pragma") {
+        let at = from + k;
+        let end = at + "_Pragma".len();
+        from = end;
+        let word_before = at > 0 && crate::lex::is_word(b[at - 1]);
+        let blanks = b[end..]
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        if word_before || blanks == 0 || b.get(end + blanks) != Some(&b'(') {
+            continue;
+        }
+        out[end] = b'(';
+        out[end + 1..=end + blanks].copy_from_slice(&b[end..end + blanks]);
+    }
+    // Only ASCII bytes moved: still UTF-8.
+    String::from_utf8(out).map_or(std::borrow::Cow::Borrowed(src), Into::into)
+}
+
 /// tree-sitter-c reads a `#define` line that ends in blanks (`#define EMPTY ` with a trailing
 /// space, as editors and generated headers leave them) as a definition whose replacement is
 /// the next line, which then vanishes from the tree (a declaration, or the next `#define`).
@@ -524,6 +556,21 @@ mod tests {
                 ("declaration", "int b;")
             ]
         );
+    }
+
+    /// Two `_Pragma` operators in a row, the second spaced from its parenthesis: both are
+    /// calls of the parse, their literals where the file has them.
+    #[test]
+    fn spaced_pragma_operators_parse_as_calls() {
+        let src =
+            "void f(void) {\n_Pragma(\"acc parallel\") _Pragma (\"acc loop\") for (;;) ;\n}\n";
+        let closed = pragma_operators_closed(src);
+        assert_eq!(closed.len(), src.len());
+        assert!(closed.contains("_Pragma( \"acc loop\")"), "{closed}");
+        assert_eq!(pragma_operators_closed("my_Pragma (x)"), "my_Pragma (x)");
+        let trees = parse(src);
+        let text = trees[0].root_node().to_sexp();
+        assert_eq!(text.matches("call_expression").count(), 2, "{text}");
     }
 
     #[test]

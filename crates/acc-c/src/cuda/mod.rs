@@ -262,6 +262,8 @@ fn device_callable(name: &str) -> bool {
                 | "memcpy"
                 | "memset"
                 | "assert"
+                // The prelude's `__trap()`: the kernel stops, and the launch reports it.
+                | "abort"
                 | "_Pragma"
                 | "sizeof"
                 // GNU C's `typeof`, which reads like a call (`sizeof(__typeof__(v))`).

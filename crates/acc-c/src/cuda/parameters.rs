@@ -127,7 +127,7 @@ pub fn kernel_void_pointer_conversions_cast(body: &str) -> String {
         return body.to_string();
     }
     const HEAD: &str = "void __acc_k(void) {\n";
-    let text = format!("{HEAD}{body}\n}}\n");
+    let text = statement_markers_as_empty_statements(&format!("{HEAD}{body}\n}}\n"));
     let Some(tree) = crate::syntax::parser().parse(&text, None) else {
         return body.to_string();
     };
@@ -148,6 +148,34 @@ pub fn kernel_void_pointer_conversions_cast(body: &str) -> String {
         }
     }
     out
+}
+
+/// `text` with the emitter's statement markers (`__ACC_VSINGLE_BEGIN`, `__ACC_WSYNC`, …:
+/// object-like macros that stand between statements) as empty statements of their length, so
+/// that the parse reads `__ACC_VSINGLE_BEGIN *p = v;` as the assignment it is, not as a
+/// declaration of a pointer `p` of type `__ACC_VSINGLE_BEGIN`.
+fn statement_markers_as_empty_statements(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut from = 0;
+    while let Some(k) = text[from..].find("__ACC_") {
+        let at = from + k;
+        let end = at
+            + b[at..]
+                .iter()
+                .take_while(|&&c| crate::lex::is_word(c))
+                .count();
+        from = end;
+        let word = &text[at..end];
+        let marker = word.ends_with("_BEGIN") || word.ends_with("_END") || word.ends_with("SYNC");
+        let call = text[end..].trim_start().starts_with('(');
+        if marker && !call && (at == 0 || !crate::lex::is_word(b[at - 1])) {
+            out[at] = b';';
+            out[at + 1..end].fill(b' ');
+        }
+    }
+    // Only ASCII words became ASCII: still UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 /// The function's own parameter list (not one of a function-pointer parameter).

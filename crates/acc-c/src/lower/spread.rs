@@ -302,13 +302,17 @@ impl<'a> Lowerer<'a> {
         one_writer: &[VarId],
     ) -> Vec<KernelWrite> {
         let own_var = |v: VarId| self.thread_copy(k, body, v) && !one_writer.contains(&v);
+        // A pointer of the thread's own may hold the address of another variable of its own
+        // (`int *p = &y; *p = v;`): what it writes is then that thread's copy too.
+        let targets_own = |v: VarId| own_var(v) && self.may_point_to_own(k, body, v);
         let accesses = deps.accesses.iter().filter(|a| a.write).map(|a| {
             let own = own_var(a.var);
             let storage = self.unit.var(a.var).indexes_own_storage(a.subscripts.len());
             KernelWrite {
                 var: a.var,
                 span: a.span,
-                own: own && storage != Some(false),
+                own: (own && storage != Some(false))
+                    || (storage == Some(false) && targets_own(a.var)),
                 shared: !own || storage != Some(true),
             }
         });
@@ -317,11 +321,85 @@ impl<'a> Lowerer<'a> {
             KernelWrite {
                 var: s.var,
                 span: s.span,
-                own: own && s.through_pointer != Some(true),
+                own: (own && s.through_pointer != Some(true))
+                    || (s.through_pointer != Some(false) && targets_own(s.var)),
                 shared: !own || s.through_pointer != Some(false),
             }
         });
         accesses.chain(stores).collect()
+    }
+
+    /// Whether the pointer `p`, a variable of the threads' own in kernel `k` (construct body
+    /// `body`), may be set to the address of another such variable: an initializer or an
+    /// assignment in the body that takes the address of one (`&y`, `&pt.x`) or names an array
+    /// of one (`p = buf`). By name, so a same-named variable elsewhere counts too (the
+    /// answer errs toward the threads mode, which is always exact).
+    fn may_point_to_own(&self, k: &KernelPlan, body: Span, p: VarId) -> bool {
+        let name = self.unit.var(p).name.as_str();
+        let own_named = |n: &str| {
+            self.unit
+                .vars
+                .iter()
+                .enumerate()
+                .any(|(i, v)| v.name == n && self.thread_copy(k, body, VarId(i as u32)))
+        };
+        let own_array = |n: &str| {
+            self.unit.vars.iter().enumerate().any(|(i, v)| {
+                v.name == n
+                    && v.shape == acc_engine::facts::Shape::Array
+                    && self.thread_copy(k, body, VarId(i as u32))
+            })
+        };
+        let takes_own = |value: tree_sitter::Node| -> bool {
+            let mut stack = vec![value];
+            while let Some(n) = stack.pop() {
+                match n.kind() {
+                    "pointer_expression"
+                        if n.child_by_field_name("operator")
+                            .is_some_and(|o| &self.src[o.byte_range()] == "&") =>
+                    {
+                        let mut base = n.child_by_field_name("argument");
+                        while let Some(b) = base.filter(|b| b.kind() != "identifier") {
+                            base = b
+                                .child_by_field_name("argument")
+                                .or_else(|| b.named_child(0));
+                        }
+                        if base.is_some_and(|b| own_named(&self.src[b.byte_range()])) {
+                            return true;
+                        }
+                    }
+                    "identifier" if own_array(&self.src[n.byte_range()]) => return true,
+                    _ => {}
+                }
+                let mut c = n.walk();
+                stack.extend(n.named_children(&mut c));
+            }
+            false
+        };
+        let mut stack: Vec<tree_sitter::Node> = self.trees.iter().map(|t| t.root_node()).collect();
+        while let Some(n) = stack.pop() {
+            if n.end_byte() <= body.start || n.start_byte() >= body.end {
+                continue;
+            }
+            let value = match n.kind() {
+                "init_declarator" => n
+                    .child_by_field_name("declarator")
+                    .and_then(|d| crate::syntax::derived(d).1)
+                    .filter(|id| &self.src[id.byte_range()] == name)
+                    .and_then(|_| n.child_by_field_name("value")),
+                "assignment_expression" => n
+                    .child_by_field_name("left")
+                    .filter(|l| l.kind() == "identifier" && &self.src[l.byte_range()] == name)
+                    .and_then(|_| n.child_by_field_name("right")),
+                _ => None,
+            };
+            if value.is_some_and(takes_own) {
+                return true;
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        false
     }
 
     /// Where `writes` (those around the spread loops of the loop body `scope`) may write

@@ -255,6 +255,33 @@ template <class T> static __device__ int __acc_fpclassify(T x) {
 #define _Noreturn
 #define _Thread_local thread_local
 #define __builtin_memcpy memcpy
+/* GCC's predefined macros of the limits, which <limits.h> and <stdint.h> are written with and
+ * programs name too (NVRTC predefines none of them), as GCC defines them on x86-64. */
+#ifndef __INT_MAX__
+#define __SCHAR_MAX__ 0x7f
+#define __SHRT_MAX__ 0x7fff
+#define __INT_MAX__ 0x7fffffff
+#define __LONG_MAX__ 0x7fffffffffffffffL
+#define __LONG_LONG_MAX__ 0x7fffffffffffffffLL
+#define __WCHAR_MAX__ 0x7fffffff
+#define __SIZE_MAX__ 0xffffffffffffffffUL
+#define __PTRDIFF_MAX__ 0x7fffffffffffffffL
+#define __INTMAX_MAX__ 0x7fffffffffffffffL
+#define __UINTMAX_MAX__ 0xffffffffffffffffUL
+#define __CHAR_BIT__ 8
+#define __SIZEOF_INT__ 4
+#define __SIZEOF_LONG__ 8
+#define __SIZEOF_LONG_LONG__ 8
+#define __SIZEOF_POINTER__ 8
+#define __SIZEOF_FLOAT__ 4
+#define __SIZEOF_DOUBLE__ 8
+#define __FLT_MAX__ 3.40282347e+38F
+#define __FLT_MIN__ 1.17549435e-38F
+#define __FLT_EPSILON__ 1.19209290e-7F
+#define __DBL_MAX__ 1.7976931348623157e+308
+#define __DBL_MIN__ 2.2250738585072014e-308
+#define __DBL_EPSILON__ 2.2204460492503131e-16
+#endif
 /* GNU C's `typeof`, which C++ spells with `decltype` (less a reference: `typeof(a[i])` is the
  * element's type). */
 #define typeof(...) __acc_unref<decltype(__VA_ARGS__)>::type
@@ -263,6 +290,11 @@ template <class T> static __device__ int __acc_fpclassify(T x) {
 /* GCC's builtins that C code calls by name (through its own macros, or for bit tricks): CUDA's
  * functions of the same meaning. */
 #define __extension__
+#define __asm__ asm
+#define __volatile__ volatile
+#define __builtin_trap() __trap()
+#define __builtin_abort() __trap()
+#define abort() __trap()
 #define __builtin_memset memset
 #define __builtin_offsetof(type, member) offsetof(type, member)
 #define __builtin_prefetch(...) ((void)0)
