@@ -145,7 +145,8 @@ impl Lowerer<'_> {
         };
         let mut trips = Vec::new();
         // A pointer loop variable (OpenACC 3.3 2.9 allows C's pointers) counts its iterations
-        // in elements from its first value, which each iteration's value is then based on.
+        // in elements from its first value, which each iteration's value is then based on; so
+        // does a 64-bit unsigned one (see [`counts_from_first_value`]).
         let mut pointer_bases: Vec<Option<String>> = Vec::new();
         for (i, h) in headers.iter().enumerate() {
             let step = match h.step_span {
@@ -157,7 +158,7 @@ impl Lowerer<'_> {
             let pointer = loops
                 .get(i)
                 .and_then(|l| l.control)
-                .is_some_and(|v| self.unit.var(v).shape == acc_engine::facts::Shape::Pointer);
+                .is_some_and(|v| counts_from_first_value(self.unit.var(v)));
             if pointer {
                 let _ = write!(
                     open,
@@ -411,4 +412,15 @@ mod tests {
             "{refused:?}"
         );
     }
+}
+
+/// Whether a loop variable's iterations are counted from its first value, and each value
+/// computed from that first value in the variable's own type: a pointer (whose bounds are
+/// addresses, not numbers), and a 64-bit unsigned integer, whose bounds past 2^63 (`for
+/// (uint64_t i = big; i < big + n; i++)`) have no `long long` value; their difference does,
+/// and the values then wrap as the variable's type does.
+pub(super) fn counts_from_first_value(v: &acc_engine::facts::Var) -> bool {
+    v.shape == acc_engine::facts::Shape::Pointer
+        || (v.shape == acc_engine::facts::Shape::Scalar
+            && v.scalar == Some(acc_engine::facts::ScalarType::U64))
 }

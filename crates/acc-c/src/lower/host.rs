@@ -728,15 +728,16 @@ impl<'a> Lowerer<'a> {
                 c.loops.iter().map(|l| l.header.as_ref()).collect();
             if let Some(hs) = headers.filter(|h| !h.is_empty()) {
                 let pointer = |i: usize| {
-                    c.loops[i].control.is_some_and(|v| {
-                        self.unit.var(v).shape == acc_engine::facts::Shape::Pointer
-                    })
+                    c.loops[i]
+                        .control
+                        .is_some_and(|v| super::chunk::counts_from_first_value(self.unit.var(v)))
                 };
                 let trips: Vec<String> = hs
                     .iter()
                     .enumerate()
                     .map(|(i, h)| {
-                        // A pointer loop variable's iterations, counted in elements.
+                        // A pointer loop variable's iterations, counted in elements (and a
+                        // 64-bit unsigned one's, from its first value).
                         let (lower, upper) = if pointer(i) {
                             ("0".to_string(), format!("({}) - ({})", h.upper, h.lower))
                         } else {

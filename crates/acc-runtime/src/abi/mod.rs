@@ -172,6 +172,53 @@ unsafe fn expand_rows<'a>(
     Ok(std::borrow::Cow::Owned(out))
 }
 
+/// A construct's data clauses that name the same memory under two names (`copyin(v[0:n])
+/// copyout(r[0:n])` in a function called with one array for both): one clause with the
+/// actions of both, copied in if either copies in and out if either copies out. OpenACC 3.3
+/// 2.1 makes the clauses' order insignificant; run one by one, it would not be: the first to
+/// exit finds the other's reference and skips its copy out, and the second then deletes the
+/// data without one (or a `create` first leaves a later `copyin` nothing to copy). Only the
+/// copying and creating actions on exactly the same bytes merge; `present` and the rest keep
+/// their own checks. Entry and exit merge alike, so the references stay balanced.
+fn aliases_merged(items: std::borrow::Cow<'_, [AccRtData]>) -> std::borrow::Cow<'_, [AccRtData]> {
+    let mergeable =
+        |d: &AccRtData| (1..=4).contains(&d.action) && d.flags & ROWS == 0 && d.bytes > 0;
+    let same = |a: &AccRtData, b: &AccRtData| a.host == b.host && a.bytes == b.bytes;
+    let any_alias = items
+        .iter()
+        .enumerate()
+        .any(|(i, a)| mergeable(a) && items[i + 1..].iter().any(|b| mergeable(b) && same(a, b)));
+    if !any_alias {
+        return items;
+    }
+    let mut out: Vec<AccRtData> = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        let Some(first) = out
+            .iter_mut()
+            .find(|o| mergeable(item) && mergeable(o) && same(o, item))
+        else {
+            out.push(*item);
+            continue;
+        };
+        let copies_in = |a: u32| matches!(a, 1 | 2);
+        let copies_out = |a: u32| matches!(a, 1 | 3);
+        first.action = match (
+            copies_in(first.action) || copies_in(item.action),
+            copies_out(first.action) || copies_out(item.action),
+        ) {
+            (true, true) => 1,
+            (true, false) => 2,
+            (false, true) => 3,
+            (false, false) => 4,
+        };
+        // The modifiers (`always`, `zero`) of either; implicit only if both are.
+        let implicit = Flags::IMPLICIT.0;
+        first.flags =
+            ((first.flags | item.flags) & !implicit) | (first.flags & item.flags & implicit);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// The action codes of attach and detach (`acc_rt.h`).
 const ACC_RT_ATTACH: u32 = 8;
 /// `ACC_RT_SECTION_OFFSET`: an attach whose `bytes` is where the section starts past the
@@ -240,6 +287,10 @@ fn each_item(
         };
         // SAFETY: generated code's row pointers are the program's, valid across the call.
         let items = unsafe { expand_rows(clauses(c, n), order, &region) }?;
+        let items = match routine {
+            "acc_rt_region_begin" | "acc_rt_region_end" => aliases_merged(items),
+            _ => items,
+        };
         let mut run = |item: &AccRtData| -> Result<()> {
             let site = region.with_var(Text::C(item.text));
             step(d, action(item.action, &site)?, item, &site)
@@ -649,4 +700,53 @@ pub extern "C" fn acc_rt_atomic_begin() {
 #[no_mangle]
 pub extern "C" fn acc_rt_atomic_end() {
     ATOMIC_LOCK.store(false, std::sync::atomic::Ordering::Release);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{aliases_merged, AccRtData};
+    use std::borrow::Cow;
+    use std::ffi::c_void;
+
+    fn item(action: u32, flags: u32, host: usize, bytes: usize) -> AccRtData {
+        AccRtData {
+            action,
+            flags,
+            host: host as *mut c_void,
+            bytes,
+            text: std::ptr::null(),
+        }
+    }
+
+    /// Clauses on the same bytes become one with the copies of both; others stay as they are.
+    #[test]
+    fn clauses_on_the_same_bytes_merge_their_copies() {
+        let items = [
+            item(2, 0, 0x1000, 64),  // copyin(v)
+            item(6, 0, 0x2000, 8),   // present(x): never merged
+            item(3, 2, 0x1000, 64),  // copyout(always: r), r == v
+            item(4, 64, 0x3000, 16), // create, implicit
+            item(2, 0, 0x3000, 16),  // copyin on the created bytes
+            item(2, 0, 0x3000, 8),   // other bytes of the same data: not merged
+        ];
+        let merged = aliases_merged(Cow::Borrowed(&items[..]));
+        let seen: Vec<(u32, u32, usize, usize)> = merged
+            .iter()
+            .map(|d| (d.action, d.flags, d.host as usize, d.bytes))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (1, 2, 0x1000, 64),
+                (6, 0, 0x2000, 8),
+                (2, 0, 0x3000, 16),
+                (2, 0, 0x3000, 8)
+            ]
+        );
+        let apart = [item(1, 0, 0x1000, 8), item(1, 0, 0x2000, 8)];
+        assert!(matches!(
+            aliases_merged(Cow::Borrowed(&apart[..])),
+            Cow::Borrowed(_)
+        ));
+    }
 }
