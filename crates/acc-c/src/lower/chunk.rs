@@ -349,6 +349,17 @@ impl Lowerer<'_> {
     }
 }
 
+/// Whether a loop variable's iterations are counted from its first value, and each value
+/// computed from that first value in the variable's own type: a pointer (whose bounds are
+/// addresses, not numbers), and a 64-bit unsigned integer, whose bounds past 2^63 (`for
+/// (uint64_t i = big; i < big + n; i++)`) have no `long long` value; their difference does,
+/// and the values then wrap as the variable's type does.
+pub(super) fn counts_from_first_value(v: &acc_engine::facts::Var) -> bool {
+    v.shape == acc_engine::facts::Shape::Pointer
+        || (v.shape == acc_engine::facts::Shape::Scalar
+            && v.scalar == Some(acc_engine::facts::ScalarType::U64))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::lower::lower_test_file;
@@ -412,15 +423,4 @@ mod tests {
             "{refused:?}"
         );
     }
-}
-
-/// Whether a loop variable's iterations are counted from its first value, and each value
-/// computed from that first value in the variable's own type: a pointer (whose bounds are
-/// addresses, not numbers), and a 64-bit unsigned integer, whose bounds past 2^63 (`for
-/// (uint64_t i = big; i < big + n; i++)`) have no `long long` value; their difference does,
-/// and the values then wrap as the variable's type does.
-pub(super) fn counts_from_first_value(v: &acc_engine::facts::Var) -> bool {
-    v.shape == acc_engine::facts::Shape::Pointer
-        || (v.shape == acc_engine::facts::Shape::Scalar
-            && v.scalar == Some(acc_engine::facts::ScalarType::U64))
 }
