@@ -24,8 +24,10 @@ int main(void) {
   for (int i = 0; i < N; i++)
     a[i] = i;
 #pragma acc parallel loop copy(BOTH)
-  for (int i = 0; i < N; i++)
+  for (int i = 0; i < N; i++) {
     b[i] = a[i] * 2;
+    a[i] += 1;
+  }
 #pragma acc parallel loop copyin(a SECTION NOTHING) reduction(SUM : total) reduction(LARGEST : peak)
   for (int i = 0; i < N; i++) {
     total += a[i];
@@ -37,9 +39,9 @@ int main(void) {
     b[i] += 1;
   int errors = 0;
   for (int i = 0; i < N; i++)
-    if (a[i] != i || b[i] != 2 * i + 1)
+    if (a[i] != i + 1 || b[i] != 2 * i + 1)
       errors++;
-  if (total != N * (N - 1) / 2 || peak != N - 1)
+  if (total != N * (N + 1) / 2 || peak != N)
     errors++;
   printf("%s (total %g, peak %d)\n", errors ? "FAILED" : "ok", total, peak);
   return errors != 0;

@@ -33,12 +33,18 @@ int main(void) {
     LOCAL_PRAGMA(acc kernels loop present(a, b) reduction(+:sum))
     for (int i = 0; i < PM_N; i++)
       sum += b[i][15] - a[i];
+    /* A compute construct whose statement is a loop directive from a function-like macro
+       and its loop, without braces. */
+    ACC(parallel present(a))
+    ACC(loop)
+    for (int i = 0; i < n; i++)
+      a[i] += 1;
     ACC(update self(b[0:1][0:16]))
   }
   int failed = 0;
   for (int i = 0; i < PM_N; i++)
-    if (a[i] != 2.0 * i) {
-      printf("pragma-macros: a[%d] = %g, not %g\n", i, a[i], 2.0 * i);
+    if (a[i] != 2.0 * i + 1) {
+      printf("pragma-macros: a[%d] = %g, not %g\n", i, a[i], 2.0 * i + 1);
       failed = 1;
       break;
     }

@@ -14,6 +14,10 @@ use crate::types::TypeEnv;
 pub struct Checked {
     pub diags: Vec<Diagnostic>,
     pub report: Report,
+    /// The text checked when it is not the file's: the file with the uses of macros that
+    /// expand to a directive and code expanded ([`crate::with_code_macros_expanded`]), which
+    /// the diagnostics and findings are about.
+    pub text: Option<String>,
 }
 
 /// Checks the data mapping of `src`; `headers` gives the preprocessor's facts when the file
@@ -28,24 +32,37 @@ pub fn check_file(
         .diags
         .iter()
         .any(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE));
+    let mut env = TypeEnv::default();
     if unknown_type || src.contains("#include \"") {
-        let env = headers()?;
+        env = headers()?;
         let trees = std::mem::take(&mut analysis.trees);
-        analysis = crate::analyze_parsed(src, trees, env, None);
+        analysis = crate::analyze_parsed(src, trees, env.clone(), None);
     }
+    // A directive a macro gives with the code it applies to: checked in the expansion, as
+    // `acc cc` compiles it.
+    let mut text = None;
+    if !analysis.code_macros.is_empty() {
+        let (expanded, placed) = crate::with_code_macros_expanded(src, &analysis.code_macros);
+        analysis = crate::analyze_for(&expanded, env, None);
+        crate::note_code_macros(&mut analysis.diags, &placed);
+        text = Some(expanded);
+    }
+    let checked_text = text.as_deref().unwrap_or(src);
     if acc_engine::diag::has_errors(&analysis.diags) {
         return Ok(Checked {
             diags: analysis.diags,
             report: Report::default(),
+            text,
         });
     }
     let roots: Vec<_> = analysis.trees.iter().map(|t| t.root_node()).collect();
-    let flow = crate::flow::build(&roots, src, &analysis.unit);
+    let flow = crate::flow::build(&roots, checked_text, &analysis.unit);
     analysis.unit.flow = flow;
     let report = acc_engine::check_data::check(&analysis.unit, &analysis.attrs, opts);
     Ok(Checked {
         diags: analysis.diags,
         report,
+        text,
     })
 }
 

@@ -121,6 +121,8 @@ pub fn check_only(
     pp.extend(args.common.iter().cloned());
     let mut headers = || acc_c::preprocess::header_facts(&program, Path::new(path), &pp);
     let checked = acc_c::check::check_file(&src, &mut headers, &Options { verbose })?;
+    // The findings are about the text checked (the file, or it with macros expanded).
+    let src = checked.text.clone().unwrap_or(src);
     Ok((src, checked))
 }
 

@@ -369,7 +369,19 @@ impl<'s> Walker<'s> {
         self.open.pop();
         match body {
             None => self.missing_statement(id, nodes[0]),
-            Some(body) => {
+            Some(mut body) => {
+                // A statement that starts with a macro's directive (`P(acc loop)` with
+                // `#define P(x) _Pragma(#x)`) starts where the use does, not at the masked
+                // statement the parse saw at its last byte.
+                if let Some(start) = self.unit.constructs[id.0 as usize + 1..]
+                    .iter()
+                    .map(|c| c.pragma_span)
+                    .filter(|p| p.start < body.start && body.start < p.end)
+                    .map(|p| p.start)
+                    .min()
+                {
+                    body = Span::new(start, body.end);
+                }
                 self.unit.constructs[id.0 as usize].body = Some(body);
                 self.braces_from_macros(id, body);
                 let first = nodes[1 + skip..].iter().copied().find(|n| !is_trivia(*n));

@@ -55,16 +55,17 @@ impl Fx<'_> {
         };
         match &self.plans[id.0 as usize] {
             ConstructPlan::Kernel(k) => {
+                let data = self.aliases_merged(&k.data);
                 let mut st = st;
                 let m = st.as_mut()?;
-                let moved: Vec<bool> = k.data.iter().map(|i| self.enter(m, i, mode)).collect();
+                let moved: Vec<bool> = data.iter().map(|i| self.enter(m, i, mode)).collect();
                 let on_host: HashSet<Key> = m
                     .iter()
                     .filter(|(_, ks)| ks.on_host > 0 && ks.count == Count::ABSENT)
                     .map(|(k, _)| k.clone())
                     .collect();
                 self.device(id, body, m, &on_host);
-                for (i, t) in k.data.iter().zip(moved).rev() {
+                for (i, t) in data.iter().zip(moved).rev() {
                     self.exit(m, i, mode, t);
                 }
                 st
@@ -72,6 +73,7 @@ impl Fx<'_> {
             ConstructPlan::Region { data, .. }
                 if self.an.eff(self.an.outermost(id)).kind == EffKind::Data =>
             {
+                let data = self.aliases_merged(data);
                 let mut st = st;
                 let moved: Vec<bool> = match st.as_mut() {
                     Some(m) => data.iter().map(|i| self.enter(m, i, mode)).collect(),
@@ -133,6 +135,45 @@ impl Fx<'_> {
             _ => self.update(m, &item, mode),
         }
         self.via_call = saved;
+    }
+
+    /// A construct's items on the same data under two names (`copyin(v[0:n])
+    /// copyout(r[0:n])` where the call binds both to one array): one item with the copies of
+    /// both, as the runtime's entry and exit treat them (clause order is not significant,
+    /// OpenACC 3.3 2.1). Only copying and creating items on the same section merge.
+    fn aliases_merged(&self, data: &[DataItem]) -> Vec<DataItem> {
+        let mergeable = |i: &DataItem| {
+            matches!(
+                i.action,
+                Action::Copy | Action::Copyin | Action::Copyout | Action::Create
+            )
+        };
+        let section = |i: &DataItem| i.item.as_ref().map(section_text);
+        let mut out: Vec<DataItem> = Vec::with_capacity(data.len());
+        for i in data {
+            let same = |o: &DataItem| {
+                mergeable(o) && self.key(o) == self.key(i) && section(o) == section(i)
+            };
+            match out.iter_mut().find(|o| mergeable(i) && same(o)) {
+                Some(first) => {
+                    let copies_in = |a: Action| matches!(a, Action::Copy | Action::Copyin);
+                    let copies_out = |a: Action| matches!(a, Action::Copy | Action::Copyout);
+                    first.action = match (
+                        copies_in(first.action) || copies_in(i.action),
+                        copies_out(first.action) || copies_out(i.action),
+                    ) {
+                        (true, true) => Action::Copy,
+                        (true, false) => Action::Copyin,
+                        (false, true) => Action::Copyout,
+                        (false, false) => Action::Create,
+                    };
+                    first.zero |= i.zero;
+                    first.implicit &= i.implicit;
+                }
+                None => out.push(i.clone()),
+            }
+        }
+        out
     }
 
     fn key(&self, i: &DataItem) -> Key {
