@@ -198,6 +198,7 @@ pub fn parse(src: &str) -> Vec<tree_sitter::Tree> {
     let src = &*complex_as_qualifier(&src);
     let src = &*macro_definitions_closed(src);
     let src = &*pragma_operators_closed(src);
+    let src = &*noreturn_functions_as_names(src);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if src.len() < CHUNKED_PARSE_MIN_BYTES || threads < 2 {
         return vec![parse_whole(src)];
@@ -399,6 +400,36 @@ fn directive_comments_as_spaces(src: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// tree-sitter-c takes `noreturn` for `<stdnoreturn.h>`'s function specifier wherever it
+/// stands, but without that header it is an ordinary name in C, and programs name functions
+/// so (`int noreturn (int x)`, a GCC test's routine): the function then had no name for the
+/// analysis. Where `noreturn` is followed by `(`, which the specifier never is, the parse
+/// reads a name of the same length (the analysis reads names from the file).
+fn noreturn_functions_as_names(src: &str) -> std::borrow::Cow<'_, str> {
+    const WORD: &str = "noreturn";
+    if !src.contains(WORD) {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let b = src.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let mut from = 0;
+    while let Some(k) = src[from..].find(WORD) {
+        let at = from + k;
+        let end = at + WORD.len();
+        from = end;
+        let alone = (at == 0 || !crate::lex::is_word(b[at - 1]))
+            && b.get(end).is_none_or(|&c| !crate::lex::is_word(c));
+        if alone && src[end..].trim_start_matches([' ', '\t']).starts_with('(') {
+            out.get_or_insert_with(|| b.to_vec())[at..end].copy_from_slice(b"noreturN");
+        }
+    }
+    match out {
+        // Only ASCII letters changed: still UTF-8.
+        Some(bytes) => String::from_utf8(bytes).map_or(std::borrow::Cow::Borrowed(src), Into::into),
+        None => std::borrow::Cow::Borrowed(src),
+    }
+}
+
 /// tree-sitter-c reads `_Pragma ("acc loop")`, with blanks before the parenthesis, after
 /// another `_Pragma` operator as something other than a call (the pair then holds no
 /// directive the walk can see). Parsing a copy where the blanks follow the parenthesis
@@ -571,6 +602,22 @@ mod tests {
         let trees = parse(src);
         let text = trees[0].root_node().to_sexp();
         assert_eq!(text.matches("call_expression").count(), 2, "{text}");
+    }
+
+    /// A function named `noreturn` is a function of that name to the parse.
+    #[test]
+    fn functions_named_noreturn_have_their_name() {
+        let src = "int noreturn (int x) { return x; }\nint g(void) { return noreturn(1); }\n";
+        let trees = parse(src);
+        let root = trees[0].root_node();
+        let first = root.named_child(0).unwrap();
+        assert_eq!(first.kind(), "function_definition", "{}", root.to_sexp());
+        let (_, name) = derived(first.child_by_field_name("declarator").unwrap());
+        assert_eq!(&src[name.unwrap().byte_range()], "noreturn");
+        assert_eq!(
+            noreturn_functions_as_names("noreturn void f(void);"),
+            "noreturn void f(void);"
+        );
     }
 
     #[test]
