@@ -32,21 +32,16 @@ pub fn check_file(
         .diags
         .iter()
         .any(|d| d.message.starts_with(crate::sema::UNKNOWN_TYPE));
-    let mut env = TypeEnv::default();
+    let mut again = Some(TypeEnv::default());
     if unknown_type || src.contains("#include \"") {
-        env = headers()?;
+        let env = headers()?;
+        again = crate::may_expand_to_pragma(src, &env).then(|| env.clone());
         let trees = std::mem::take(&mut analysis.trees);
-        analysis = crate::analyze_parsed(src, trees, env.clone(), None);
+        analysis = crate::analyze_parsed(src, trees, env, None);
     }
     // A directive a macro gives with the code it applies to: checked in the expansion, as
     // `acc cc` compiles it.
-    let mut text = None;
-    if !analysis.code_macros.is_empty() {
-        let (expanded, placed) = crate::with_code_macros_expanded(src, &analysis.code_macros);
-        analysis = crate::analyze_for(&expanded, env, None);
-        crate::note_code_macros(&mut analysis.diags, &placed);
-        text = Some(expanded);
-    }
+    let (mut analysis, text) = crate::with_code_macros_analysed(src, analysis, again, None);
     let checked_text = text.as_deref().unwrap_or(src);
     if acc_engine::diag::has_errors(&analysis.diags) {
         return Ok(Checked {

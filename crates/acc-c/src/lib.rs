@@ -203,17 +203,9 @@ pub struct Translation {
 /// code it applies to becomes OpenMP only in the expansion (the printed file has the
 /// expansion in place of the use; every line keeps its number).
 pub fn translate_source(src: &str, headers: TypeEnv, opts: OmpOptions, mode: Mode) -> Translation {
-    let again = (src.contains("_Pragma")
-        || headers.macros.values().any(|d| d.body.contains("_Pragma")))
-    .then(|| headers.clone());
-    let mut a = analyze(src, headers, opts);
-    let mut source = None;
-    if let (false, Some(env)) = (a.code_macros.is_empty(), again) {
-        let (expanded, placed) = with_code_macros_expanded(src, &a.code_macros);
-        a = analyze(&expanded, env, opts);
-        note_code_macros(&mut a.diags, &placed);
-        source = Some(expanded);
-    }
+    let again = may_expand_to_pragma(src, &headers).then(|| headers.clone());
+    let a = analyze(src, headers, opts);
+    let (a, source) = with_code_macros_analysed(src, a, again, Some(opts));
     // The OpenACC print is the file itself, whatever its macros expand to.
     let printed = match mode {
         Mode::Acc => src,
@@ -225,4 +217,33 @@ pub fn translate_source(src: &str, headers: TypeEnv, opts: OmpOptions, mode: Mod
         diags: a.diags,
         source,
     }
+}
+
+/// Whether a macro use in `text` may expand to `_Pragma`: the text names it, or a macro the
+/// file or a header defines does. Only then can the analysis find directives in macro uses
+/// (and [`Analysis::code_macros`]), so only then is the environment worth keeping for
+/// [`with_code_macros_analysed`].
+pub fn may_expand_to_pragma(text: &str, env: &TypeEnv) -> bool {
+    text.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"))
+}
+
+/// `analysis` of `text`, or, where macro uses in it expand to a directive and code
+/// ([`Analysis::code_macros`]), the analysis of the text with those uses expanded, which is
+/// returned too: the directive applies to code only the expansion has, so what follows (the
+/// lowering, the check, the print) and the diagnostics are about that text. `env`: the facts
+/// `analysis` had, kept where [`may_expand_to_pragma`]; without them the analysis stays as it
+/// is, its refusal of the uses in the diagnostics. `omp`: as for [`analyze_for`].
+pub fn with_code_macros_analysed(
+    text: &str,
+    analysis: Analysis,
+    env: Option<TypeEnv>,
+    omp: Option<OmpOptions>,
+) -> (Analysis, Option<String>) {
+    let Some(env) = env.filter(|_| !analysis.code_macros.is_empty()) else {
+        return (analysis, None);
+    };
+    let (expanded, placed) = with_code_macros_expanded(text, &analysis.code_macros);
+    let mut analysis = analyze_for(&expanded, env, omp);
+    note_code_macros(&mut analysis.diags, &placed);
+    (analysis, Some(expanded))
 }

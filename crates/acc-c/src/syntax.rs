@@ -410,17 +410,12 @@ fn noreturn_functions_as_names(src: &str) -> std::borrow::Cow<'_, str> {
     if !src.contains(WORD) {
         return std::borrow::Cow::Borrowed(src);
     }
-    let b = src.as_bytes();
     let mut out: Option<Vec<u8>> = None;
-    let mut from = 0;
-    while let Some(k) = src[from..].find(WORD) {
-        let at = from + k;
+    for at in whole_words(src, WORD) {
         let end = at + WORD.len();
-        from = end;
-        let alone = (at == 0 || !crate::lex::is_word(b[at - 1]))
-            && b.get(end).is_none_or(|&c| !crate::lex::is_word(c));
-        if alone && src[end..].trim_start_matches([' ', '\t']).starts_with('(') {
-            out.get_or_insert_with(|| b.to_vec())[at..end].copy_from_slice(b"noreturN");
+        if src[end..].trim_start_matches([' ', '\t']).starts_with('(') {
+            out.get_or_insert_with(|| src.as_bytes().to_vec())[at..end]
+                .copy_from_slice(b"noreturN");
         }
     }
     match out {
@@ -441,24 +436,31 @@ fn pragma_operators_closed(src: &str) -> std::borrow::Cow<'_, str> {
     }
     let b = src.as_bytes();
     let mut out = b.to_vec();
-    let mut from = 0;
-    while let Some(k) = src[from..].find("_Pragma") {
-        let at = from + k;
+    for at in whole_words(src, "_Pragma") {
         let end = at + "_Pragma".len();
-        from = end;
-        let word_before = at > 0 && crate::lex::is_word(b[at - 1]);
         let blanks = b[end..]
             .iter()
             .take_while(|&&c| c == b' ' || c == b'\t')
             .count();
-        if word_before || blanks == 0 || b.get(end + blanks) != Some(&b'(') {
-            continue;
+        if blanks > 0 && b.get(end + blanks) == Some(&b'(') {
+            out[end] = b'(';
+            out[end + 1..=end + blanks].copy_from_slice(&b[end..end + blanks]);
         }
-        out[end] = b'(';
-        out[end + 1..=end + blanks].copy_from_slice(&b[end..end + blanks]);
     }
     // Only ASCII bytes moved: still UTF-8.
     String::from_utf8(out).map_or(std::borrow::Cow::Borrowed(src), Into::into)
+}
+
+/// Where `word` stands in `src` as a whole identifier (no identifier character on either side).
+fn whole_words<'a>(src: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let b = src.as_bytes();
+    src.match_indices(word)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            let end = at + word.len();
+            (at == 0 || !crate::lex::is_word(b[at - 1]))
+                && b.get(end).is_none_or(|&c| !crate::lex::is_word(c))
+        })
 }
 
 /// tree-sitter-c reads a `#define` line that ends in blanks (`#define EMPTY ` with a trailing

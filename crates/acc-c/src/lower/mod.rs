@@ -58,6 +58,7 @@ mod clause_checks;
 mod data;
 mod edit;
 mod frame;
+mod header_choice;
 mod host;
 mod macro_scope;
 mod module;
@@ -214,8 +215,8 @@ pub fn lower_file_lazy(
         header_items = env.header_items.clone();
         header_globals = env.header_globals.clone();
         if opts.inline_headers {
-            let mut called = headers_of_called_functions(src, &analysis, &env);
-            for chain in headers_included_in_constructs(src, &analysis, &env) {
+            let mut called = header_choice::headers_of_called_functions(src, &analysis, &env);
+            for chain in header_choice::headers_included_in_constructs(src, &analysis, &env) {
                 if !called.contains(&chain) {
                     called.push(chain);
                 }
@@ -237,9 +238,10 @@ pub fn lower_file_lazy(
                 let headers = inlined.headers();
                 header_items.retain(|i| !headers.contains(&i.header));
                 let text = inlined.text;
-                let again = may_expand_to_pragma(&text, &env).then(|| env.clone());
+                let again = crate::may_expand_to_pragma(&text, &env).then(|| env.clone());
                 let analysis = crate::analyze_for(&text, env, None);
-                let (analysis, expanded) = with_code_macros_analysed(&text, analysis, again);
+                let (analysis, expanded) =
+                    crate::with_code_macros_analysed(&text, analysis, again, None);
                 let text = expanded.unwrap_or(text);
                 let (mut lowered, diags) =
                     lower_analysis(&text, analysis, opts, &header_items, &header_globals);
@@ -255,10 +257,10 @@ pub fn lower_file_lazy(
         }
         // The same tree, analysed again with the headers' facts.
         let trees = std::mem::take(&mut analysis.trees);
-        again = may_expand_to_pragma(src, &env).then(|| env.clone());
+        again = crate::may_expand_to_pragma(src, &env).then(|| env.clone());
         analysis = crate::analyze_parsed(src, trees, env, None);
     }
-    let (analysis, expanded) = with_code_macros_analysed(src, analysis, again);
+    let (analysis, expanded) = crate::with_code_macros_analysed(src, analysis, again, None);
     let text = expanded.as_deref().unwrap_or(src);
     let (lowered, diags) = lower_analysis(text, analysis, opts, &header_items, &header_globals);
     Ok(LazyLowering {
@@ -268,99 +270,12 @@ pub fn lower_file_lazy(
     })
 }
 
-/// Whether a macro use in `text` may expand to `_Pragma` (one the file or a header defines
-/// names it, or the text does).
-fn may_expand_to_pragma(text: &str, env: &TypeEnv) -> bool {
-    text.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"))
-}
-
-/// `analysis` of `text`, or, where macro uses in it expand to a directive and code
-/// ([`crate::Analysis::code_macros`]), the analysis of the text with those uses expanded, which
-/// is returned too: the directive applies to code only the expansion has, so the lowering and
-/// its diagnostics are about that text. `env`: the facts `analysis` had, when the text may
-/// hold such uses.
-fn with_code_macros_analysed(
-    text: &str,
-    analysis: crate::Analysis,
-    env: Option<TypeEnv>,
-) -> (crate::Analysis, Option<String>) {
-    if analysis.code_macros.is_empty() {
-        return (analysis, None);
-    }
-    let (expanded, placed) = crate::with_code_macros_expanded(text, &analysis.code_macros);
-    let mut analysis = crate::analyze_for(&expanded, env.unwrap_or_default(), None);
-    crate::note_code_macros(&mut analysis.diags, &placed);
-    (analysis, Some(expanded))
-}
-
 /// The statements of the unit's compute constructs, as byte ranges.
 fn compute_bodies(unit: &acc_engine::facts::Unit) -> Vec<std::ops::Range<usize>> {
     unit.constructs
         .iter()
         .filter(|c| c.directive.kind.is_compute())
         .filter_map(|c| c.body.map(|b| b.start..b.end))
-        .collect()
-}
-
-/// The inclusion chains of the program's headers that define functions the file's compute
-/// constructs call and the file does not define (`static inline` helpers in a header): OpenACC
-/// 3.3 2.15.1 gives such a function an implicit `routine seq` when its definition is in the
-/// unit compiled, which a header's is; put into the file, it gets its device version as the
-/// file's own functions do.
-fn headers_of_called_functions(
-    src: &str,
-    analysis: &crate::Analysis,
-    env: &TypeEnv,
-) -> Vec<Vec<(String, usize)>> {
-    if env.header_functions.is_empty() {
-        return Vec::new();
-    }
-    let compute = compute_bodies(&analysis.unit);
-    // Through the file's functions too: a kernel that calls `f`, which calls a header's `sq`,
-    // needs `sq`'s device version as much as one that calls `sq` itself.
-    let explicit = crate::cuda::routine_names(&analysis.unit);
-    let (calls, _) = crate::cuda::device_calls(src, &analysis.trees, &compute, &explicit);
-    let mut chains: Vec<Vec<(String, usize)>> = Vec::new();
-    for name in &calls {
-        let Some((_, header)) = env.header_functions.iter().find(|(f, _)| f == name) else {
-            continue;
-        };
-        let Some(chain) = env
-            .program_headers
-            .iter()
-            .find(|c| c.last().is_some_and(|(h, _)| h == header))
-        else {
-            continue;
-        };
-        if !chains.contains(chain) {
-            chains.push(chain.clone());
-        }
-    }
-    chains
-}
-
-/// The inclusion chains of the program's headers that the file includes inside a compute
-/// construct's statement (`#include "body.inc"` as a loop's body, the style of generated
-/// code): part of the construct's code is theirs, which acc must read to map its data and
-/// write its kernels, so they go into the file where they are included.
-fn headers_included_in_constructs(
-    src: &str,
-    analysis: &crate::Analysis,
-    env: &TypeEnv,
-) -> Vec<Vec<(String, usize)>> {
-    let line_of = |offset: usize| src[..offset.min(src.len())].matches('\n').count() + 1;
-    let lines: Vec<std::ops::RangeInclusive<usize>> = compute_bodies(&analysis.unit)
-        .into_iter()
-        .map(|b| line_of(b.start)..=line_of(b.end))
-        .collect();
-    env.program_headers
-        .iter()
-        .filter(|chain| {
-            chain
-                .first()
-                .is_some_and(|(_, line)| lines.iter().any(|l| l.contains(line)))
-        })
-        .cloned()
         .collect()
 }
 

@@ -107,9 +107,7 @@ fn analyze_text(
     env: TypeEnv,
     for_runtime: bool,
 ) -> (Analyzed, Option<(String, TypeEnv)>) {
-    let may_expand_to_pragma =
-        text.contains("_Pragma") || env.macros.values().any(|d| d.body.contains("_Pragma"));
-    if !may_expand_to_pragma && !may_use_empty_macro(text, &env) {
+    if !crate::may_expand_to_pragma(text, &env) && !may_use_empty_macro(text, &env) {
         let roots: Vec<_> = trees.iter().map(|t| t.root_node()).collect();
         let mut w = walk(&roots, src, env, for_runtime, HashMap::new());
         let unread = w.unread_view(text);
